@@ -1,0 +1,40 @@
+# Helpers shared by the project's CMake files.
+
+# add_hidet_library(name sources... [DEPENDS targets...] [LINK_LIBS libs...]
+#                   [MLIR_LIBS mlir-libs...])
+# A static project library whose MLIR dependencies resolve to libMLIR.so
+# (mlir_target_link_libraries with MLIR_LINK_MLIR_DYLIB=ON). The target is
+# exported as Hidet::<name> for find_package(Hidet).
+function(add_hidet_library name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS;MLIR_LIBS" ${ARGN})
+  add_mlir_library(${name} ${ARG_UNPARSED_ARGUMENTS}
+    EXCLUDE_FROM_LIBMLIR
+    DISABLE_INSTALL
+    DEPENDS ${ARG_DEPENDS}
+    LINK_LIBS PUBLIC ${ARG_LINK_LIBS})
+  if(ARG_MLIR_LIBS)
+    mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
+  endif()
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${HIDET_SOURCE_DIR}/include>
+    $<BUILD_INTERFACE:${HIDET_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  set_property(GLOBAL APPEND PROPERTY HIDET_EXPORTED_LIBS ${name})
+  install(TARGETS ${name} EXPORT HidetTargets
+    ARCHIVE DESTINATION lib LIBRARY DESTINATION lib)
+endfunction()
+
+# add_hidet_doc(td_file output_name gen_flags...)
+# Generates Markdown from TableGen into ${HIDET_BINARY_DIR}/docs/<output_name>.md
+# and hangs it on the `hidet-doc` target.
+function(add_hidet_doc td_file output_name)
+  set(LLVM_TARGET_DEFINITIONS ${td_file}.td)
+  mlir_tablegen(${output_name}.md ${ARGN})
+  set(out ${HIDET_BINARY_DIR}/docs/${output_name}.md)
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_CURRENT_BINARY_DIR}/${output_name}.md ${out}
+    DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/${output_name}.md)
+  add_custom_target(hidet-doc-${output_name} DEPENDS ${out})
+  set_property(GLOBAL APPEND PROPERTY HIDET_DOC_TARGETS hidet-doc-${output_name})
+  set_property(GLOBAL APPEND PROPERTY HIDET_DOC_FILES ${output_name}.md)
+endfunction()

@@ -1,0 +1,26 @@
+//===- Registration.cpp - Register Hidet dialects and passes --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/InitAllDialects.h"
+
+#include "Hidet/Conversion/Passes.h"
+#include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
+#include "Hidet/Dialect/TaskMapping/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void hidet::registerHidetDialects(mlir::DialectRegistry &registry) {
+  registry.insert<hidet::tm::TaskMappingDialect, mlir::arith::ArithDialect,
+                  mlir::gpu::GPUDialect, mlir::scf::SCFDialect>();
+}
+
+void hidet::registerHidetPasses() {
+  hidet::tm::registerTaskMappingPasses();
+  hidet::registerHidetConversionPasses();
+}

@@ -1,0 +1,34 @@
+# lit configuration for Hidet-MLIR (lit requires its configuration in Python;
+# the tests themselves are MLIR files with RUN lines).
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "HIDET"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.hidet_obj_root, "test")
+
+# %shlibext must be defined before lit expands %s inside it.
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%hidet_libs", config.hidet_libs_dir))
+config.substitutions.append(("%hidet_src", config.hidet_src_root))
+config.substitutions.append(("%hidet_obj", config.hidet_obj_root))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.hidet_tools_dir, config.llvm_tools_dir]
+tools = [
+    "hidet-opt",
+    ToolSubst("mlir-opt", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# GPU tests run only where a CUDA driver and device are present.
+if os.path.exists("/dev/nvidia0") or os.environ.get("HIDET_TEST_CUDA") == "1":
+    config.available_features.add("cuda")
