@@ -5,6 +5,7 @@
 
 include(CMakePackageConfigHelpers)
 
+get_property(HIDET_EXPORTED_LIBS GLOBAL PROPERTY HIDET_EXPORTED_LIBS)
 set(HIDET_CMAKE_BUILD_DIR ${HIDET_BINARY_DIR}/lib/cmake/hidet)
 set(HIDET_CONFIG_TEMPLATE ${HIDET_SOURCE_DIR}/cmake/HidetConfig.cmake.in)
 
