@@ -375,8 +375,12 @@ static Ranks requiredRanks(const TaskMapping &outer, const TaskMapping &inner) {
   Shape strideI = stridesFromRanks(si, inner.getRanks());
   int64_t innerCount = product(si);
   std::vector<int64_t> want(so.size(), 0);
-  for (size_t d = 0; d < so.size(); ++d)
-    want[d] = si[d] > 1 ? strideI[d] : (so[d] > 1 ? strideO[d] * innerCount : 0);
+  for (size_t d = 0; d < so.size(); ++d) {
+    if (si[d] > 1)
+      want[d] = strideI[d];
+    else if (so[d] > 1)
+      want[d] = strideO[d] * innerCount;
+  }
   std::vector<size_t> order(so.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
