@@ -45,6 +45,12 @@ def ConvertTaskMappingToSCF : Pass<"convert-tm-to-scf"> {
     "test.use"(%2, %1) : (index, index) -> ()
     ```
   }];
+  let options = [
+    Option<"maxUnrolledBodies", "max-unrolled-bodies", "int64_t",
+           /*default=*/"4096",
+           "Largest number of body copies that full unrolling may emit for "
+           "one op; beyond it the lowering fails with an error">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];

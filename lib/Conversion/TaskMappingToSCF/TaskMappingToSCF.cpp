@@ -105,6 +105,39 @@ void hidet::emitTaskLoops(OpBuilder &builder, Location loc,
 // Lowering of each op
 //===----------------------------------------------------------------------===//
 
+/// Number of copies of the body that full unrolling emits for `mapping`.
+static int64_t countUnrolledBodies(const algebra::TaskMapping &mapping) {
+  int64_t bodies = 1;
+  for (const algebra::Leaf &leaf : mapping.flatten()) {
+    if (leaf.isSpatial)
+      continue;
+    for (size_t i = 0; i < leaf.shape.size(); ++i)
+      if (leaf.shape[i] > 1 &&
+          leaf.hints[i].kind == algebra::LoopHint::Kind::Full) {
+        // Saturate: anything past the limit is rejected anyway.
+        if (bodies > (int64_t(1) << 40) / leaf.shape[i])
+          return int64_t(1) << 40;
+        bodies *= leaf.shape[i];
+      }
+  }
+  return bodies;
+}
+
+/// Rejects mappings whose full unrolling would emit more than `maxBodies`
+/// copies of a body (e.g. many small repeat dimensions, all unrolled by
+/// default).
+static LogicalResult checkUnrolling(Operation *op,
+                                    const algebra::TaskMapping &mapping,
+                                    int64_t maxBodies) {
+  int64_t bodies = countUnrolledBodies(mapping);
+  if (bodies <= maxBodies)
+    return success();
+  return op->emitError("convert-tm-to-scf: full unrolling would emit ")
+         << bodies << " copies of the body (limit " << maxBodies
+         << "); mark some repeat dimensions 'unroll = [none, ...]' or raise "
+            "max-unrolled-bodies";
+}
+
 /// Materializes a GPU worker id.
 static Value emitGPUWorker(OpBuilder &b, Location loc, GPUWorker w) {
   auto tid = [&](gpu::Dimension d) { return gpu::ThreadIdOp::create(b, loc, d); };
@@ -145,10 +178,13 @@ static void cloneBody(OpBuilder &b, Block &body, ValueRange indices) {
     b.clone(op, map);
 }
 
-static void lowerForEach(RewriterBase &rewriter, ForEachOp op) {
+static LogicalResult lowerForEach(RewriterBase &rewriter, ForEachOp op,
+                                  int64_t maxBodies) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   algebra::TaskMapping mapping = op.getMapping().toAlgebra();
+  if (failed(checkUnrolling(op, mapping, maxBodies)))
+    return failure();
   std::optional<int64_t> bound = op.getStaticWorkerBound();
   Value worker = op.getWorker();
   if (!worker)
@@ -170,17 +206,22 @@ static void lowerForEach(RewriterBase &rewriter, ForEachOp op) {
   emitTaskLoops(rewriter, loc, mapping, worker, *bound,
                 [&](OpBuilder &b, ValueRange task) { cloneBody(b, body, task); });
   rewriter.eraseOp(op);
+  return success();
 }
 
-static void lowerRepeat(RewriterBase &rewriter, RepeatOp op) {
+static LogicalResult lowerRepeat(RewriterBase &rewriter, RepeatOp op,
+                                 int64_t maxBodies) {
   rewriter.setInsertionPoint(op);
   Block &body = op.getBody().front();
+  if (failed(checkUnrolling(op, op.getMapping().toAlgebra(), maxBodies)))
+    return failure();
   // A repeat mapping has one worker and ignores its id.
   Value zero = arith::ConstantIndexOp::create(rewriter, op.getLoc(), 0);
   emitTaskLoops(rewriter, op.getLoc(), op.getMapping().toAlgebra(), zero,
                 /*workerBound=*/1,
                 [&](OpBuilder &b, ValueRange task) { cloneBody(b, body, task); });
   rewriter.eraseOp(op);
+  return success();
 }
 
 static void lowerSpatial(RewriterBase &rewriter, SpatialOp op) {
@@ -211,15 +252,20 @@ static void lowerTaskShape(RewriterBase &rewriter, TaskShapeOp op) {
   rewriter.replaceOp(op, extents);
 }
 
-/// Lowers one tm op; returns false for ops of other dialects.
-static bool lowerTaskMappingOp(RewriterBase &rewriter, Operation *op) {
-  return llvm::TypeSwitch<Operation *, bool>(op)
-      .Case([&](ForEachOp o) { return lowerForEach(rewriter, o), true; })
-      .Case([&](RepeatOp o) { return lowerRepeat(rewriter, o), true; })
-      .Case([&](SpatialOp o) { return lowerSpatial(rewriter, o), true; })
-      .Case([&](NumWorkersOp o) { return lowerNumWorkers(rewriter, o), true; })
-      .Case([&](TaskShapeOp o) { return lowerTaskShape(rewriter, o), true; })
-      .Default([](Operation *) { return false; });
+/// Lowers one tm op (ops of other dialects are left alone).
+static LogicalResult lowerTaskMappingOp(RewriterBase &rewriter, Operation *op,
+                                        int64_t maxBodies) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](ForEachOp o) { return lowerForEach(rewriter, o, maxBodies); })
+      .Case([&](RepeatOp o) { return lowerRepeat(rewriter, o, maxBodies); })
+      .Case([&](SpatialOp o) { return lowerSpatial(rewriter, o), success(); })
+      .Case([&](NumWorkersOp o) {
+        return lowerNumWorkers(rewriter, o), success();
+      })
+      .Case([&](TaskShapeOp o) {
+        return lowerTaskShape(rewriter, o), success();
+      })
+      .Default([](Operation *) { return failure(); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,19 +278,22 @@ namespace {
 /// greedy driver re-visits cloned ops.
 template <typename OpTy>
 struct LowerTaskMappingOp : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LowerTaskMappingOp(MLIRContext *ctx, int64_t maxBodies)
+      : OpRewritePattern<OpTy>(ctx), maxBodies(maxBodies) {}
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    lowerTaskMappingOp(rewriter, op);
-    return success();
+    return lowerTaskMappingOp(rewriter, op, maxBodies);
   }
+  int64_t maxBodies;
 };
 } // namespace
 
-void hidet::populateTaskMappingToSCFPatterns(RewritePatternSet &patterns) {
+void hidet::populateTaskMappingToSCFPatterns(RewritePatternSet &patterns,
+                                             int64_t maxUnrolledBodies) {
   patterns.add<LowerTaskMappingOp<ForEachOp>, LowerTaskMappingOp<RepeatOp>,
                LowerTaskMappingOp<SpatialOp>, LowerTaskMappingOp<NumWorkersOp>,
-               LowerTaskMappingOp<TaskShapeOp>>(patterns.getContext());
+               LowerTaskMappingOp<TaskShapeOp>>(patterns.getContext(),
+                                                maxUnrolledBodies);
 }
 
 //===----------------------------------------------------------------------===//
@@ -255,6 +304,7 @@ namespace {
 struct ConvertTaskMappingToSCFPass
     : public hidet::impl::ConvertTaskMappingToSCFBase<
           ConvertTaskMappingToSCFPass> {
+  using Base::Base;
   void runOnOperation() final {
     // Post-order: nested tm ops are lowered before the ops whose bodies
     // contain them, so each body is cloned (or unrolled) once, already
@@ -267,7 +317,8 @@ struct ConvertTaskMappingToSCFPass
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops)
-      lowerTaskMappingOp(rewriter, op);
+      if (failed(lowerTaskMappingOp(rewriter, op, maxUnrolledBodies)))
+        return signalPassFailure();
   }
 };
 } // namespace

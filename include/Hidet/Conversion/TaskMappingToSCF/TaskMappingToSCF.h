@@ -38,8 +38,11 @@ void emitTaskLoops(mlir::OpBuilder &builder, mlir::Location loc,
                    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)>
                        body);
 
-/// Adds the patterns that lower tm ops to scf/arith/gpu.
-void populateTaskMappingToSCFPatterns(mlir::RewritePatternSet &patterns);
+/// Adds the patterns that lower tm ops to scf/arith/gpu. A mapping whose full
+/// unrolling would emit more than `maxUnrolledBodies` copies of a body fails
+/// to lower with an error.
+void populateTaskMappingToSCFPatterns(mlir::RewritePatternSet &patterns,
+                                      int64_t maxUnrolledBodies = 4096);
 
 } // namespace hidet
 

@@ -110,8 +110,10 @@ static int64_t encodeHint(const algebra::LoopHint &h) {
 /// `allowUnroll` is false for spatial mappings.
 static ParseResult parseLeafOptions(AsmParser &parser, bool allowUnroll,
                                     SmallVectorImpl<int64_t> &ranks,
+                                    bool &hasRanks,
                                     SmallVectorImpl<int64_t> &unroll,
                                     bool &hasUnroll) {
+  hasRanks = false;
   hasUnroll = false;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
@@ -119,11 +121,16 @@ static ParseResult parseLeafOptions(AsmParser &parser, bool allowUnroll,
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
     if (key == "ranks") {
+      if (hasRanks)
+        return parser.emitError(keyLoc) << "duplicate key 'ranks'";
+      hasRanks = true;
       if (parseIntList(parser, ranks))
         return failure();
       continue;
     }
     if (key == "unroll" && allowUnroll) {
+      if (hasUnroll)
+        return parser.emitError(keyLoc) << "duplicate key 'unroll'";
       hasUnroll = true;
       auto parseOne = [&]() -> ParseResult {
         int64_t factor;
@@ -180,13 +187,14 @@ LogicalResult SpatialAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute SpatialAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape, ranks, unroll;
-  bool hasUnroll;
+  bool hasRanks, hasUnroll;
   if (parser.parseLess() || parseIntList(parser, shape) ||
-      parseLeafOptions(parser, /*allowUnroll=*/false, ranks, unroll,
+      parseLeafOptions(parser, /*allowUnroll=*/false, ranks, hasRanks, unroll,
                        hasUnroll) ||
       parser.parseGreater())
     return {};
-  if (ranks.empty())
+  // An explicit `ranks = []` is an error of the verifier, not row-major.
+  if (!hasRanks)
     ranks = rowMajor(shape.size());
   return getChecked([&] { return parser.emitError(loc); },
                     parser.getContext(), shape, ranks);
@@ -248,13 +256,14 @@ algebra::LoopHints RepeatAttr::getLoopHints() const {
 Attribute RepeatAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape, ranks, unroll;
-  bool hasUnroll;
+  bool hasRanks, hasUnroll;
   if (parser.parseLess() || parseIntList(parser, shape) ||
-      parseLeafOptions(parser, /*allowUnroll=*/true, ranks, unroll,
+      parseLeafOptions(parser, /*allowUnroll=*/true, ranks, hasRanks, unroll,
                        hasUnroll) ||
       parser.parseGreater())
     return {};
-  if (ranks.empty())
+  // An explicit `ranks = []` is an error of the verifier, not row-major.
+  if (!hasRanks)
     ranks = rowMajor(shape.size());
   if (!hasUnroll)
     for (int64_t e : shape)
@@ -333,7 +342,7 @@ static FailureOr<TaskMappingAttrInterface> parseAutoMap(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape, ranks;
   int64_t workers = 0;
-  bool hasWorkers = false;
+  bool hasWorkers = false, hasRanks = false;
   if (parser.parseLess() || parseIntList(parser, shape))
     return failure();
   while (succeeded(parser.parseOptionalComma())) {
@@ -341,6 +350,8 @@ static FailureOr<TaskMappingAttrInterface> parseAutoMap(AsmParser &parser) {
     SMLoc keyLoc = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
+    if ((key == "workers" && hasWorkers) || (key == "ranks" && hasRanks))
+      return parser.emitError(keyLoc) << "duplicate key '" << key << "'";
     if (key == "workers") {
       if (parser.parseInteger(workers))
         return failure();
@@ -348,6 +359,7 @@ static FailureOr<TaskMappingAttrInterface> parseAutoMap(AsmParser &parser) {
     } else if (key == "ranks") {
       if (parseIntList(parser, ranks))
         return failure();
+      hasRanks = true;
     } else {
       return parser.emitError(keyLoc) << "unknown key '" << key << "'";
     }
@@ -356,6 +368,10 @@ static FailureOr<TaskMappingAttrInterface> parseAutoMap(AsmParser &parser) {
     return failure();
   if (!hasWorkers)
     return parser.emitError(loc, "auto_map needs 'workers = N'");
+  // The algebra reads empty ranks as row-major; an explicit `[]` is wrong.
+  if (hasRanks && ranks.empty())
+    if (std::string msg = algebra::checkRanks({}, shape.size()); !msg.empty())
+      return parser.emitError(loc) << msg;
   std::string error;
   std::optional<algebra::TaskMapping> m =
       algebra::TaskMapping::autoMap(toShape(shape), workers, toShape(ranks),

@@ -98,9 +98,10 @@ static void replaceByZero(RewriterBase &rewriter, Operation *op,
 /// integer-range inference (constants, gpu.thread_id with a known block
 /// size, gpu.lane_id, ...).
 std::optional<int64_t> hidet::tm::getStaticIndexBound(Value v) {
-  if (APInt c; matchPattern(v, m_ConstantInt(&c)))
-    return c.getSExtValue() < 0 ? std::nullopt
-                                : std::optional<int64_t>(c.getSExtValue() + 1);
+  // A constant names one worker, not a range of workers: folding a worker
+  // to a constant must not make the IR invalid.
+  if (matchPattern(v, m_Constant()))
+    return std::nullopt;
   auto infer = v.getDefiningOp<InferIntRangeInterface>();
   if (!infer || infer->getNumOperands() != 0)
     return std::nullopt;
@@ -131,14 +132,14 @@ static std::optional<int64_t> getKnownLaunchSize(Operation *op, bool block,
         size = block ? launch.getBlockSizeOperandValues().z
                      : launch.getGridSizeOperandValues().z;
       APInt c;
-      if (matchPattern(size, m_ConstantInt(&c)))
+      if (matchPattern(size, m_ConstantInt(&c)) && !c.isNegative())
         return c.getSExtValue();
       return std::nullopt;
     }
     if (auto func = dyn_cast<gpu::GPUFuncOp>(p)) {
       std::optional<ArrayRef<int32_t>> sizes =
           block ? func.getKnownBlockSize() : func.getKnownGridSize();
-      if (sizes && sizes->size() > dim)
+      if (sizes && sizes->size() > dim && (*sizes)[dim] >= 0)
         return (*sizes)[dim];
       return std::nullopt;
     }
@@ -167,12 +168,13 @@ static std::optional<int64_t> getGPUWorkerBound(Operation *op, GPUWorker w) {
     return 32;
   case GPUWorker::warp:
     if (auto n = getKnownLaunchSize(op, /*block=*/true, 0))
-      return (*n + 31) / 32;
+      return *n / 32 + (*n % 32 != 0);
     return std::nullopt;
   case GPUWorker::global_x: {
     auto b = getKnownLaunchSize(op, /*block=*/true, 0);
     auto g = getKnownLaunchSize(op, /*block=*/false, 0);
-    if (b && g)
+    // No bound when the product overflows.
+    if (b && g && (*g == 0 || *b <= INT64_MAX / *g))
       return *b * *g;
     return std::nullopt;
   }

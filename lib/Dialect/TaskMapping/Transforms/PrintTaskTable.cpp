@@ -54,11 +54,18 @@ static void printTask(llvm::raw_ostream &os, const algebra::Task &t) {
   os << ")";
 }
 
+/// Enumeration is exact but costs O(tasks): huge task lists are summarized.
+static constexpr int64_t kMaxListedTasks = 1 << 16;
+
 static void printWorkerView(llvm::raw_ostream &os,
                             const algebra::TaskMapping &m,
                             ArrayRef<int64_t> workers, int64_t maxWorkers) {
   auto printWorker = [&](int64_t w) {
     os << "  worker " << w << ":";
+    if (m.getTasksPerWorker() > kMaxListedTasks) {
+      os << " (" << m.getTasksPerWorker() << " tasks, too many to list)\n";
+      return;
+    }
     for (const algebra::Task &t : m.tasksOf(w)) {
       os << " ";
       printTask(os, t);
@@ -126,7 +133,7 @@ struct PrintTaskTablePass
 
     llvm::raw_ostream &os = llvm::outs();
     // Enumeration is exact but costs O(tasks): refuse to print huge grids.
-    constexpr int64_t kMaxGridTasks = 1 << 16;
+    constexpr int64_t kMaxGridTasks = kMaxListedTasks;
     for (auto [attr, owner] : found) {
       algebra::TaskMapping m = attr.toAlgebra();
       os << "mapping " << Attribute(attr) << " (" << owner->getName()
@@ -134,8 +141,10 @@ struct PrintTaskTablePass
       os << "  num_workers = " << m.getNumWorkers() << ", task_shape = [";
       llvm::interleaveComma(m.getTaskShape(), os);
       os << "], tasks_per_worker = " << m.getTasksPerWorker() << "\n";
+      // The grid view enumerates the tasks of every worker.
       if (view == "grid" && m.getRank() == 2 &&
-          algebra::product(m.getTaskShape()) <= kMaxGridTasks) {
+          algebra::product(m.getTaskShape()) <= kMaxGridTasks &&
+          m.getTasksPerWorker() <= kMaxGridTasks / m.getNumWorkers()) {
         printGridView(os, m);
         continue;
       }

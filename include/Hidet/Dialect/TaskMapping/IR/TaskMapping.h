@@ -47,9 +47,10 @@ mlir::LogicalResult
 verifyComposition(llvm::function_ref<mlir::InFlightDiagnostic()> emitError,
                   llvm::ArrayRef<TaskMappingAttrInterface> factors);
 
-/// Exclusive upper bound of an index value that holds statically: a
-/// non-negative constant, or the inferred range of an op without operands
-/// (gpu.thread_id with a known block size, gpu.lane_id, ...).
+/// Exclusive upper bound of an index value that ranges over workers: the
+/// inferred range of an op without operands (gpu.thread_id with a known
+/// block size, gpu.lane_id, ...). Constants have none: a constant worker is
+/// one worker, not a range.
 std::optional<int64_t> getStaticIndexBound(mlir::Value value);
 
 /// Parses a mapping factor written without the dialect prefix

@@ -33,7 +33,9 @@ def TaskMappingAttrInterface : AttrInterface<"TaskMappingAttrInterface"> {
     int64_t getNumWorkers() const { return $_attr.toAlgebra().getNumWorkers(); }
     /// Extents of the task grid.
     ::llvm::SmallVector<int64_t> getTaskShape() const {
-      const auto &shape = $_attr.toAlgebra().getTaskShape();
+      // Keep the mapping alive: getTaskShape() returns a reference into it.
+      ::hidet::algebra::TaskMapping mapping = $_attr.toAlgebra();
+      const auto &shape = mapping.getTaskShape();
       return ::llvm::SmallVector<int64_t>(shape.begin(), shape.end());
     }
     /// Rank of the task grid.

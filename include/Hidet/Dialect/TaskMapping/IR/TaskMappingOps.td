@@ -31,7 +31,8 @@ def TaskMapping_ForEachOp : TaskMapping_Op<"foreach", [
     `lane`, `warp`, `global_x`, ...; see `#tm.gpu_worker`). Workers at or beyond
     `num_workers` own no tasks. `upper_bound N` states that the worker id is
     below `N`; with it, or when the worker comes from an op whose range is
-    known (a constant, `gpu.thread_id` with a known block size), the verifier
+    known (`gpu.thread_id` with a known block size, `gpu.lane_id`, a GPU
+    worker inside a launch of known size), the verifier
     rejects a mapping that needs more workers than the range provides, and
     `convert-tm-to-scf` omits the bounds guard when the range fits.
 
