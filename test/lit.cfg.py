@@ -18,6 +18,8 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%hidet_libs", config.hidet_libs_dir))
 config.substitutions.append(("%hidet_src", config.hidet_src_root))
 config.substitutions.append(("%hidet_obj", config.hidet_obj_root))
+config.substitutions.append(
+    ("%fixtures", os.path.join(config.hidet_obj_root, "runtime", "test")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -25,9 +27,14 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.hidet_tools_dir, config.llvm_tools_dir]
 tools = [
     "hidet-opt",
+    "hidet-compile",
+    ToolSubst("hidet-run", unresolved="ignore"),
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
+    config.available_features.add("hidet-runtime")
 
 # GPU tests run only where a CUDA driver and device are present.
 if os.path.exists("/dev/nvidia0") or os.environ.get("HIDET_TEST_CUDA") == "1":

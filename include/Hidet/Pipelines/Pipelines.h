@@ -1,0 +1,86 @@
+//===- Pipelines.h - Registered Hidet pass pipelines ------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The named pass pipelines of the project, with one options struct each.
+// hidet-opt, the mlir-opt plugin and C++ users (hidet-compile) all build
+// them through these functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_PIPELINES_PIPELINES_H
+#define HIDET_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace hidet {
+
+/// Options of `hidet-gpu-pipeline`: linalg on tensors to a gpu.binary with
+/// host code in the LLVM dialect.
+struct GPUPipelineOptions
+    : public mlir::PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_90a, ...)"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features for the NVVM target"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> cubinFormat{
+      *this, "cubin-format",
+      llvm::cl::desc("Format of the GPU binary: bin (cubin, needs ptxas), "
+                     "fatbin, isa (PTX text) or llvm"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the device code"),
+      llvm::cl::init(3)};
+  PassOptions::Option<bool> fromTosa{
+      *this, "from-tosa",
+      llvm::cl::desc("Run upstream tosa-to-linalg first"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of rule-based kernels"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> vectorBytes{
+      *this, "vector-bytes",
+      llvm::cl::desc("Bytes per thread access in rule-based injective "
+                     "kernels"),
+      llvm::cl::init(16)};
+};
+
+/// Options of `hidet-cpu-pipeline`: the same input to LLVM-dialect CPU code,
+/// through upstream passes only (the independent reference).
+struct CPUPipelineOptions
+    : public mlir::PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<bool> fromTosa{
+      *this, "from-tosa",
+      llvm::cl::desc("Run upstream tosa-to-linalg first"),
+      llvm::cl::init(false)};
+};
+
+/// Stages of the GPU pipeline, usable alone.
+void buildBufferizationPipeline(mlir::OpPassManager &pm, bool fromTosa);
+void buildRuleBasedSchedulingPipeline(mlir::OpPassManager &pm,
+                                      const GPUPipelineOptions &options);
+void buildGPULoweringPipeline(mlir::OpPassManager &pm,
+                              const GPUPipelineOptions &options);
+
+/// The whole pipelines.
+void buildGPUPipeline(mlir::OpPassManager &pm,
+                      const GPUPipelineOptions &options);
+void buildCPUPipeline(mlir::OpPassManager &pm,
+                      const CPUPipelineOptions &options);
+
+/// Registers hidet-gpu-pipeline, hidet-cpu-pipeline and the stage pipelines.
+void registerHidetPipelines();
+
+} // namespace hidet
+
+#endif // HIDET_PIPELINES_PIPELINES_H

@@ -1,0 +1,87 @@
+//===- Passes.td - Hidet graph-to-kernel passes ------------*- tablegen -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_TRANSFORMS_PASSES_TD
+#define HIDET_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"> {
+  let summary = "Turns every linalg op on buffers into a GPU kernel written "
+                "with task mappings.";
+  let description = [{
+    The rule-based scheduler of Hidet (its section 4), for every structured
+    linalg op on memrefs that no template has scheduled. Each op becomes one
+    `gpu.launch` whose body iterates its tasks with `tm.foreach`; launch
+    sizes are computed from the mapping (`tm.num_workers`), never written as
+    constants.
+
+    - **Injective ops** (all iterators parallel: elementwise, broadcast,
+      transpose, fill, copy, cast, ...): one task per output element on the
+      global thread id, `#tm.spatial<[output shape]>`. When the innermost
+      loop walks the innermost, contiguous dimension of every operand that
+      uses it and its extent divides, each task covers `vector-bytes` bytes
+      of the widest element type: `vector.load`/`vector.store` for
+      contiguous operands, a scalar load and `vector.broadcast` for operands
+      that do not depend on the innermost loop.
+    - **Reductions** whose reduced dimensions include the innermost
+      dimension of the reduced input and whose combiner is a single
+      associative arith op (`matchReduction`): one warp per output element;
+      lanes stride over the reduction with
+      `#tm.compose<repeat<[ceil(R/32)]> * spatial<[32]>>`, starting from the
+      combiner's neutral element, then combine with a `gpu.shuffle xor`
+      butterfly; lane 0 combines with the initial value and stores.
+    - **Other reductions** (a middle axis, several outputs, a payload the
+      warp path cannot split): one thread per output element with a
+      sequential loop, which keeps neighbouring threads on neighbouring
+      addresses.
+
+    Ops with dynamic shapes are left alone with a remark.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block of the generated kernels">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "Bytes per thread per access in injective kernels (1 disables "
+           "vectorization)">,
+    Option<"warpReduceMin", "warp-reduce-min", "int64_t", /*default=*/"32",
+           "Smallest reduced extent reduced by a warp instead of a thread">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect", "::hidet::tm::TaskMappingDialect"];
+}
+
+def HostBuffersToDevice : Pass<"hidet-host-buffers-to-device",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Places the host function's temporary buffers in device "
+                "memory.";
+  let description = [{
+    After scheduling, every kernel reads and writes device memory, and the
+    host function only passes buffers around. This pass rewrites the host
+    function's `memref.alloc`/`memref.dealloc` into `gpu.alloc`/
+    `gpu.dealloc`, copies `memref.get_global` constants into device buffers
+    once per call (`gpu.memcpy`), and turns a remaining `memref.copy`
+    between device buffers into `gpu.memcpy`. Function arguments are assumed
+    to be device buffers (the calling convention of the GPU library).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Decomposes aggregated linalg ops (softmax) into generics.";
+  let description = [{
+    Calls `AggregatedOpInterface::decomposeOperation` on ops such as
+    `linalg.softmax`, so that the schedulers see only structured ops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // HIDET_TRANSFORMS_PASSES_TD

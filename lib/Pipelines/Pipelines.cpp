@@ -1,0 +1,120 @@
+//===- Pipelines.cpp - Registered Hidet pass pipelines --------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the project's pass pipelines. Upstream stages are
+// written in the textual pipeline syntax so that every step reads exactly
+// as it would on an mlir-opt command line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Pipelines/Pipelines.h"
+
+#include "Hidet/Conversion/Passes.h"
+#include "Hidet/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+using namespace hidet;
+
+/// Appends a textual pipeline; the strings are fixed by this file, so a
+/// parse failure is a bug of the project.
+static void addPipeline(OpPassManager &pm, const std::string &text) {
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("hidet: malformed built-in pipeline: " +
+                             llvm::Twine(text));
+}
+
+/// One-shot bufferization with buffers as function arguments (inputs first,
+/// then outputs: destination-passing style, the calling convention of the
+/// compiled libraries).
+void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa) {
+  if (fromTosa)
+    tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  pm.addNestedPass<func::FuncOp>(createDecomposeAggregates());
+  addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
+                  "function-boundary-type-conversion=identity-layout-map}");
+  addPipeline(pm, "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1},"
+                  "canonicalize");
+}
+
+void hidet::buildRuleBasedSchedulingPipeline(
+    OpPassManager &pm, const GPUPipelineOptions &options) {
+  RuleBasedScheduleOptions schedule;
+  schedule.blockSize = options.blockSize;
+  schedule.vectorBytes = options.vectorBytes;
+  pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
+  pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
+  // Fold the launch sizes derived from the mappings before lowering them.
+  addPipeline(pm, "canonicalize");
+  pm.addPass(createConvertTaskMappingToSCF());
+  addPipeline(pm, "lower-affine,canonicalize,cse");
+}
+
+void hidet::buildGPULoweringPipeline(OpPassManager &pm,
+                                     const GPUPipelineOptions &options) {
+  addPipeline(pm, "gpu-kernel-outlining");
+  // Upstream gpu-to-llvm lowers allocations and copies only in their async
+  // form; make the host side async (it still waits at the end of each
+  // function).
+  addPipeline(pm, "func.func(gpu-async-region)");
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = options.cubinFormat;
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void hidet::buildGPUPipeline(OpPassManager &pm,
+                             const GPUPipelineOptions &options) {
+  buildBufferizationPipeline(pm, options.fromTosa);
+  buildRuleBasedSchedulingPipeline(pm, options);
+  buildGPULoweringPipeline(pm, options);
+}
+
+void hidet::buildCPUPipeline(OpPassManager &pm,
+                             const CPUPipelineOptions &options) {
+  buildBufferizationPipeline(pm, options.fromTosa);
+  addPipeline(pm, "func.func(convert-linalg-to-loops),expand-strided-metadata,"
+                  "lower-affine,convert-math-to-llvm,convert-math-to-libm,"
+                  "convert-scf-to-cf,"
+                  "convert-to-llvm,reconcile-unrealized-casts");
+}
+
+void hidet::registerHidetPipelines() {
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "hidet-gpu-pipeline",
+      "Compiles linalg on tensors to GPU kernels (rule-based scheduling) and "
+      "LLVM-dialect host code with a gpu.binary",
+      buildGPUPipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "hidet-cpu-pipeline",
+      "Compiles the same input for the CPU through upstream passes only "
+      "(the reference of the GPU path)",
+      buildCPUPipeline);
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "hidet-bufferize",
+      "Stage 1 of hidet-gpu-pipeline: decomposition and one-shot "
+      "bufferization to destination-passing functions",
+      [](OpPassManager &pm, const GPUPipelineOptions &o) {
+        buildBufferizationPipeline(pm, o.fromTosa);
+      });
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "hidet-schedule-rule-based",
+      "Stage 2 of hidet-gpu-pipeline: rule-based kernels, device buffers, "
+      "task mappings lowered",
+      buildRuleBasedSchedulingPipeline);
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "hidet-lower-gpu",
+      "Stage 3 of hidet-gpu-pipeline: outlining, NVVM lowering, "
+      "gpu-module-to-binary and host lowering",
+      buildGPULoweringPipeline);
+}

@@ -1,0 +1,600 @@
+//===- RuleBasedSchedule.cpp - GPU kernels for template-less ops ----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements `hidet-rule-based-schedule`: every structured linalg
+// op on memrefs becomes a `gpu.launch` whose body iterates its tasks with
+// `tm.foreach`. Three rules, chosen per op:
+//
+//   injective      one task per output element (or per 16-byte vector of
+//                  them) on the global thread id;
+//   warp reduce    one warp per output element, lanes strided over the
+//                  contiguous reduced dimension, then a shuffle butterfly;
+//   serial reduce  one thread per output element, a sequential loop over the
+//                  reduction (neighbouring threads read neighbouring
+//                  addresses).
+//
+// The payload of the linalg op is cloned into the kernel, so any
+// elementwise computation the op carries (casts, math, comparisons) is kept
+// without being recognized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Transforms/Passes.h"
+
+#include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace hidet {
+#define GEN_PASS_DEF_RULEBASEDSCHEDULE
+#include "Hidet/Transforms/Passes.h.inc"
+} // namespace hidet
+
+using namespace mlir;
+using namespace hidet;
+
+/// The warp size of every NVIDIA GPU.
+static constexpr int64_t kWarpSize = 32;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) / perBlock)
+/// blocks of `blockSize` threads and calls `body` inside it. The grid size is
+/// computed from the mapping in the IR, so it cannot drift from it.
+static void createLaunch(OpBuilder &b, Location loc,
+                         hidet::tm::TaskMappingAttrInterface mapping,
+                         int64_t workersPerBlock, int64_t blockSize,
+                         function_ref<void(OpBuilder &, gpu::LaunchOp)> body) {
+  Value workers =
+      hidet::tm::NumWorkersOp::create(b, loc, b.getIndexType(), mapping);
+  Value block = cst(b, loc, blockSize);
+  Value perBlock =
+      workersPerBlock == blockSize ? block : cst(b, loc, workersPerBlock);
+  Value grid = arith::CeilDivUIOp::create(b, loc, workers, perBlock);
+  Value one = cst(b, loc, 1);
+  auto launch =
+      gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  body(b, launch);
+  gpu::TerminatorOp::create(b, loc);
+}
+
+/// Indices of an operand for the loop indices `ivs`, by its indexing map.
+static SmallVector<Value> applyIndexingMap(OpBuilder &b, Location loc,
+                                           AffineMap map, ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(ivs[d.getPosition()]);
+    else if (auto c = dyn_cast<AffineConstantExpr>(e))
+      indices.push_back(cst(b, loc, c.getValue()));
+    else
+      indices.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
+  }
+  return indices;
+}
+
+/// Whether the innermost stride of `type` is 1 and its offset 0 (so that
+/// aligned vector accesses stay aligned).
+static bool isContiguous(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return offset == 0 && !strides.empty() && strides.back() == 1 &&
+         type.isStrided();
+}
+
+/// Clones the payload of `op` (all but the terminator) and returns the
+/// yielded values. `linalg.index` becomes the corresponding loop index. In
+/// vector mode (`width` > 1) every op that takes a vector operand is rebuilt
+/// on vectors, broadcasting its scalar operands.
+static SmallVector<Value> clonePayload(OpBuilder &b, Location loc,
+                                       linalg::LinalgOp op, ValueRange args,
+                                       ValueRange ivs, int64_t width = 1) {
+  Block *block = op.getBlock();
+  IRMapping map;
+  map.map(block->getArguments(), args);
+  for (Operation &inner : block->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    bool anyVector = llvm::any_of(inner.getOperands(), [&](Value v) {
+      return isa<VectorType>(map.lookupOrDefault(v).getType());
+    });
+    if (width == 1 || !anyVector) {
+      b.clone(inner, map);
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value v : inner.getOperands()) {
+      Value m = map.lookupOrDefault(v);
+      if (!isa<VectorType>(m.getType()))
+        m = vector::BroadcastOp::create(
+            b, loc, VectorType::get({width}, m.getType()), m);
+      operands.push_back(m);
+    }
+    SmallVector<Type> types;
+    for (Type t : inner.getResultTypes())
+      types.push_back(VectorType::get({width}, t));
+    OperationState state(loc, inner.getName(), operands, types,
+                         inner.getAttrs());
+    Operation *vectorOp = b.create(state);
+    map.map(inner.getResults(), vectorOp->getResults());
+  }
+  SmallVector<Value> yielded;
+  for (Value v : block->getTerminator()->getOperands())
+    yielded.push_back(map.lookupOrDefault(v));
+  return yielded;
+}
+
+/// Static loop extents, or failure for dynamic shapes.
+static FailureOr<SmallVector<int64_t>> getStaticRanges(linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return failure();
+  return ranges;
+}
+
+/// Element type of an operand (the type itself for scalars).
+static Type elementTypeOf(Value v) {
+  if (auto shaped = dyn_cast<ShapedType>(v.getType()))
+    return shaped.getElementType();
+  return v.getType();
+}
+
+//===----------------------------------------------------------------------===//
+// Injective ops
+//===----------------------------------------------------------------------===//
+
+/// The vector width for an all-parallel op, or 1 when it cannot be
+/// vectorized.
+static int64_t chooseVectorWidth(linalg::LinalgOp op,
+                                 ArrayRef<int64_t> ranges,
+                                 int64_t vectorBytes) {
+  if (vectorBytes <= 1 || ranges.empty())
+    return 1;
+  unsigned last = ranges.size() - 1;
+  int64_t maxBytes = 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type t = elementTypeOf(operand.get());
+    if (!t.isIntOrFloat())
+      return 1;
+    maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
+  }
+  int64_t width = vectorBytes / maxBytes;
+  if (width < 2 || ranges[last] % width != 0)
+    return 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue; // a scalar is broadcast
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    bool usesLast = map.isFunctionOfDim(last);
+    if (!usesLast) {
+      if (op.isDpsInit(&operand))
+        return 1;
+      continue; // broadcast along the vector
+    }
+    auto lastExpr = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!lastExpr || lastExpr.getPosition() != last || !isContiguous(type))
+      return 1;
+    for (AffineExpr e : map.getResults().drop_back())
+      if (e.isFunctionOfDim(last))
+        return 1;
+  }
+  // Only elementwise payloads can be rebuilt on vectors.
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (!OpTrait::hasElementwiseMappableTraits(&inner) &&
+        !isa<arith::ConstantOp>(inner))
+      return 1;
+  return width;
+}
+
+static void scheduleInjective(OpBuilder &b, linalg::LinalgOp op,
+                              ArrayRef<int64_t> ranges, int64_t blockSize,
+                              int64_t vectorBytes) {
+  Location loc = op.getLoc();
+  int64_t width = chooseVectorWidth(op, ranges, vectorBytes);
+  SmallVector<int64_t> taskShape(ranges);
+  if (taskShape.empty())
+    taskShape.push_back(1);
+  else
+    taskShape.back() /= width;
+  auto mapping = hidet::tm::SpatialAttr::get(b.getContext(), taskShape);
+
+  createLaunch(b, loc, mapping, blockSize, blockSize,
+               [&](OpBuilder &b, gpu::LaunchOp) {
+    auto loop = hidet::tm::ForEachOp::create(b, loc, mapping, hidet::tm::GPUWorker::global_x);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody().front().getTerminator());
+    SmallVector<Value> ivs(loop.getTaskIndices().begin(),
+                           loop.getTaskIndices().end());
+    if (ranges.empty())
+      ivs.clear();
+    if (width > 1)
+      ivs.back() = arith::MulIOp::create(b, loc, ivs.back(),
+                                         cst(b, loc, width));
+    auto load = [&](OpOperand &operand) -> Value {
+      Value v = operand.get();
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type)
+        return v;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+      Type elt = type.getElementType();
+      if (width == 1 || !map.isFunctionOfDim(ranges.size() - 1)) {
+        Value s = memref::LoadOp::create(b, loc, v, idx);
+        return s;
+      }
+      auto vt = VectorType::get({width}, elt);
+      return vector::LoadOp::create(
+          b, loc, vt, v, idx, /*nontemporal=*/false,
+          llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8)));
+    };
+    SmallVector<Value> args;
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      // Outputs are read only when the payload uses them.
+      if (op.isDpsInit(&operand) && arg.use_empty()) {
+        args.push_back(arg); // placeholder, never used
+        continue;
+      }
+      args.push_back(load(operand));
+    }
+    SmallVector<Value> results = clonePayload(b, loc, op, args, ivs, width);
+    for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+      AffineMap map = op.getMatchingIndexingMap(&init);
+      SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+      Value value = results[i];
+      if (width > 1 && !isa<VectorType>(value.getType()))
+        value = vector::BroadcastOp::create(
+            b, loc, VectorType::get({width}, value.getType()), value);
+      if (width > 1) {
+        Type elt = cast<MemRefType>(init.get().getType()).getElementType();
+        vector::StoreOp::create(
+            b, loc, value, init.get(), idx, /*nontemporal=*/false,
+            llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8)));
+      } else {
+        memref::StoreOp::create(b, loc, value, init.get(), idx);
+      }
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// A reduction the warp rule can split: one output, one reduction dimension
+/// that is the innermost dimension of every input that uses it, and a
+/// payload `acc = combiner(f(inputs), acc)` with a neutral element.
+struct WarpReduction {
+  unsigned reductionDim;
+  Operation *combiner;
+  TypedAttr neutral;
+};
+
+static std::optional<WarpReduction> matchWarpReduction(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  SmallVector<unsigned> dims;
+  op.getReductionDims(dims);
+  unsigned r = dims.front();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isFunctionOfDim(r))
+      continue;
+    auto lastExpr = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!lastExpr || lastExpr.getPosition() != r || !isContiguous(type))
+      return std::nullopt;
+  }
+  SmallVector<Operation *> combiners;
+  Block *block = op.getBlock();
+  unsigned accPos = op.getDpsInitOperand(0)->getOperandNumber();
+  // matchReduction indexes the yielded values: pass the output arguments.
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+      combiners.size() != 1)
+    return std::nullopt;
+  Operation *combiner = combiners.front();
+  // The accumulator must feed nothing but the combiner.
+  BlockArgument acc = block->getArgument(accPos);
+  if (!acc.hasOneUse() || *acc.user_begin() != combiner)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return std::nullopt;
+  Type t = combiner->getResult(0).getType();
+  if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() > 64 ||
+      (t.isInteger() && t.getIntOrFloatBitWidth() < 32))
+    return std::nullopt;
+  return WarpReduction{r, combiner, *neutral};
+}
+
+/// Applies the combiner op to (lhs, rhs).
+static Value combine(OpBuilder &b, Operation *combiner, Value lhs, Value rhs) {
+  IRMapping map;
+  map.map(combiner->getOperand(0), lhs);
+  map.map(combiner->getOperand(1), rhs);
+  return b.clone(*combiner, map)->getResult(0);
+}
+
+/// `gpu.shuffle xor` of a 16-, 32- or 64-bit float or a 32/64-bit integer;
+/// 16-bit floats travel as f32, which holds them exactly.
+static Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
+  Type t = v.getType();
+  bool widen = t.isF16() || t.isBF16();
+  Value x = widen ? arith::ExtFOp::create(b, loc, b.getF32Type(), v) : v;
+  auto shuffle = gpu::ShuffleOp::create(b, loc, x, offset, kWarpSize,
+                                        gpu::ShuffleMode::XOR);
+  Value r = shuffle.getShuffleResult();
+  return widen ? arith::TruncFOp::create(b, loc, t, r).getResult() : r;
+}
+
+static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
+                                  ArrayRef<int64_t> ranges,
+                                  const WarpReduction &red, int64_t blockSize) {
+  Location loc = op.getLoc();
+  SmallVector<unsigned> parallelDims;
+  op.getParallelDims(parallelDims);
+  SmallVector<int64_t> outShape;
+  for (unsigned d : parallelDims)
+    outShape.push_back(ranges[d]);
+  if (outShape.empty())
+    outShape.push_back(1);
+  int64_t extent = ranges[red.reductionDim];
+  int64_t steps = (extent + kWarpSize - 1) / kWarpSize;
+  MLIRContext *ctx = b.getContext();
+  auto rowMapping = hidet::tm::SpatialAttr::get(ctx, outShape);
+  auto laneMapping = hidet::tm::ComposeAttr::get(
+      ctx, {hidet::tm::RepeatAttr::get(ctx, ArrayRef<int64_t>{steps}),
+            hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{kWarpSize})});
+  int64_t warpsPerBlock = blockSize / kWarpSize;
+  Type accType = red.combiner->getResult(0).getType();
+  OpOperand *init = op.getDpsInitOperand(0);
+
+  createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
+               [&](OpBuilder &b, gpu::LaunchOp launch) {
+    Value tid = launch.getThreadIds().x;
+    Value warp = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                              cst(b, loc, warpsPerBlock)),
+        arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize)));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+    auto rows = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rows.getBody().front().getTerminator());
+    auto accBuf = memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
+    memref::StoreOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
+        ValueRange{});
+
+    auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
+                                       /*upperBound=*/kWarpSize);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPoint(lanes.getBody().front().getTerminator());
+      Value r = lanes.getTaskIndices()[0];
+      auto step = [&](OpBuilder &b) {
+        SmallVector<Value> ivs(ranges.size());
+        for (auto [k, d] : llvm::enumerate(parallelDims))
+          ivs[d] = rows.getTaskIndices()[k];
+        ivs[red.reductionDim] = r;
+        SmallVector<Value> args;
+        for (OpOperand &operand : op->getOpOperands()) {
+          if (&operand == init) {
+            args.push_back(memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
+            continue;
+          }
+          Value v = operand.get();
+          if (isa<MemRefType>(v.getType()))
+            v = memref::LoadOp::create(
+                b, loc, v,
+                applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
+                                 ivs));
+          args.push_back(v);
+        }
+        Value next = clonePayload(b, loc, op, args, ivs).front();
+        memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
+      };
+      if (extent % kWarpSize == 0) {
+        step(b);
+      } else {
+        // Ragged tail: the last lanes of the last step have no element.
+        Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              r, cst(b, loc, extent));
+        auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        step(b);
+      }
+    }
+    Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
+    for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+      partial = combine(b, red.combiner, partial,
+                        shuffleXor(b, loc, partial, offset));
+    Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           lane, cst(b, loc, 0));
+    auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<Value> ivs(ranges.size());
+    for (auto [k, d] : llvm::enumerate(parallelDims))
+      ivs[d] = rows.getTaskIndices()[k];
+    ivs[red.reductionDim] = cst(b, loc, 0);
+    SmallVector<Value> outIdx = applyIndexingMap(
+        b, loc, op.getMatchingIndexingMap(init), ivs);
+    Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
+    memref::StoreOp::create(b, loc, combine(b, red.combiner, partial, initial),
+                            init->get(), outIdx);
+  });
+}
+
+static void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
+                                    ArrayRef<int64_t> ranges,
+                                    int64_t blockSize) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<unsigned> parallelDims, reductionDims;
+  op.getParallelDims(parallelDims);
+  op.getReductionDims(reductionDims);
+  SmallVector<int64_t> outShape, redShape;
+  for (unsigned d : parallelDims)
+    outShape.push_back(ranges[d]);
+  for (unsigned d : reductionDims)
+    redShape.push_back(ranges[d]);
+  if (outShape.empty())
+    outShape.push_back(1);
+  auto mapping = hidet::tm::SpatialAttr::get(ctx, outShape);
+  // Keep the reduction loops rolled: their extents are input sizes.
+  SmallVector<int64_t> keep(redShape.size(), 1);
+  auto redMapping = hidet::tm::RepeatAttr::get(
+      ctx, redShape, llvm::to_vector(llvm::seq<int64_t>(0, redShape.size())),
+      keep);
+
+  createLaunch(b, loc, mapping, blockSize, blockSize,
+               [&](OpBuilder &b, gpu::LaunchOp) {
+    auto outer = hidet::tm::ForEachOp::create(b, loc, mapping,
+                                       hidet::tm::GPUWorker::global_x);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(outer.getBody().front().getTerminator());
+    SmallVector<Value> ivs(ranges.size());
+    for (auto [k, d] : llvm::enumerate(parallelDims))
+      ivs[d] = outer.getTaskIndices()[k];
+    // The accumulators start from the outputs' initial values.
+    SmallVector<Value> accBufs;
+    SmallVector<SmallVector<Value>> outIdx;
+    for (auto [k, d] : llvm::enumerate(reductionDims))
+      ivs[d] = cst(b, loc, 0);
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Type elt = cast<MemRefType>(init.get().getType()).getElementType();
+      auto buf = memref::AllocaOp::create(b, loc, MemRefType::get({}, elt));
+      outIdx.push_back(applyIndexingMap(
+          b, loc, op.getMatchingIndexingMap(&init), ivs));
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, init.get(), outIdx.back()),
+          buf, ValueRange{});
+      accBufs.push_back(buf);
+    }
+    auto loop = hidet::tm::RepeatOp::create(b, loc, redMapping);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      Block *body = b.createBlock(&loop.getBody());
+      for (size_t i = 0; i < redShape.size(); ++i)
+        body->addArgument(b.getIndexType(), loc);
+      for (auto [k, d] : llvm::enumerate(reductionDims))
+        ivs[d] = body->getArgument(k);
+      SmallVector<Value> args;
+      unsigned initIdx = 0;
+      for (OpOperand &operand : op->getOpOperands()) {
+        Value v = operand.get();
+        if (op.isDpsInit(&operand)) {
+          args.push_back(memref::LoadOp::create(b, loc, accBufs[initIdx++],
+                                                ValueRange{}));
+          continue;
+        }
+        if (isa<MemRefType>(v.getType()))
+          v = memref::LoadOp::create(
+              b, loc, v,
+              applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
+                               ivs));
+        args.push_back(v);
+      }
+      SmallVector<Value> next = clonePayload(b, loc, op, args, ivs);
+      for (auto [v, buf] : llvm::zip(next, accBufs))
+        memref::StoreOp::create(b, loc, v, buf, ValueRange{});
+      hidet::tm::YieldOp::create(b, loc);
+    }
+    for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable()))
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, accBufs[i], ValueRange{}),
+          init.get(), outIdx[i]);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct RuleBasedSchedulePass
+    : public hidet::impl::RuleBasedScheduleBase<RuleBasedSchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() final {
+    if (blockSize <= 0 || blockSize > 1024 || blockSize % kWarpSize != 0) {
+      getOperation()->emitError("hidet-rule-based-schedule: block-size must "
+                                "be a multiple of 32 in [32, 1024], got ")
+          << blockSize;
+      return signalPassFailure();
+    }
+    OpBuilder b(&getContext());
+    // A buffer copy is the injective op linalg.copy.
+    getOperation()->walk([&](memref::CopyOp copy) {
+      if (copy->getParentOfType<gpu::LaunchOp>())
+        return;
+      b.setInsertionPoint(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy->erase();
+    });
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      // Ops already inside a kernel belong to a template.
+      if (!op->getParentOfType<gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      if (!op.hasPureBufferSemantics()) {
+        op->emitRemark("hidet-rule-based-schedule: skipped, the op works on "
+                       "tensors (bufferize first)");
+        continue;
+      }
+      FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
+      if (failed(ranges)) {
+        op->emitRemark("hidet-rule-based-schedule: skipped, dynamic shapes "
+                       "are not supported yet");
+        continue;
+      }
+      if (llvm::any_of(*ranges, [](int64_t e) { return e == 0; })) {
+        op->erase(); // nothing to compute
+        continue;
+      }
+      b.setInsertionPoint(op);
+      if (op.getNumReductionLoops() == 0) {
+        scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
+      } else if (std::optional<WarpReduction> red = matchWarpReduction(op);
+                 red && (*ranges)[red->reductionDim] >= warpReduceMin) {
+        scheduleWarpReduction(b, op, *ranges, *red, blockSize);
+      } else {
+        scheduleSerialReduction(b, op, *ranges, blockSize);
+      }
+      op->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,71 @@
+//===- Manifest.h - Self-description of compiled libraries ------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// An ahead-of-time compiled library (the GPU build, or the CPU reference
+// build of the same program) describes its entry points with a manifest, so
+// that a runner can call it without headers or MLIR: it exports
+//
+//   extern "C" const char hidet_manifest[] = "hidet-manifest 1\n...";
+//
+// The symbol is the character array itself (what `llvm.mlir.global constant
+// @hidet_manifest("...\00")` produces), not a pointer to a string: the address
+// dlsym returns is the first character. The text is NUL-terminated ASCII.
+//
+// Format, one statement per line:
+//
+//   hidet-manifest 1
+//   func <name> <num_inputs> <num_outputs>
+//   arg <index> in|out <dtype> <shape>
+//
+// - The first statement is the header; the version is 1.
+// - Each `func` opens a block that is followed by exactly
+//   num_inputs + num_outputs `arg` statements with indices 0, 1, ... in order;
+//   indices below num_inputs are `in`, the others `out`. A manifest has at
+//   least one `func`, and names are unique. A func without outputs can be
+//   run and timed but not checked.
+// - <name> is a C identifier; the entry point is `_mlir_ciface_<name>`.
+// - <dtype> is one of f32 f16 bf16 f64 i32 i64 i8 i1. In memory: IEEE binary32,
+//   binary16, bfloat16 (upper half of a binary32), binary64, two's complement
+//   integers, and one byte holding 0 or 1 for i1.
+// - <shape> is `scalar` for rank 0, else positive decimal extents joined by
+//   `x`, outermost first: `128x64`.
+// - Tokens are separated by spaces or tabs; lines end with `\n` (a `\r`
+//   before it is ignored); blank lines and lines starting with `#` are ignored.
+//
+// Calling convention. `_mlir_ciface_<name>` returns void and takes one
+// pointer per arg, in manifest order, to a ranked memref descriptor
+//
+//   struct { T *allocated; T *aligned; int64_t offset;
+//            int64_t sizes[rank]; int64_t strides[rank]; }
+//
+// describing a row-major contiguous buffer (offset 0, strides[rank-1] = 1).
+// The function reads the `in` buffers and writes every element of the `out`
+// buffers (destination-passing style). In a GPU library the pointers are
+// device pointers and the function may return before the GPU finishes
+// unless it synchronizes; in a CPU library they are host pointers.
+//
+// Example: an elementwise add of two 4x8 f32 matrices.
+//
+//   hidet-manifest 1
+//   func add 2 1
+//   arg 0 in f32 4x8
+//   arg 1 in f32 4x8
+//   arg 2 out f32 4x8
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_MANIFEST_H
+#define HIDET_MANIFEST_H
+
+// The exported symbol holding the manifest text.
+#define HIDET_MANIFEST_SYMBOL "hidet_manifest"
+// The first token of the header statement and the only version so far.
+#define HIDET_MANIFEST_MAGIC "hidet-manifest"
+#define HIDET_MANIFEST_VERSION 1
+// Entry point of func <name>: HIDET_MANIFEST_ENTRY_PREFIX "<name>".
+#define HIDET_MANIFEST_ENTRY_PREFIX "_mlir_ciface_"
+
+#endif // HIDET_MANIFEST_H

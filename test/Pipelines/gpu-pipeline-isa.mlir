@@ -1,0 +1,50 @@
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a" | FileCheck %s
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_80 features=+ptx80 vector-bytes=4" | FileCheck %s --check-prefix=SM80
+
+// The whole GPU pipeline, from linalg on tensors to host code in the LLVM
+// dialect and a gpu.binary holding PTX (format isa needs no ptxas).
+// The bias add runs as 16-byte vector accesses; the row sum as warp
+// shuffles; the host function takes its output as an argument (destination
+// passing) and exposes a C interface.
+
+// Three kernels (bias+tanh, fill, row sum), launched asynchronously on one
+// stream that the host function creates and synchronizes.
+// CHECK-LABEL: llvm.func @bias_gelu_rowsum(
+// CHECK:         llvm.call @mgpuStreamCreate()
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel::@bias_gelu_rowsum_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel_0::@bias_gelu_rowsum_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel_1::@bias_gelu_rowsum_kernel
+// CHECK:         llvm.call @mgpuStreamSynchronize
+// CHECK-LABEL: llvm.func @_mlir_ciface_bias_gelu_rowsum(
+// CHECK:       gpu.binary @bias_gelu_rowsum_kernel
+// CHECK-SAME:    .target sm_90a
+// CHECK-SAME:    ld.global.v4.b32
+// CHECK-SAME:    st.global.v4.b32
+// CHECK:       gpu.binary @bias_gelu_rowsum_kernel_0
+// CHECK:       gpu.binary @bias_gelu_rowsum_kernel_1
+// CHECK-SAME:    shfl.sync.bfly.b32
+// SM80:        gpu.binary @bias_gelu_rowsum_kernel
+// SM80-SAME:     .target sm_80
+// SM80-NOT:      ld.global.v4
+// SM80:        gpu.binary
+#id = affine_map<(i, j) -> (i, j)>
+func.func @bias_gelu_rowsum(%a: tensor<256x1024xf32>, %b: tensor<1024xf32>) -> tensor<256xf32>
+    attributes {llvm.emit_c_interface} {
+  %e = tensor.empty() : tensor<256x1024xf32>
+  %y = linalg.generic {indexing_maps = [#id, affine_map<(i, j) -> (j)>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<256x1024xf32>, tensor<1024xf32>) outs(%e : tensor<256x1024xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %s = arith.addf %x, %c : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<256x1024xf32>
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<256xf32>) -> tensor<256xf32>
+  %r = linalg.reduce ins(%y : tensor<256x1024xf32>) outs(%f : tensor<256xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %r : tensor<256xf32>
+}

@@ -1,0 +1,136 @@
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule))' | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule{vector-bytes=1 block-size=128}))' | FileCheck %s --check-prefix=SCALAR
+
+// An elementwise op with a broadcast operand: one task per 16-byte vector,
+// the grid derived from the mapping, contiguous operands loaded as vectors
+// and the broadcast one along the vector.
+// CHECK-LABEL: func.func @bias_add(
+// CHECK-SAME:    %[[A:.*]]: memref<64x512xf32>, %[[B:.*]]: memref<512xf32>, %[[O:.*]]: memref<64x512xf32>)
+// CHECK:         %[[N:.*]] = tm.num_workers #tm.spatial<[64, 128]>
+// CHECK:         %[[GRID:.*]] = arith.ceildivui %[[N]], %[[BS:.*]] : index
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %[[GRID]], {{.*}}) threads({{.*}}) in ({{.*}} = %[[BS]],
+// CHECK:           tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[64, 128]> on global_x {
+// CHECK:             %[[J4:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK:             %[[X:.*]] = vector.load %[[A]][%[[I]], %[[J4]]] {alignment = 16 : i64} : memref<64x512xf32>, vector<4xf32>
+// CHECK:             %[[Y:.*]] = vector.load %[[B]][%[[J4]]] {alignment = 16 : i64} : memref<512xf32>, vector<4xf32>
+// CHECK:             %[[S:.*]] = arith.addf %[[X]], %[[Y]] : vector<4xf32>
+// CHECK:             vector.store %[[S]], %[[O]][%[[I]], %[[J4]]] {alignment = 16 : i64}
+// SCALAR-LABEL: func.func @bias_add(
+// SCALAR:         tm.num_workers #tm.spatial<[64, 512]>
+// SCALAR:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[64, 512]> on global_x {
+// SCALAR:           memref.load %{{.*}}[%[[J]]] : memref<512xf32>
+// SCALAR-NOT:       vector.
+// SCALAR:           memref.store
+#id = affine_map<(i, j) -> (i, j)>
+func.func @bias_add(%a: memref<64x512xf32>, %b: memref<512xf32>, %o: memref<64x512xf32>) {
+  linalg.generic {indexing_maps = [#id, affine_map<(i, j) -> (j)>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<64x512xf32>, memref<512xf32>) outs(%o : memref<64x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A transpose is not contiguous in the innermost loop: scalar accesses
+// through the permuted indexing map; a ragged shape keeps every element.
+// CHECK-LABEL: func.func @transpose_ragged(
+// CHECK:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[445, 333]> on global_x {
+// CHECK:           %[[V:.*]] = memref.load %{{.*}}[%[[J]], %[[I]]] : memref<333x445xf16>
+// CHECK:           memref.store %[[V]], %{{.*}}[%[[I]], %[[J]]] : memref<445x333xf16>
+// CHECK-NOT:     vector.load
+func.func @transpose_ragged(%a: memref<333x445xf16>, %o: memref<445x333xf16>) {
+  linalg.transpose ins(%a : memref<333x445xf16>) outs(%o : memref<445x333xf16>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// A last-axis sum: one warp per row (workers = rows, 8 warps per block),
+// lanes strided over the row by repeat * spatial<[32]>, a guard for the
+// ragged tail (333 = 10 * 32 + 13), the combiner's neutral element as the
+// lane's start value, a 5-step xor butterfly, and lane 0 combining with the
+// initial output value.
+// CHECK-LABEL: func.func @row_sum(
+// CHECK:         %[[N:.*]] = tm.num_workers #tm.spatial<[100]>
+// CHECK:         arith.ceildivui %[[N]], %[[WPB:.*]] : index
+// CHECK:         gpu.launch
+// CHECK:           tm.foreach (%[[ROW:.*]]) in #tm.spatial<[100]> on %{{.*}} {
+// CHECK:             %[[ACC:.*]] = memref.alloca() : memref<f32>
+// CHECK:             memref.store %{{.*}}, %[[ACC]][]
+// CHECK:             tm.foreach (%[[K:.*]]) in #tm.compose<repeat<[11]> * spatial<[32]>> on %{{.*}} upper_bound 32 {
+// CHECK:               arith.cmpi ult, %[[K]], %{{.*}} : index
+// CHECK:               scf.if
+// CHECK:                 memref.load %{{.*}}[%[[ROW]], %[[K]]] : memref<100x333xf32>
+// CHECK:                 arith.addf
+// CHECK-COUNT-5:     gpu.shuffle  xor
+// CHECK:             arith.cmpi eq
+// CHECK:             scf.if
+// CHECK:               memref.load %{{.*}}[%[[ROW]]] : memref<100xf32>
+// CHECK:               arith.addf
+// CHECK:               memref.store
+func.func @row_sum(%a: memref<100x333xf32>, %o: memref<100xf32>) {
+  linalg.reduce ins(%a : memref<100x333xf32>) outs(%o : memref<100xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// A middle-axis reduction: lanes of a warp would stride over non-contiguous
+// rows, so each thread owns one output and walks the reduction in a
+// rolled tm.repeat loop, starting from the output's initial value.
+// CHECK-LABEL: func.func @middle_max(
+// CHECK:         tm.foreach (%[[B:.*]], %[[N:.*]]) in #tm.spatial<[64, 48]> on global_x {
+// CHECK:           %[[ACC:.*]] = memref.alloca() : memref<f32>
+// CHECK:           memref.load %{{.*}}[%[[B]], %[[N]]] : memref<64x48xf32>
+// CHECK:           tm.repeat (%[[K:.*]]) in <[333]> {
+// CHECK:           memref.load %{{.*}}[%[[B]], %[[K]], %[[N]]] : memref<64x333x48xf32>
+// CHECK:           arith.maximumf
+// CHECK-NOT:     gpu.shuffle
+func.func @middle_max(%a: memref<64x333x48xf32>, %o: memref<64x48xf32>) {
+  linalg.reduce ins(%a : memref<64x333x48xf32>) outs(%o : memref<64x48xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.maximumf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// A matmul has no template yet: thread per output element, serial K loop.
+// CHECK-LABEL: func.func @matmul_fallback(
+// CHECK:         tm.foreach (%[[M:.*]], %[[N:.*]]) in #tm.spatial<[16, 24]> on global_x {
+// CHECK:           tm.repeat (%[[K:.*]]) in <[40]> {
+// CHECK:             memref.load %{{.*}}[%[[M]], %[[K]]] : memref<16x40xf32>
+// CHECK:             memref.load %{{.*}}[%[[K]], %[[N]]] : memref<40x24xf32>
+func.func @matmul_fallback(%a: memref<16x40xf32>, %b: memref<40x24xf32>, %c: memref<16x24xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x40xf32>, memref<40x24xf32>) outs(%c : memref<16x24xf32>)
+  return
+}
+
+// -----
+
+// A buffer copy becomes a kernel too.
+// CHECK-LABEL: func.func @copy(
+// CHECK:         tm.foreach {{.*}} in #tm.spatial<[8, 2]> on global_x
+// CHECK-NOT:     memref.copy
+func.func @copy(%a: memref<8x8xf32>, %o: memref<8x8xf32>) {
+  memref.copy %a, %o : memref<8x8xf32> to memref<8x8xf32>
+  return
+}
+
+// -----
+
+// Dynamic shapes are left alone with a remark.
+func.func @dynamic(%a: memref<?xf32>, %o: memref<?xf32>) {
+  // expected-remark @+1 {{dynamic shapes are not supported yet}}
+  linalg.copy ins(%a : memref<?xf32>) outs(%o : memref<?xf32>)
+  return
+}

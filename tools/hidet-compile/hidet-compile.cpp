@@ -1,0 +1,292 @@
+//===- hidet-compile.cpp - Ahead-of-time compiler to shared libraries -----===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns a module of func.func on tensors (linalg, arith, math, tensor; or
+// TOSA with --from-tosa) into a native shared library:
+//
+//   hidet-compile model.mlir -o libmodel.so                # GPU (cubin inside)
+//   hidet-compile model.mlir --target=cpu -o libmodel.ref.so   # CPU reference
+//
+// Each public function `f` becomes the C entry point `_mlir_ciface_f`, which
+// takes one pointer per buffer to a ranked memref descriptor, inputs first,
+// then the outputs the function returned (destination-passing style). GPU
+// libraries take device buffers and call the mgpu* ABI of libhidet_runtime.
+// Every library exports `hidet_manifest`, a text description of its entry
+// points (runtime/include/hidet/Manifest.h), so that hidet-run needs no
+// other input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/InitAllDialects.h"
+#include "Hidet/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("hidet-compile options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output shared library"),
+                                       cl::value_desc("file"), cl::Required,
+                                       cl::cat(category));
+static cl::opt<std::string> target("target", cl::desc("gpu or cpu"),
+                                   cl::init("gpu"), cl::cat(category));
+static cl::opt<std::string>
+    pipelineOptions("pipeline-options",
+                    cl::desc("Options of hidet-gpu-pipeline / "
+                             "hidet-cpu-pipeline, e.g. "
+                             "\"chip=sm_90a cubin-format=bin\""),
+                    cl::init(""), cl::cat(category));
+static cl::opt<bool> fromTosa("from-tosa",
+                              cl::desc("The input is TOSA (runs upstream "
+                                       "tosa-to-linalg first)"),
+                              cl::init(false), cl::cat(category));
+static cl::opt<std::string>
+    emit("emit", cl::desc("What to write: so (default), obj, llvm or mlir"),
+         cl::init("so"), cl::cat(category));
+static cl::opt<std::string>
+    runtimeDir("runtime-dir",
+               cl::desc("Directory of libhidet_runtime.so to link GPU "
+                        "libraries against (with an $ORIGIN rpath)"),
+               cl::init(""), cl::cat(category));
+static cl::opt<std::string> linker("linker",
+                                   cl::desc("C compiler driver used to link"),
+                                   cl::init("cc"), cl::cat(category));
+
+static int fail(const llvm::Twine &msg) {
+  llvm::errs() << "hidet-compile: " << msg << "\n";
+  return 1;
+}
+
+/// Manifest element type spelling, or empty when unsupported.
+static std::string dtypeName(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF64())
+    return "f64";
+  if (t.isInteger(1))
+    return "i1";
+  if (t.isInteger(8))
+    return "i8";
+  if (t.isInteger(32))
+    return "i32";
+  if (t.isInteger(64))
+    return "i64";
+  return "";
+}
+
+/// Describes the public functions of `module` and marks them for C
+/// interface emission. Fails on signatures the libraries cannot expose.
+static FailureOr<std::string> buildManifest(ModuleOp module) {
+  std::string text = "hidet-manifest 1\n";
+  llvm::raw_string_ostream os(text);
+  bool ok = true;
+  module.walk([&](func::FuncOp func) {
+    if (func.isPrivate() || func.isExternal())
+      return;
+    auto type = func.getFunctionType();
+    os << "func " << func.getSymName() << " " << type.getNumInputs() << " "
+       << type.getNumResults() << "\n";
+    unsigned index = 0;
+    auto describe = [&](Type t, const char *dir) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      std::string dtype = tensor ? dtypeName(tensor.getElementType()) : "";
+      if (!tensor || !tensor.hasStaticShape() || dtype.empty()) {
+        func.emitError("hidet-compile: entry points take and return "
+                       "statically shaped tensors of f32, f16, bf16, f64, "
+                       "i1, i8, i32 or i64; got ")
+            << t;
+        ok = false;
+        return;
+      }
+      os << "arg " << index++ << " " << dir << " " << dtype << " ";
+      if (tensor.getRank() == 0)
+        os << "scalar";
+      else
+        llvm::interleave(tensor.getShape(), os, "x");
+      os << "\n";
+    };
+    for (Type t : type.getInputs())
+      describe(t, "in");
+    for (Type t : type.getResults())
+      describe(t, "out");
+    func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
+  });
+  if (!ok)
+    return failure();
+  return text;
+}
+
+/// Adds `hidet_manifest` as an exported NUL-terminated string.
+static void addManifest(llvm::Module &module, StringRef manifest) {
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Constant *data = llvm::ConstantDataArray::getString(ctx, manifest);
+  new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, data,
+                           "hidet_manifest");
+}
+
+static LogicalResult emitObject(llvm::Module &module, StringRef path) {
+  std::string triple = llvm::sys::getProcessTriple();
+  std::string error;
+  const llvm::Target *t =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!t)
+    return fail(error), failure();
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
+      llvm::Triple(triple), "generic", "", options, llvm::Reloc::PIC_));
+  module.setDataLayout(tm->createDataLayout());
+  module.setTargetTriple(llvm::Triple(triple));
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write " + path + ": " + ec.message()), failure();
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, out.os(), nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    return fail("the host target cannot emit object files"), failure();
+  pm.run(module);
+  out.keep();
+  return success();
+}
+
+static LogicalResult linkSharedLibrary(StringRef object, StringRef output,
+                                       bool gpu) {
+  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName(linker);
+  if (!driver)
+    return fail("cannot find the linker driver '" + linker + "'"), failure();
+  SmallVector<std::string> args = {*driver, "-shared", "-o", output.str(),
+                                   object.str()};
+  if (gpu && !runtimeDir.empty()) {
+    args.push_back("-L" + runtimeDir);
+    args.push_back("-lhidet_runtime");
+    args.push_back("-Wl,-rpath,$ORIGIN");
+  }
+  args.push_back("-lm");
+  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0, 0,
+                                     &error);
+  if (rc != 0)
+    return fail("linking failed (" + llvm::Twine(rc) + ") " + error),
+           failure();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  hidet::registerHidetPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "Hidet-MLIR ahead-of-time compiler\n");
+  if (target != "gpu" && target != "cpu")
+    return fail("--target must be gpu or cpu, got '" + target + "'");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  hidet::registerHidetDialects(registry);
+  MLIRContext context(registry);
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse " + inputFile);
+
+  FailureOr<std::string> manifest = buildManifest(*module);
+  if (failed(manifest))
+    return 1;
+
+  PassManager pm = PassManager::on<ModuleOp>(&context);
+  std::string pipeline =
+      (target == "gpu" ? "hidet-gpu-pipeline" : "hidet-cpu-pipeline");
+  std::string opts = pipelineOptions;
+  if (fromTosa)
+    opts += " from-tosa=1";
+  pipeline += "{" + opts + "}";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    return fail("bad --pipeline-options '" + pipelineOptions + "'");
+  if (failed(pm.run(*module)))
+    return fail("the " + target + " pipeline failed");
+
+  if (emit == "mlir") {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputFile, ec);
+    if (ec)
+      return fail("cannot write " + outputFile);
+    module->print(os);
+    return 0;
+  }
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, "hidet");
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  addManifest(*llvmModule, *manifest);
+  if (emit == "llvm") {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputFile, ec);
+    if (ec)
+      return fail("cannot write " + outputFile);
+    llvmModule->print(os, nullptr);
+    return 0;
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string object = emit == "obj" ? outputFile : outputFile + ".o";
+  if (failed(emitObject(*llvmModule, object)))
+    return 1;
+  if (emit == "obj")
+    return 0;
+  if (emit != "so")
+    return fail("--emit must be so, obj, llvm or mlir");
+  LogicalResult linked = linkSharedLibrary(object, outputFile, target == "gpu");
+  llvm::sys::fs::remove(object);
+  return failed(linked) ? 1 : 0;
+}

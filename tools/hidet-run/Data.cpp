@@ -1,0 +1,240 @@
+//===- Data.cpp - Input generation and comparison for hidet-run -----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace hidet::run;
+
+namespace {
+
+/// Shifts `value` right by `shift` bits, rounding to nearest, ties to even.
+uint64_t shiftRightRoundEven(uint64_t value, int shift) {
+  if (shift <= 0)
+    return value;
+  if (shift >= 64)
+    return 0;
+  uint64_t kept = value >> shift;
+  uint64_t rest = value & ((uint64_t(1) << shift) - 1);
+  uint64_t half = uint64_t(1) << (shift - 1);
+  if (rest > half || (rest == half && (kept & 1)))
+    ++kept;
+  return kept;
+}
+
+/// Bits of `value` in a binary format with `expBits` exponent and
+/// `mantBits` fraction bits, rounded once, directly from double (going
+/// through float first could round twice).
+uint32_t encodeBinary(double value, int expBits, int mantBits) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint32_t sign = static_cast<uint32_t>(bits >> 63) << (expBits + mantBits);
+  uint32_t expAllOnes = (uint32_t(1) << expBits) - 1;
+  int doubleExp = static_cast<int>((bits >> 52) & 0x7ff);
+  uint64_t fraction = bits & ((uint64_t(1) << 52) - 1);
+  if (doubleExp == 0x7ff) {
+    uint32_t nanBit = fraction ? uint32_t(1) << (mantBits - 1) : 0;
+    return sign | (expAllOnes << mantBits) | nanBit;
+  }
+  // Double subnormals are far below the smallest half or bfloat16.
+  if (doubleExp == 0)
+    return sign;
+  int bias = (1 << (expBits - 1)) - 1;
+  int exponent = doubleExp - 1023;
+  uint64_t significand = (uint64_t(1) << 52) | fraction;
+  int shift = 52 - mantBits;
+  int minExponent = 1 - bias;
+  if (exponent < minExponent) {
+    // Subnormal: the exponent field is 0, and a result that rounds up to
+    // 1 << mantBits carries into the smallest normal, as the encoding wants.
+    uint64_t rounded =
+        shiftRightRoundEven(significand, shift + (minExponent - exponent));
+    return sign | static_cast<uint32_t>(rounded);
+  }
+  uint64_t rounded = shiftRightRoundEven(significand, shift);
+  if (rounded >> (mantBits + 1)) {
+    rounded >>= 1;
+    ++exponent;
+  }
+  if (exponent > bias)
+    return sign | (expAllOnes << mantBits);
+  uint32_t biased = static_cast<uint32_t>(exponent + bias);
+  uint32_t mantissa =
+      static_cast<uint32_t>(rounded) & ((uint32_t(1) << mantBits) - 1);
+  return sign | (biased << mantBits) | mantissa;
+}
+
+double decodeBinary(uint32_t bits, int expBits, int mantBits) {
+  bool negative = (bits >> (expBits + mantBits)) & 1;
+  uint32_t expAllOnes = (uint32_t(1) << expBits) - 1;
+  uint32_t exponent = (bits >> mantBits) & expAllOnes;
+  uint32_t mantissa = bits & ((uint32_t(1) << mantBits) - 1);
+  int bias = (1 << (expBits - 1)) - 1;
+  double magnitude;
+  if (exponent == expAllOnes)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0)
+    magnitude = std::ldexp(static_cast<double>(mantissa), 1 - bias - mantBits);
+  else
+    magnitude = std::ldexp(static_cast<double>(mantissa | (1u << mantBits)),
+                           static_cast<int>(exponent) - bias - mantBits);
+  return negative ? -magnitude : magnitude;
+}
+
+/// Uniform in [0, 1) with 53 random bits.
+double uniformUnit(std::mt19937_64 &rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+
+template <typename T> void store(void *buffer, int64_t index, T value) {
+  std::memcpy(static_cast<char *>(buffer) + index * sizeof(T), &value,
+              sizeof(T));
+}
+
+template <typename T> T load(const void *buffer, int64_t index) {
+  T value;
+  std::memcpy(&value, static_cast<const char *>(buffer) + index * sizeof(T),
+              sizeof(T));
+  return value;
+}
+
+} // namespace
+
+uint16_t hidet::run::encodeHalf(double value) {
+  return static_cast<uint16_t>(encodeBinary(value, 5, 10));
+}
+
+uint16_t hidet::run::encodeBFloat16(double value) {
+  return static_cast<uint16_t>(encodeBinary(value, 8, 7));
+}
+
+double hidet::run::decodeHalf(uint16_t bits) {
+  return decodeBinary(bits, 5, 10);
+}
+
+double hidet::run::decodeBFloat16(uint16_t bits) {
+  return decodeBinary(bits, 8, 7);
+}
+
+void hidet::run::fillRandom(const ArgSpec &arg, std::mt19937_64 &rng,
+                            void *buffer) {
+  int64_t count = arg.getNumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    switch (arg.dtype) {
+    case DType::F32:
+    case DType::F16:
+    case DType::BF16:
+    case DType::F64: {
+      // Redraw the (rare) values that round to zero in the target type.
+      while (true) {
+        double value = 2.0 * uniformUnit(rng) - 1.0;
+        if (arg.dtype == DType::F64 && value != 0.0) {
+          store<double>(buffer, i, value);
+          break;
+        }
+        if (arg.dtype == DType::F32 && static_cast<float>(value) != 0.0f) {
+          store<float>(buffer, i, static_cast<float>(value));
+          break;
+        }
+        if (arg.dtype == DType::F16 && (encodeHalf(value) & 0x7fff)) {
+          store<uint16_t>(buffer, i, encodeHalf(value));
+          break;
+        }
+        if (arg.dtype == DType::BF16 && (encodeBFloat16(value) & 0x7fff)) {
+          store<uint16_t>(buffer, i, encodeBFloat16(value));
+          break;
+        }
+      }
+      break;
+    }
+    case DType::I32:
+    case DType::I64:
+    case DType::I8: {
+      int64_t value = 0;
+      while (value == 0)
+        value = static_cast<int64_t>(rng() % 17) - 8;
+      if (arg.dtype == DType::I32)
+        store<int32_t>(buffer, i, static_cast<int32_t>(value));
+      else if (arg.dtype == DType::I64)
+        store<int64_t>(buffer, i, value);
+      else
+        store<int8_t>(buffer, i, static_cast<int8_t>(value));
+      break;
+    }
+    case DType::I1:
+      store<uint8_t>(buffer, i, static_cast<uint8_t>(rng() & 1));
+      break;
+    }
+  }
+}
+
+double hidet::run::readElement(DType dtype, const void *buffer, int64_t index) {
+  switch (dtype) {
+  case DType::F32:
+    return load<float>(buffer, index);
+  case DType::F16:
+    return decodeHalf(load<uint16_t>(buffer, index));
+  case DType::BF16:
+    return decodeBFloat16(load<uint16_t>(buffer, index));
+  case DType::F64:
+    return load<double>(buffer, index);
+  case DType::I32:
+    return load<int32_t>(buffer, index);
+  case DType::I64:
+    return static_cast<double>(load<int64_t>(buffer, index));
+  case DType::I8:
+    return load<int8_t>(buffer, index);
+  case DType::I1:
+    // The raw byte, so that an unwritten (poisoned, 0xFF) one differs.
+    return load<uint8_t>(buffer, index);
+  }
+  return 0;
+}
+
+Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
+                               const void *ref) {
+  Comparison result;
+  double diffSquares = 0, refSquares = 0;
+  int64_t count = arg.getNumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    double g = readElement(arg.dtype, gpu, i);
+    double r = readElement(arg.dtype, ref, i);
+    bool gFinite = std::isfinite(g), rFinite = std::isfinite(r);
+    result.gpuNonFinite += !gFinite;
+    result.refNonFinite += !rFinite;
+    if (!gFinite || !rFinite)
+      continue;
+    double diff = g - r;
+    diffSquares += diff * diff;
+    refSquares += r * r;
+    result.maxAbs = std::max(result.maxAbs, std::fabs(diff));
+  }
+  result.relL2 = refSquares > 0 ? std::sqrt(diffSquares / refSquares)
+                                : std::sqrt(diffSquares);
+  return result;
+}
+
+double hidet::run::getDefaultRelL2Tolerance(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return 1e-5;
+  case DType::F16:
+    return 2e-3;
+  case DType::BF16:
+    return 1.6e-2;
+  case DType::F64:
+    return 1e-10;
+  case DType::I32:
+  case DType::I64:
+  case DType::I8:
+  case DType::I1:
+    return 0;
+  }
+  return 0;
+}

@@ -1,0 +1,56 @@
+//===- Data.h - Input generation and comparison for hidet-run ---*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Element encodings, seeded input generation and output comparison. The
+// generator does its own uniform mapping (not std::uniform_*_distribution,
+// whose algorithm differs between standard libraries), so a seed gives the
+// same inputs wherever hidet-run is built.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_RUN_DATA_H
+#define HIDET_RUN_DATA_H
+
+#include "ManifestParser.h"
+
+#include <cstdint>
+#include <random>
+
+namespace hidet::run {
+
+/// IEEE binary16 / bfloat16 bits of `value`, rounded to nearest even.
+uint16_t encodeHalf(double value);
+uint16_t encodeBFloat16(double value);
+double decodeHalf(uint16_t bits);
+double decodeBFloat16(uint16_t bits);
+
+/// Fills a buffer of `arg.getSizeBytes()` bytes. Floats are uniform in
+/// [-1, 1) rounded to the dtype, integers uniform in [-8, 8], never 0 (a
+/// zero input hides missing terms); i1 is 0 or 1.
+void fillRandom(const ArgSpec &arg, std::mt19937_64 &rng, void *buffer);
+
+/// Element `index` of a buffer of `dtype`, as a double.
+double readElement(DType dtype, const void *buffer, int64_t index);
+
+struct Comparison {
+  /// ||gpu - ref||_2 / ||ref||_2, or ||gpu - ref||_2 when ref is all zeros.
+  double relL2 = 0;
+  /// max |gpu - ref| over elements where both are finite.
+  double maxAbs = 0;
+  /// Elements that are NaN or infinite.
+  int64_t gpuNonFinite = 0;
+  int64_t refNonFinite = 0;
+};
+
+Comparison compare(const ArgSpec &arg, const void *gpu, const void *ref);
+
+/// Default bound on the relative L2 error: 1e-5 for f32, 2e-3 for f16,
+/// 1.6e-2 for bf16, 1e-10 for f64, exact for integers.
+double getDefaultRelL2Tolerance(DType dtype);
+
+} // namespace hidet::run
+
+#endif // HIDET_RUN_DATA_H

@@ -1,0 +1,66 @@
+//===- ManifestParser.h - Parser for hidet_manifest text --------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads the manifest that compiled libraries export (the format is defined
+// in runtime/include/hidet/Manifest.h) into function signatures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_RUN_MANIFESTPARSER_H
+#define HIDET_RUN_MANIFESTPARSER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hidet::run {
+
+enum class DType { F32, F16, BF16, F64, I32, I64, I8, I1 };
+
+/// The manifest spelling ("f32", ...).
+const char *getDTypeName(DType dtype);
+/// Bytes per element in a memref buffer.
+size_t getDTypeSize(DType dtype);
+bool isFloatDType(DType dtype);
+
+struct ArgSpec {
+  bool isOutput = false;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape; // Empty for rank 0.
+
+  int64_t getNumElements() const;
+  size_t getSizeBytes() const;
+  /// "f32 4x8" or "f32 scalar".
+  std::string str() const;
+  bool operator==(const ArgSpec &other) const;
+};
+
+struct FuncSpec {
+  std::string name;
+  unsigned numInputs = 0;
+  unsigned numOutputs = 0;
+  std::vector<ArgSpec> args; // Inputs, then outputs.
+
+  /// "(f32 4x8, f32 4x8) -> (f32 4x8)".
+  std::string signature() const;
+};
+
+struct Manifest {
+  std::vector<FuncSpec> funcs;
+
+  const FuncSpec *lookup(std::string_view name) const;
+};
+
+/// Parses manifest text. On failure returns false and sets `error` to a
+/// message naming the line and what was expected there.
+bool parseManifest(std::string_view text, Manifest &manifest,
+                   std::string &error);
+
+} // namespace hidet::run
+
+#endif // HIDET_RUN_MANIFESTPARSER_H

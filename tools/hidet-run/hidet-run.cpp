@@ -1,0 +1,811 @@
+//===- hidet-run.cpp - Run, check and time compiled Hidet libraries -------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   hidet-run <gpu-lib.so> [--ref <cpu-lib.so>] [--func NAME] [--seed N]
+//             [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] [--atol X]
+//
+// Loads an ahead-of-time compiled GPU library and, optionally, the CPU build
+// of the same program, reads their manifests (hidet/Manifest.h), and for
+// each function (or the one named by --func): fills the inputs from a seeded
+// generator, poisons the outputs with 0xFF bytes (NaN for floats) so that
+// unwritten elements fail, runs the GPU build once, runs the reference on
+// the same inputs, compares every output, then times the GPU build with
+// CUDA events on one stream.
+//
+// Exit status: 0 all checks passed (or nothing was checked, without --ref),
+// 1 a numerical mismatch, 2 a usage, loading or CUDA error, 3 no usable CUDA
+// device (so scripts can report a skip).
+//
+// Only libhidet_runtime and libdl are linked: it runs where nothing but the
+// NVIDIA driver is installed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Data.h"
+#include "ManifestParser.h"
+
+#include "hidet/Manifest.h"
+#include "hidet/Runtime.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <random>
+#include <string>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+using namespace hidet::run;
+
+namespace {
+
+enum ExitCode {
+  kExitPass = 0,
+  kExitMismatch = 1,
+  kExitError = 2,
+  kExitNoDevice = 3,
+};
+
+const char *const kSynopsis =
+    "usage: hidet-run <gpu-lib.so> [--ref <cpu-lib.so>] [--func NAME] "
+    "[--seed N]\n"
+    "                 [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] "
+    "[--atol X]\n";
+
+const char *const kHelp =
+    "\n"
+    "Runs the functions that <gpu-lib.so> lists in its hidet_manifest on\n"
+    "random inputs, checks each output against <cpu-lib.so> and times them.\n"
+    "\n"
+    "  --ref LIB     CPU reference build; without it nothing is verified\n"
+    "  --func NAME   only this function (default: all in the manifest)\n"
+    "  --seed N      input generator seed (default 0)\n"
+    "  --warmup N    untimed calls before timing (default 10)\n"
+    "  --reps N      timed calls (default 100; 0 skips timing)\n"
+    "  --json FILE   also write the results as JSON\n"
+    "  --rtol-l2 X   bound on ||gpu-ref||/||ref|| for every output (default\n"
+    "                per dtype: f32 1e-5, f16 2e-3, bf16 1.6e-2, f64 1e-10,\n"
+    "                integers exact)\n"
+    "  --atol X      also bound max |gpu-ref| (default: not checked)\n"
+    "\n"
+    "Exit status: 0 pass, 1 mismatch, 2 usage/loading/CUDA error, 3 no CUDA\n"
+    "device.\n";
+
+// The entry points are called through a table of fixed arities.
+constexpr size_t kMaxArgs = 32;
+
+struct Options {
+  std::string gpuLib;
+  std::string refLib;
+  std::string func;
+  std::string jsonPath;
+  uint64_t seed = 0;
+  long long warmup = 10;
+  long long reps = 100;
+  double rtolL2 = -1; // Negative: the dtype's default.
+  double atol = -1;   // Negative: not checked.
+};
+
+void printError(const std::string &message) {
+  std::fprintf(stderr, "hidet-run: %s\n", message.c_str());
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+bool parseUnsigned(const std::string &text, unsigned long long max,
+                   unsigned long long &value) {
+  if (text.empty() || text[0] < '0' || text[0] > '9')
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtoull(text.c_str(), &end, 10);
+  return errno == 0 && *end == '\0' && value <= max;
+}
+
+bool parseNonNegative(const std::string &text, double &value) {
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtod(text.c_str(), &end);
+  return !text.empty() && errno == 0 && *end == '\0' && std::isfinite(value) &&
+         value >= 0;
+}
+
+/// Returns false with `error` set on a usage error; sets `help` for --help.
+bool parseCommandLine(int argc, char **argv, Options &options, bool &help,
+                      std::string &error) {
+  std::vector<std::string> positional;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      help = true;
+      return true;
+    }
+    if (arg.size() < 2 || arg.compare(0, 2, "--") != 0 || arg == "--") {
+      if (!arg.empty() && arg[0] == '-' && arg != "-") {
+        error = "unknown option '" + arg + "'";
+        return false;
+      }
+      positional.push_back(arg);
+      continue;
+    }
+    std::string name = arg, value;
+    bool hasValue = false;
+    if (size_t eq = arg.find('='); eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      hasValue = true;
+    }
+    static const char *const known[] = {"--ref",     "--func", "--seed",
+                                        "--warmup",  "--reps", "--json",
+                                        "--rtol-l2", "--atol"};
+    if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
+          return name == k;
+        }) == std::end(known)) {
+      error = "unknown option '" + name + "'";
+      return false;
+    }
+    if (!hasValue) {
+      if (i + 1 >= argc) {
+        error = "option '" + name + "' needs a value";
+        return false;
+      }
+      value = argv[++i];
+    }
+    unsigned long long number = 0;
+    if (name == "--ref") {
+      options.refLib = value;
+    } else if (name == "--func") {
+      options.func = value;
+    } else if (name == "--json") {
+      options.jsonPath = value;
+    } else if (name == "--seed") {
+      if (!parseUnsigned(value, UINT64_MAX, number)) {
+        error = "--seed takes a non-negative integer, not '" + value + "'";
+        return false;
+      }
+      options.seed = number;
+    } else if (name == "--warmup" || name == "--reps") {
+      if (!parseUnsigned(value, 100000000, number)) {
+        error = name + " takes an integer from 0 to 1e8, not '" + value + "'";
+        return false;
+      }
+      (name == "--warmup" ? options.warmup : options.reps) =
+          static_cast<long long>(number);
+    } else {
+      double bound = 0;
+      if (!parseNonNegative(value, bound)) {
+        error = name + " takes a non-negative number, not '" + value + "'";
+        return false;
+      }
+      (name == "--atol" ? options.atol : options.rtolL2) = bound;
+    }
+  }
+  if (positional.size() != 1) {
+    error = positional.empty() ? "no GPU library given"
+                               : "expected one GPU library, got " +
+                                     std::to_string(positional.size()) +
+                                     " positional arguments";
+    return false;
+  }
+  options.gpuLib = positional[0];
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Libraries
+//===----------------------------------------------------------------------===//
+
+struct Library {
+  std::string path;
+  void *handle = nullptr;
+  Manifest manifest;
+};
+
+/// dlopens `path` and parses its manifest.
+bool openLibrary(const std::string &path, Library &library,
+                 std::string &error) {
+  library.path = path;
+  // Without a slash dlopen would search the library path, not the file.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  if (access(file.c_str(), R_OK) != 0) {
+    error = "cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  dlerror();
+  // RTLD_LOCAL keeps the GPU and CPU builds' identical symbol names apart.
+  library.handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library.handle) {
+    const char *reason = dlerror();
+    error = "cannot load " + path + ": " + (reason ? reason : "dlopen failed");
+    return false;
+  }
+  auto *text =
+      static_cast<const char *>(dlsym(library.handle, HIDET_MANIFEST_SYMBOL));
+  if (!text) {
+    error = path + ": no '" HIDET_MANIFEST_SYMBOL
+                   "' symbol; the library does not describe its functions "
+                   "(see hidet/Manifest.h)";
+    return false;
+  }
+  constexpr size_t kMaxManifest = size_t(1) << 20;
+  size_t length = strnlen(text, kMaxManifest);
+  if (length == kMaxManifest) {
+    error = path + ": '" HIDET_MANIFEST_SYMBOL
+                   "' is not NUL-terminated within 1 MiB";
+    return false;
+  }
+  std::string parseError;
+  if (!parseManifest(std::string_view(text, length), library.manifest,
+                     parseError)) {
+    error = path + ": malformed manifest: " + parseError;
+    return false;
+  }
+  return true;
+}
+
+void *lookupEntry(const Library &library, const FuncSpec &func,
+                  std::string &error) {
+  std::string symbol = HIDET_MANIFEST_ENTRY_PREFIX + func.name;
+  void *entry = dlsym(library.handle, symbol.c_str());
+  if (!entry)
+    error = library.path + ": the manifest lists '" + func.name +
+            "' but the library does not export '" + symbol + "'";
+  return entry;
+}
+
+//===----------------------------------------------------------------------===//
+// Calling entry points
+//===----------------------------------------------------------------------===//
+
+template <size_t... I>
+void callWithArity(void *entry, void *const *args, std::index_sequence<I...>) {
+  using Function = void (*)(decltype((void)I, static_cast<void *>(nullptr))...);
+  reinterpret_cast<Function>(entry)(args[I]...);
+}
+
+template <size_t N> void callWithCount(void *entry, void *const *args) {
+  callWithArity(entry, args, std::make_index_sequence<N>());
+}
+
+template <size_t... N>
+void dispatchCall(void *entry, const std::vector<void *> &args,
+                  std::index_sequence<N...>) {
+  using Caller = void (*)(void *, void *const *);
+  static constexpr Caller callers[] = {&callWithCount<N>...};
+  callers[args.size()](entry, args.data());
+}
+
+/// Calls `void entry(void *, ...)` with one pointer per arg.
+void callEntry(void *entry, const std::vector<void *> &args) {
+  dispatchCall(entry, args, std::make_index_sequence<kMaxArgs + 1>());
+}
+
+/// A ranked memref descriptor of a row-major contiguous buffer.
+std::vector<int64_t> makeDescriptor(void *data, const ArgSpec &arg) {
+  size_t rank = arg.shape.size();
+  std::vector<int64_t> words(3 + 2 * rank);
+  int64_t pointer = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
+  words[0] = pointer; // allocated
+  words[1] = pointer; // aligned
+  words[2] = 0;       // offset
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    words[3 + i] = arg.shape[i];
+    words[3 + rank + i] = stride;
+    stride *= arg.shape[i];
+  }
+  return words;
+}
+
+/// Prints and clears the runtime's error, if any; returns whether there was
+/// none.
+bool checkRuntime(const std::string &what) {
+  const char *message = nullptr;
+  if (hidetRuntimeLastError(&message) == HIDET_RUNTIME_OK)
+    return true;
+  printError(what + ": CUDA error: " + message);
+  hidetRuntimeClearError();
+  return false;
+}
+
+/// Reports the runtime's error for a failed step; always false.
+bool reportCudaError(const std::string &what) {
+  if (checkRuntime(what))
+    printError(what + ": failed");
+  return false;
+}
+
+/// Prints a usage or loading error; returns the matching exit status.
+int reportError(const std::string &message) {
+  printError(message);
+  return kExitError;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+struct OutputResult {
+  size_t index = 0;
+  const ArgSpec *arg = nullptr;
+  Comparison comparison;
+  double rtolL2 = 0;
+  double atol = -1;
+  bool pass = true;
+};
+
+struct FuncResult {
+  const FuncSpec *func = nullptr;
+  bool verified = false;
+  bool pass = true;
+  std::vector<OutputResult> outputs;
+  double worstRelL2 = 0;
+  double worstMaxAbs = 0;
+  bool timed = false;
+  double medianMs = 0, minMs = 0, meanMs = 0;
+};
+
+std::string formatNumber(const char *format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), format, value);
+  return text;
+}
+
+std::string jsonNumber(double value) {
+  return std::isfinite(value) ? formatNumber("%.17g", value) : "null";
+}
+
+std::string jsonString(const std::string &text) {
+  std::string quoted = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\u%04x", c);
+      quoted += escape;
+    } else {
+      quoted += static_cast<char>(c);
+    }
+  }
+  return quoted + "\"";
+}
+
+const char *statusWord(const FuncResult &result) {
+  if (!result.verified)
+    return "UNVERIFIED";
+  return result.pass ? "PASS" : "FAIL";
+}
+
+bool writeJson(const std::string &path, const Options &options,
+               const std::string &status, const std::string &device,
+               const std::string &reason,
+               const std::vector<FuncResult> &results, int exitCode) {
+  std::string json = "{\n";
+  json += "  \"status\": " + jsonString(status) + ",\n";
+  json += "  \"exit_code\": " + std::to_string(exitCode) + ",\n";
+  if (!reason.empty())
+    json += "  \"reason\": " + jsonString(reason) + ",\n";
+  json +=
+      "  \"device\": " + (device.empty() ? "null" : jsonString(device)) + ",\n";
+  json += "  \"gpu_library\": " + jsonString(options.gpuLib) + ",\n";
+  json += "  \"reference_library\": " +
+          (options.refLib.empty() ? "null" : jsonString(options.refLib)) +
+          ",\n";
+  json += "  \"seed\": " + std::to_string(options.seed) + ",\n";
+  json += "  \"warmup\": " + std::to_string(options.warmup) + ",\n";
+  json += "  \"reps\": " + std::to_string(options.reps) + ",\n";
+  json += "  \"functions\": [";
+  for (size_t f = 0; f < results.size(); ++f) {
+    const FuncResult &result = results[f];
+    json += f ? ",\n" : "\n";
+    json += "    {\n      \"name\": " + jsonString(result.func->name) + ",\n";
+    std::string word = statusWord(result);
+    std::transform(word.begin(), word.end(), word.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    json += "      \"status\": " + jsonString(word) + ",\n";
+    json +=
+        "      \"signature\": " + jsonString(result.func->signature()) + ",\n";
+    json += "      \"outputs\": [";
+    for (size_t o = 0; o < result.outputs.size(); ++o) {
+      const OutputResult &output = result.outputs[o];
+      json += o ? ",\n" : "\n";
+      json += "        {\"index\": " + std::to_string(output.index) +
+              ", \"type\": " + jsonString(output.arg->str()) +
+              ", \"rel_l2\": " + jsonNumber(output.comparison.relL2) +
+              ", \"max_abs\": " + jsonNumber(output.comparison.maxAbs) +
+              ", \"rtol_l2\": " + jsonNumber(output.rtolL2) + ", \"atol\": " +
+              (output.atol < 0 ? "null" : jsonNumber(output.atol)) +
+              ", \"gpu_nonfinite\": " +
+              std::to_string(output.comparison.gpuNonFinite) +
+              ", \"ref_nonfinite\": " +
+              std::to_string(output.comparison.refNonFinite) +
+              ", \"pass\": " + (output.pass ? "true" : "false") + "}";
+    }
+    json += result.outputs.empty() ? "],\n" : "\n      ],\n";
+    if (result.timed)
+      json += "      \"time_ms\": {\"median\": " + jsonNumber(result.medianMs) +
+              ", \"min\": " + jsonNumber(result.minMs) +
+              ", \"mean\": " + jsonNumber(result.meanMs) +
+              ", \"reps\": " + std::to_string(options.reps) + "}\n";
+    else
+      json += "      \"time_ms\": null\n";
+    json += "    }";
+  }
+  json += results.empty() ? "]\n}\n" : "\n  ]\n}\n";
+
+  FILE *file = std::fopen(path.c_str(), "w");
+  if (!file) {
+    printError("cannot write " + path + ": " + std::strerror(errno));
+    return false;
+  }
+  bool ok = std::fwrite(json.data(), 1, json.size(), file) == json.size();
+  ok = std::fclose(file) == 0 && ok;
+  if (!ok)
+    printError("cannot write " + path);
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Running one function
+//===----------------------------------------------------------------------===//
+
+/// Device buffers of one function's args, freed on destruction.
+struct DeviceBuffers {
+  std::vector<void *> pointers;
+  ~DeviceBuffers() {
+    for (void *pointer : pointers)
+      hidetFree(pointer);
+  }
+};
+
+/// Runs, checks and times `func`. Returns false on a CUDA error (reported).
+bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
+                 const Options &options, hidetStream_t stream,
+                 FuncResult &result) {
+  result.func = &func;
+  std::string label = func.name;
+  size_t numArgs = func.args.size();
+
+  // Inputs from the seeded generator; the reference gets the same bytes.
+  std::mt19937_64 rng(options.seed);
+  std::vector<std::vector<unsigned char>> hostData(numArgs);
+  for (size_t i = 0; i < numArgs; ++i) {
+    const ArgSpec &arg = func.args[i];
+    hostData[i].assign(arg.getSizeBytes(), 0xFF);
+    if (!arg.isOutput)
+      fillRandom(arg, rng, hostData[i].data());
+  }
+
+  DeviceBuffers device;
+  std::vector<std::vector<int64_t>> gpuDescriptors, refDescriptors;
+  std::vector<void *> gpuArgs, refArgs;
+  for (size_t i = 0; i < numArgs; ++i) {
+    const ArgSpec &arg = func.args[i];
+    void *buffer = hidetMalloc(arg.getSizeBytes());
+    if (!buffer)
+      return reportCudaError(label + ": allocating arg " + std::to_string(i));
+    device.pointers.push_back(buffer);
+    // Outputs start as 0xFF bytes (NaN), so unwritten elements fail.
+    int status = arg.isOutput ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
+                              : hidetMemcpyHtoD(buffer, hostData[i].data(),
+                                                arg.getSizeBytes());
+    if (status != HIDET_RUNTIME_OK)
+      return reportCudaError(label + ": preparing arg " + std::to_string(i));
+    gpuDescriptors.push_back(makeDescriptor(buffer, arg));
+    refDescriptors.push_back(makeDescriptor(hostData[i].data(), arg));
+  }
+  for (size_t i = 0; i < numArgs; ++i) {
+    gpuArgs.push_back(gpuDescriptors[i].data());
+    refArgs.push_back(refDescriptors[i].data());
+  }
+
+  // One checked run.
+  callEntry(gpuEntry, gpuArgs);
+  hidetStreamSynchronize(stream);
+  hidetDeviceSynchronize();
+  if (!checkRuntime(label))
+    return false;
+  std::vector<std::vector<unsigned char>> gpuOutputs(numArgs);
+  for (size_t i = func.numInputs; i < numArgs; ++i) {
+    gpuOutputs[i].resize(func.args[i].getSizeBytes());
+    hidetMemcpyDtoH(gpuOutputs[i].data(), device.pointers[i],
+                    gpuOutputs[i].size());
+  }
+  if (!checkRuntime(label + ": copying outputs back"))
+    return false;
+
+  if (refEntry) {
+    callEntry(refEntry, refArgs);
+    result.verified = true;
+    for (size_t i = func.numInputs; i < numArgs; ++i) {
+      const ArgSpec &arg = func.args[i];
+      OutputResult output;
+      output.index = i;
+      output.arg = &arg;
+      output.comparison =
+          compare(arg, gpuOutputs[i].data(), hostData[i].data());
+      output.rtolL2 = options.rtolL2 >= 0 ? options.rtolL2
+                                          : getDefaultRelL2Tolerance(arg.dtype);
+      output.atol = options.atol;
+      const Comparison &c = output.comparison;
+      output.pass = c.gpuNonFinite == 0 && c.refNonFinite == 0 &&
+                    c.relL2 <= output.rtolL2 &&
+                    (output.atol < 0 || c.maxAbs <= output.atol);
+      result.pass = result.pass && output.pass;
+      result.worstRelL2 = std::max(result.worstRelL2, c.relL2);
+      result.worstMaxAbs = std::max(result.worstMaxAbs, c.maxAbs);
+      result.outputs.push_back(output);
+    }
+  }
+
+  if (options.reps == 0)
+    return true;
+  for (long long i = 0; i < options.warmup; ++i) {
+    callEntry(gpuEntry, gpuArgs);
+    if (!checkRuntime(label + ": warm-up"))
+      return false;
+  }
+  hidetStreamSynchronize(stream);
+  // Events for all reps up front, so timing adds no host work between
+  // calls; the compiled code's own work goes to the same stream.
+  std::vector<hidetEvent_t> starts, ends;
+  bool ok = true;
+  for (long long i = 0; i < options.reps && ok; ++i) {
+    starts.push_back(hidetEventCreate());
+    ends.push_back(hidetEventCreate());
+    ok = starts.back() && ends.back();
+  }
+  std::vector<double> times;
+  for (long long i = 0; i < options.reps && ok; ++i) {
+    hidetEventRecord(starts[i], stream);
+    callEntry(gpuEntry, gpuArgs);
+    hidetEventRecord(ends[i], stream);
+    ok = checkRuntime(label + ": timed run");
+  }
+  if (ok) {
+    hidetEventSynchronize(ends.back());
+    for (long long i = 0; i < options.reps && ok; ++i) {
+      float ms = 0;
+      ok = hidetEventElapsedMs(starts[i], ends[i], &ms) == HIDET_RUNTIME_OK;
+      times.push_back(ms);
+    }
+    ok = checkRuntime(label + ": reading timers") && ok;
+  }
+  for (hidetEvent_t event : starts)
+    hidetEventDestroy(event);
+  for (hidetEvent_t event : ends)
+    hidetEventDestroy(event);
+  if (!ok)
+    return reportCudaError(label);
+
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  result.timed = true;
+  result.medianMs =
+      n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  result.minMs = sorted.front();
+  double sum = 0;
+  for (double t : sorted)
+    sum += t;
+  result.meanMs = sum / static_cast<double>(n);
+  return true;
+}
+
+void printResult(const FuncResult &result, const std::string &device) {
+  std::string line =
+      "hidet-run: " + result.func->name + " " + statusWord(result);
+  if (result.verified) {
+    line += " rel_l2=" + formatNumber("%.2g", result.worstRelL2) +
+            " max_abs=" + formatNumber("%.2g", result.worstMaxAbs);
+    // The error norms skip NaN and Inf elements; count them instead.
+    int64_t nonFinite = 0;
+    for (const OutputResult &output : result.outputs)
+      nonFinite += output.comparison.gpuNonFinite;
+    if (nonFinite)
+      line += " gpu_nan_or_inf=" + std::to_string(nonFinite);
+  }
+  if (result.timed)
+    line += " median_ms=" + formatNumber("%.4g", result.medianMs) +
+            " min_ms=" + formatNumber("%.4g", result.minMs) +
+            " mean_ms=" + formatNumber("%.4g", result.meanMs);
+  line += " (device: " + device + ")";
+  std::printf("%s\n", line.c_str());
+  // Per-output details when they say more than the summary.
+  if (result.pass && result.outputs.size() <= 1)
+    return;
+  for (const OutputResult &output : result.outputs) {
+    const Comparison &c = output.comparison;
+    std::string detail = "  output " + std::to_string(output.index) + " (" +
+                         output.arg->str() +
+                         "): rel_l2=" + formatNumber("%.2g", c.relL2) +
+                         " (bound " + formatNumber("%.2g", output.rtolL2) +
+                         ") max_abs=" + formatNumber("%.2g", c.maxAbs);
+    if (output.atol >= 0)
+      detail += " (bound " + formatNumber("%.2g", output.atol) + ")";
+    if (c.gpuNonFinite)
+      detail += " gpu_nan_or_inf=" + std::to_string(c.gpuNonFinite);
+    if (c.refNonFinite)
+      detail += " ref_nan_or_inf=" + std::to_string(c.refNonFinite);
+    detail += output.pass ? " ok" : " MISMATCH";
+    std::printf("%s\n", detail.c_str());
+  }
+}
+
+/// Everything after parsing the command line.
+int runTool(const Options &options, std::vector<Library> &libraries) {
+  // Probe the device first, quietly: without one, the GPU library's
+  // constructor fails to load its module, which is expected, not news.
+  hidetRuntimeSetErrorPrinting(0);
+  int initStatus = hidetRuntimeInit();
+  std::string noDeviceReason;
+  if (initStatus != HIDET_RUNTIME_OK) {
+    const char *message = nullptr;
+    hidetRuntimeLastError(&message);
+    noDeviceReason = message ? message : "unknown error";
+    const std::string prefix = "hidetRuntimeInit: ";
+    if (noDeviceReason.compare(0, prefix.size(), prefix) == 0)
+      noDeviceReason.erase(0, prefix.size());
+  } else {
+    hidetRuntimeSetErrorPrinting(1);
+  }
+
+  // Manifests and entry points are checked even without a device, so that
+  // broken libraries are reported as such everywhere.
+  std::string error;
+  libraries.reserve(2);
+  libraries.emplace_back();
+  Library &gpu = libraries.back();
+  if (!openLibrary(options.gpuLib, gpu, error))
+    return reportError(error);
+  if (initStatus == HIDET_RUNTIME_OK &&
+      !checkRuntime(options.gpuLib + ": loading its GPU code"))
+    return kExitError;
+  Library *ref = nullptr;
+  if (!options.refLib.empty()) {
+    libraries.emplace_back();
+    ref = &libraries.back();
+    if (!openLibrary(options.refLib, *ref, error))
+      return reportError(error);
+  }
+
+  std::vector<const FuncSpec *> selected;
+  for (const FuncSpec &func : gpu.manifest.funcs)
+    if (options.func.empty() || func.name == options.func)
+      selected.push_back(&func);
+  if (selected.empty()) {
+    std::string names;
+    for (const FuncSpec &func : gpu.manifest.funcs)
+      names += (names.empty() ? "" : ", ") + func.name;
+    printError(options.gpuLib + " has no function '" + options.func +
+               "' (it has: " + names + ")");
+    return kExitError;
+  }
+  std::vector<std::pair<void *, void *>> entries;
+  for (const FuncSpec *func : selected) {
+    if (func->args.size() > kMaxArgs) {
+      printError("'" + func->name + "' has " +
+                 std::to_string(func->args.size()) +
+                 " args; hidet-run calls functions of at most " +
+                 std::to_string(kMaxArgs));
+      return kExitError;
+    }
+    void *gpuEntry = lookupEntry(gpu, *func, error);
+    if (!gpuEntry)
+      return reportError(error);
+    void *refEntry = nullptr;
+    if (ref) {
+      const FuncSpec *refFunc = ref->manifest.lookup(func->name);
+      if (!refFunc) {
+        printError("signature mismatch: " + options.gpuLib + " has '" +
+                   func->name + "' but " + options.refLib + " does not");
+        return kExitError;
+      }
+      if (refFunc->numInputs != func->numInputs ||
+          refFunc->args != func->args) {
+        printError("signature mismatch for '" + func->name +
+                   "': " + options.gpuLib + " has " + func->signature() +
+                   " but " + options.refLib + " has " + refFunc->signature());
+        return kExitError;
+      }
+      refEntry = lookupEntry(*ref, *refFunc, error);
+      if (!refEntry)
+        return reportError(error);
+    }
+    entries.emplace_back(gpuEntry, refEntry);
+  }
+
+  if (initStatus != HIDET_RUNTIME_OK) {
+    printError("no CUDA device available: " + noDeviceReason);
+    if (!options.jsonPath.empty())
+      writeJson(options.jsonPath, options, "no-device", "", noDeviceReason, {},
+                kExitNoDevice);
+    return kExitNoDevice;
+  }
+
+  char deviceName[256] = {};
+  if (hidetRuntimeDeviceName(deviceName, sizeof(deviceName)) !=
+      HIDET_RUNTIME_OK) {
+    reportCudaError("querying the device");
+    return kExitError;
+  }
+  hidetStream_t stream = hidetStreamCreate();
+  if (!stream) {
+    reportCudaError("creating a stream");
+    return kExitError;
+  }
+  hidetRuntimeSetStream(stream);
+
+  if (!ref)
+    std::printf("hidet-run: no --ref library given: outputs are not "
+                "verified\n");
+  std::vector<FuncResult> results;
+  int exitCode = kExitPass;
+  for (size_t i = 0; i < selected.size(); ++i) {
+    FuncResult result;
+    if (!runFunction(*selected[i], entries[i].first, entries[i].second, options,
+                     stream, result)) {
+      exitCode = kExitError;
+      break;
+    }
+    printResult(result, deviceName);
+    if (result.verified && !result.pass)
+      exitCode = kExitMismatch;
+    results.push_back(std::move(result));
+  }
+  hidetRuntimeSetStream(nullptr);
+  hidetStreamDestroy(stream);
+
+  if (!options.jsonPath.empty()) {
+    const char *status = exitCode == kExitError      ? "error"
+                         : exitCode == kExitMismatch ? "fail"
+                         : ref                       ? "pass"
+                                                     : "unverified";
+    if (!writeJson(options.jsonPath, options, status, deviceName, "", results,
+                   exitCode) &&
+        exitCode == kExitPass)
+      exitCode = kExitError;
+  }
+  return exitCode;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  bool help = false;
+  std::string error;
+  if (!parseCommandLine(argc, argv, options, help, error)) {
+    printError(error);
+    std::fputs(kSynopsis, stderr);
+    return kExitError;
+  }
+  if (help) {
+    std::fputs(kSynopsis, stdout);
+    std::fputs(kHelp, stdout);
+    return kExitPass;
+  }
+  std::vector<Library> libraries;
+  int exitCode = runTool(options, libraries);
+  std::fflush(stdout);
+  // Unload while the driver is alive: the GPU library's destructor unloads
+  // its module. Reverse order, the GPU library last.
+  for (auto it = libraries.rbegin(); it != libraries.rend(); ++it)
+    if (it->handle)
+      dlclose(it->handle);
+  return exitCode;
+}

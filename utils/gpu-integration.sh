@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The GPU integration suite in two halves, for when the machine that has MLIR
+# (to compile) is not the machine that has the GPU (to run):
+#
+#   utils/gpu-integration.sh prepare DIR [build-dir]
+#       compiles every test/Integration/GPU/*.mlir into DIR/<name>.gpu.so
+#       (GPU) and DIR/<name>.cpu.so (CPU reference), and copies hidet-run and
+#       libhidet_runtime.so into DIR. DIR needs nothing but the CUDA driver.
+#   utils/gpu-integration.sh run DIR [LOG]
+#       runs hidet-run on every pair, prints one line per test and a final
+#       "N passed, N failed" line; the log goes to LOG when given.
+#
+# On a machine that has both, `lit build/test/Integration/GPU` runs the same
+# tests (they are marked REQUIRES: cuda).
+set -uo pipefail
+src="$(cd "$(dirname "$0")/.." && pwd)"
+mode="${1:?usage: gpu-integration.sh prepare|run DIR ...}"
+dir="${2:?usage: gpu-integration.sh prepare|run DIR ...}"
+
+case "$mode" in
+prepare)
+  build="${3:-$src/build}"
+  mkdir -p "$dir"
+  cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
+  status=0
+  for f in "$src"/test/Integration/GPU/*.mlir; do
+    name="$(basename "$f" .mlir)"
+    "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" \
+      --runtime-dir="$build/lib" || status=1
+    "$build/bin/hidet-compile" "$f" --target=cpu -o "$dir/$name.cpu.so" ||
+      status=1
+  done
+  exit "$status"
+  ;;
+run)
+  dir="$(cd "$dir" && pwd)"
+  log="${3:-/dev/null}"
+  passed=0 failed=0
+  : >"$log"
+  for gpu in "$dir"/*.gpu.so; do
+    name="$(basename "$gpu" .gpu.so)"
+    out="$(cd "$dir" && LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
+      ./hidet-run "$gpu" --ref "$dir/$name.cpu.so" --json "$dir/$name.json" 2>&1)"
+    rc=$?
+    printf '%s\n' "$out" | tee -a "$log"
+    if [ "$rc" -eq 0 ]; then
+      passed=$((passed + 1)); echo "PASS $name" | tee -a "$log"
+    else
+      failed=$((failed + 1)); echo "FAIL $name (exit $rc)" | tee -a "$log"
+    fi
+  done
+  echo "gpu-integration: $passed passed, $failed failed" | tee -a "$log"
+  [ "$failed" -eq 0 ]
+  ;;
+*)
+  echo "usage: gpu-integration.sh prepare|run DIR ..." >&2
+  exit 2
+  ;;
+esac
