@@ -22,6 +22,7 @@
 #include <climits>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
@@ -703,12 +704,49 @@ extern "C" void mgpuEventRecord(hidetEvent_t event, hidetStream_t stream) {
 // Memory
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Device memory with a size-keyed cache
+//===----------------------------------------------------------------------===//
+//
+// Compiled functions allocate their temporaries on every call, and
+// cuMemFree synchronizes the whole device: without a cache, a function of
+// several kernels would be timed with allocator round trips between them.
+// Freed device blocks are kept per exact size and handed out again. This is
+// safe for the code hidet-compile emits: one function call runs on one
+// stream (so reuse within a call is stream-ordered) and waits for it before
+// returning (so reuse across calls sees finished work). Set
+// HIDET_RUNTIME_NO_CACHE=1 to allocate and free directly.
+
+namespace {
+std::mutex cacheMutex;
+std::multimap<uint64_t, CUdeviceptr> freeBlocks;
+std::map<CUdeviceptr, uint64_t> liveBlocks;
+
+bool cacheEnabled() {
+  static const bool enabled = [] {
+    const char *v = std::getenv("HIDET_RUNTIME_NO_CACHE");
+    return !(v && *v && std::strcmp(v, "0") != 0);
+  }();
+  return enabled;
+}
+} // namespace
+
 extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, hidetStream_t /*stream*/,
                               bool isHostShared) {
   // Allocation is synchronous, as in MLIR's wrappers: mgpuMemFree could not
   // tell stream-ordered allocations from managed ones.
   if (sizeBytes == 0)
     return nullptr;
+  if (!isHostShared && cacheEnabled()) {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = freeBlocks.find(sizeBytes);
+    if (it != freeBlocks.end()) {
+      CUdeviceptr ptr = it->second;
+      freeBlocks.erase(it);
+      liveBlocks[ptr] = sizeBytes;
+      return reinterpret_cast<void *>(ptr);
+    }
+  }
   Scope scope("mgpuMemAlloc");
   if (!scope)
     return nullptr;
@@ -722,15 +760,43 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, hidetStream_t /*stream*/,
              describe);
   else
     HIDET_CU(scope, cuMemAlloc(&ptr, sizeBytes), describe);
+  if (ptr && !isHostShared && cacheEnabled()) {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    liveBlocks[ptr] = sizeBytes;
+  }
   return reinterpret_cast<void *>(ptr);
 }
 
 extern "C" void mgpuMemFree(void *ptr, hidetStream_t /*stream*/) {
   if (!ptr)
     return;
+  if (cacheEnabled()) {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = liveBlocks.find(toDevicePtr(ptr));
+    if (it != liveBlocks.end()) {
+      freeBlocks.emplace(it->second, it->first);
+      liveBlocks.erase(it);
+      return;
+    }
+  }
   Scope scope("mgpuMemFree");
   if (scope)
     HIDET_CU(scope, cuMemFree(toDevicePtr(ptr)));
+}
+
+extern "C" void hidetRuntimeReleaseCachedMemory(void) {
+  std::multimap<uint64_t, CUdeviceptr> blocks;
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    blocks.swap(freeBlocks);
+  }
+  if (blocks.empty())
+    return;
+  Scope scope("hidetRuntimeReleaseCachedMemory");
+  if (!scope)
+    return;
+  for (auto &[size, ptr] : blocks)
+    HIDET_CU(scope, cuMemFree(ptr));
 }
 
 extern "C" void mgpuMemcpy(void *dst, void *src, uint64_t sizeBytes,

@@ -137,6 +137,10 @@ HIDET_RUNTIME_EXPORT int hidetMemsetD8(void *dst, unsigned char value,
 /* Waits for all work on the default device's primary context. */
 HIDET_RUNTIME_EXPORT int hidetDeviceSynchronize(void);
 
+/// Frees the device blocks that mgpuMemFree kept for reuse (the runtime
+/// caches freed blocks by size; HIDET_RUNTIME_NO_CACHE=1 disables that).
+HIDET_RUNTIME_EXPORT void hidetRuntimeReleaseCachedMemory(void);
+
 /*===----------------------------------------------------------------------===*
  * Functions called by MLIR 22.1 generated host code
  *

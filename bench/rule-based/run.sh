@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Benchmark of the rule-based scheduler (issue: GPU execution path).
+#   bench/rule-based/run.sh prepare DIR [build-dir]   # here: compile
+#   bench/rule-based/run.sh run DIR OUT COMMIT DATE   # on the GPU machine
+# `run` verifies every kernel against its CPU reference, times it, measures
+# the PyTorch baselines in the same run and writes OUT/rule-based.{json,md}.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$(cd "$here/../.." && pwd)"
+mode="${1:?usage: run.sh prepare|run DIR ...}"
+dir="${2:?usage: run.sh prepare|run DIR ...}"
+case "$mode" in
+prepare)
+  build="${3:-$src/build}"
+  mkdir -p "$dir"
+  cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
+  for f in "$here"/*.mlir; do
+    name="$(basename "$f" .mlir)"
+    "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
+    "$build/bin/hidet-compile" "$f" --target=cpu -o "$dir/$name.cpu.so"
+  done
+  ;;
+run)
+  dir="$(cd "$dir" && pwd)"
+  out="${3:?OUT}" commit="${4:?COMMIT}" date="${5:?DATE}"
+  for gpu in "$dir"/*.gpu.so; do
+    name="$(basename "$gpu" .gpu.so)"
+    LD_LIBRARY_PATH="$dir" "$dir/hidet-run" "$gpu" --ref "$dir/$name.cpu.so" \
+      --json "$dir/$name.json"
+  done
+  python3 "$here/torch_baselines.py" "$dir" > /dev/null
+  python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
+  ;;
+esac
