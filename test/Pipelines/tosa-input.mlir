@@ -6,8 +6,7 @@
 // goes through upstream tosa-to-linalg and then the same GPU pipeline.
 // CHECK-LABEL: llvm.func @tosa_add_reduce(
 // CHECK-COUNT-4: gpu.launch_func
-// CHECK:       gpu.binary
-// CHECK-SAME:    shfl.sync.bfly
+// CHECK:       gpu.binary {{.*}}shfl.sync.bfly
 // CPU-LABEL: llvm.func @tosa_add_reduce(
 // CPU-NOT: gpu.
 func.func @tosa_add_reduce(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>) -> tensor<64x1xf32> {
