@@ -50,6 +50,7 @@ void hidet::buildRuleBasedSchedulingPipeline(
   RuleBasedScheduleOptions schedule;
   schedule.blockSize = options.blockSize;
   schedule.vectorBytes = options.vectorBytes;
+  schedule.transposeTile = options.transposeTile;
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   // Fold the launch sizes derived from the mappings before lowering them.

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace hidet {
 #define GEN_PASS_DEF_RULEBASEDSCHEDULE
@@ -60,7 +61,8 @@ static Value cst(OpBuilder &b, Location loc, int64_t v) {
 static void createLaunch(OpBuilder &b, Location loc,
                          hidet::tm::TaskMappingAttrInterface mapping,
                          int64_t workersPerBlock, int64_t blockSize,
-                         function_ref<void(OpBuilder &, gpu::LaunchOp)> body) {
+                         function_ref<void(OpBuilder &, gpu::LaunchOp)> body,
+                         TypeRange workgroupBuffers = {}) {
   Value workers =
       hidet::tm::NumWorkersOp::create(b, loc, b.getIndexType(), mapping);
   Value block = cst(b, loc, blockSize);
@@ -68,8 +70,10 @@ static void createLaunch(OpBuilder &b, Location loc,
       workersPerBlock == blockSize ? block : cst(b, loc, workersPerBlock);
   Value grid = arith::CeilDivUIOp::create(b, loc, workers, perBlock);
   Value one = cst(b, loc, 1);
-  auto launch =
-      gpu::LaunchOp::create(b, loc, grid, one, one, block, one, one);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, grid, one, one, block, one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, workgroupBuffers);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   body(b, launch);
@@ -281,6 +285,241 @@ static void scheduleInjective(OpBuilder &b, linalg::LinalgOp op,
       }
     }
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Permuted injective ops (transposes)
+//===----------------------------------------------------------------------===//
+
+/// An all-parallel op whose output is written in loop order while some
+/// input is contiguous along another loop dimension `p`: reading that input
+/// in output order would stride through memory. Such inputs are staged
+/// through a shared-memory tile, read along `p` and written along the
+/// output's innermost dimension, so both global accesses coalesce.
+struct PermutedInputs {
+  unsigned p;                        ///< loop dim contiguous in the inputs
+  SmallVector<OpOperand *> operands; ///< inputs staged through the tile
+};
+
+static std::optional<PermutedInputs> matchPermutedInputs(linalg::LinalgOp op) {
+  unsigned rank = op.getNumLoops();
+  if (rank < 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  unsigned l = rank - 1;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outType = dyn_cast<MemRefType>(init->get().getType());
+  if (!outType || !op.getMatchingIndexingMap(init).isIdentity() ||
+      !isContiguous(outType))
+    return std::nullopt;
+  PermutedInputs result{0, {}};
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation() || !isContiguous(type))
+      return std::nullopt;
+    unsigned last = cast<AffineDimExpr>(map.getResults().back()).getPosition();
+    if (last == l || !map.isFunctionOfDim(l))
+      continue; // contiguous along the output, or broadcast along it
+    if (!result.operands.empty() && result.p != last)
+      return std::nullopt;
+    result.p = last;
+    result.operands.push_back(input);
+  }
+  if (result.operands.empty())
+    return std::nullopt;
+  return result;
+}
+
+/// Whether every op of the payload can be rebuilt on vectors.
+static bool hasElementwisePayload(linalg::LinalgOp op) {
+  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &o) {
+    return OpTrait::hasElementwiseMappableTraits(&o) ||
+           isa<arith::ConstantOp>(o);
+  });
+}
+
+/// Vector width of a permuted op: both tiled dimensions must divide into
+/// vectors of `vectorBytes` of the widest element type.
+static int64_t choosePermutedWidth(linalg::LinalgOp op,
+                                   ArrayRef<int64_t> ranges, unsigned p,
+                                   int64_t tile, int64_t vectorBytes) {
+  int64_t maxBytes = 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type t = elementTypeOf(operand.get());
+    if (!t.isIntOrFloat())
+      return 1;
+    maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
+  }
+  int64_t width = vectorBytes / maxBytes;
+  unsigned l = ranges.size() - 1;
+  if (width < 2 || ranges[p] % width || ranges[l] % width || tile % width ||
+      !hasElementwisePayload(op))
+    return 1;
+  return width;
+}
+
+static llvm::MaybeAlign vectorAlign(Type elt, int64_t width) {
+  return llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8));
+}
+
+static void schedulePermuted(OpBuilder &b, linalg::LinalgOp op,
+                             ArrayRef<int64_t> ranges,
+                             const PermutedInputs &perm, int64_t tile,
+                             int64_t blockSize, int64_t vectorBytes) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  unsigned l = ranges.size() - 1, p = perm.p;
+  int64_t width = choosePermutedWidth(op, ranges, p, tile, vectorBytes);
+  // One block per tile of the (p, l) plane, per index of the other dims.
+  SmallVector<int64_t> tiles(ranges);
+  tiles[p] = (ranges[p] + tile - 1) / tile;
+  tiles[l] = (ranges[l] + tile - 1) / tile;
+  auto blockMapping = hidet::tm::SpatialAttr::get(ctx, tiles);
+  // Threads cover the tile as rows of vectors: `lanes` threads per row,
+  // the block stepping down the tile.
+  // (tile, block size and width are powers of two, so every step divides;
+  // a block larger than the tile leaves its extra threads idle.)
+  int64_t cols = tile / width;
+  int64_t lanes = std::min<int64_t>(cols, blockSize);
+  int64_t rowsPerStep = std::min<int64_t>(blockSize / lanes, tile);
+  auto threadMapping = hidet::tm::ComposeAttr::get(
+      ctx, {hidet::tm::RepeatAttr::get(
+                ctx, ArrayRef<int64_t>{tile / rowsPerStep, cols / lanes}),
+            hidet::tm::SpatialAttr::get(
+                ctx, ArrayRef<int64_t>{rowsPerStep, lanes})});
+  // The padded row keeps the column reads of phase 2 off a single bank.
+  SmallVector<Type> buffers;
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  for (OpOperand *operand : perm.operands)
+    buffers.push_back(MemRefType::get(
+        {tile, tile + 1}, elementTypeOf(operand->get()), AffineMap(),
+        workgroup));
+
+  createLaunch(b, loc, blockMapping, /*workersPerBlock=*/1, blockSize,
+               [&](OpBuilder &b, gpu::LaunchOp launch) {
+    auto blocks = hidet::tm::ForEachOp::create(b, loc, blockMapping,
+                                               hidet::tm::GPUWorker::block_x);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(blocks.getBody().front().getTerminator());
+    SmallVector<Value> ivs(blocks.getTaskIndices().begin(),
+                           blocks.getTaskIndices().end());
+    Value baseP = arith::MulIOp::create(b, loc, ivs[p], cst(b, loc, tile));
+    Value baseL = arith::MulIOp::create(b, loc, ivs[l], cst(b, loc, tile));
+    auto add = [&](Value v, int64_t k) -> Value {
+      return k == 0 ? v : arith::AddIOp::create(b, loc, v, cst(b, loc, k));
+    };
+    // Runs `body` for each (row, vector column) of the tile whose loop
+    // indices (p = baseP + offP, l = baseL + offL) are in bounds; the vector
+    // runs along l when `rowIsL` is false, along p otherwise.
+    auto forTile = [&](bool rowIsL,
+                       function_ref<void(OpBuilder &, Value, Value,
+                                         SmallVector<Value> &)> body) {
+      auto threads = hidet::tm::ForEachOp::create(
+          b, loc, threadMapping, hidet::tm::GPUWorker::thread_x);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(threads.getBody().front().getTerminator());
+      Value row = threads.getTaskIndices()[0];
+      Value col = threads.getTaskIndices()[1];
+      if (width > 1)
+        col = arith::MulIOp::create(b, loc, col, cst(b, loc, width));
+      Value offL = rowIsL ? row : col, offP = rowIsL ? col : row;
+      SmallVector<Value> loopIvs(ivs);
+      loopIvs[p] = arith::AddIOp::create(b, loc, baseP, offP);
+      loopIvs[l] = arith::AddIOp::create(b, loc, baseL, offL);
+      // The extents divide by the vector width: checking a vector's first
+      // element checks all of it.
+      Value inP = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        loopIvs[p], cst(b, loc, ranges[p]));
+      Value inL = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        loopIvs[l], cst(b, loc, ranges[l]));
+      Value inBounds = arith::AndIOp::create(b, loc, inP, inL);
+      auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElse=*/false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      body(b, offL, offP, loopIvs);
+    };
+    // Phase 1: neighbouring threads read neighbouring elements along p.
+    forTile(/*rowIsL=*/true, [&](OpBuilder &b, Value offL, Value offP,
+                                 SmallVector<Value> &loopIvs) {
+      for (auto [k, operand] : llvm::enumerate(perm.operands)) {
+        Value buffer = launch.getWorkgroupAttributions()[k];
+        SmallVector<Value> idx = applyIndexingMap(
+            b, loc, op.getMatchingIndexingMap(operand), loopIvs);
+        Type elt = elementTypeOf(operand->get());
+        if (width == 1) {
+          Value v = memref::LoadOp::create(b, loc, operand->get(), idx);
+          memref::StoreOp::create(b, loc, v, buffer, ValueRange{offL, offP});
+          continue;
+        }
+        Value v = vector::LoadOp::create(
+            b, loc, VectorType::get({width}, elt), operand->get(), idx,
+            /*nontemporal=*/false, vectorAlign(elt, width));
+        for (int64_t e = 0; e < width; ++e)
+          memref::StoreOp::create(b, loc,
+                                  vector::ExtractOp::create(b, loc, v, e),
+                                  buffer, ValueRange{offL, add(offP, e)});
+      }
+    });
+    gpu::BarrierOp::create(b, loc);
+    // Phase 2: neighbouring threads write neighbouring output elements.
+    forTile(/*rowIsL=*/false, [&](OpBuilder &b, Value offL, Value offP,
+                                  SmallVector<Value> &loopIvs) {
+      SmallVector<Value> args;
+      for (OpOperand &operand : op->getOpOperands()) {
+        auto staged = llvm::find(perm.operands, &operand);
+        if (staged != perm.operands.end()) {
+          Value buffer =
+              launch.getWorkgroupAttributions()[staged - perm.operands.begin()];
+          SmallVector<Value> elems;
+          for (int64_t e = 0; e < width; ++e)
+            elems.push_back(memref::LoadOp::create(
+                b, loc, buffer, ValueRange{add(offL, e), offP}));
+          args.push_back(
+              width == 1 ? elems.front()
+                         : vector::FromElementsOp::create(
+                               b, loc,
+                               VectorType::get({width},
+                                               elementTypeOf(operand.get())),
+                               elems)
+                               .getResult());
+          continue;
+        }
+        Value v = operand.get();
+        BlockArgument arg = op.getMatchingBlockArgument(&operand);
+        if (op.isDpsInit(&operand) && arg.use_empty()) {
+          args.push_back(arg); // never read
+          continue;
+        }
+        auto type = dyn_cast<MemRefType>(v.getType());
+        if (!type) {
+          args.push_back(v);
+          continue;
+        }
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        SmallVector<Value> idx = applyIndexingMap(b, loc, map, loopIvs);
+        // Contiguous along the output (last index l) or broadcast along it.
+        if (width > 1 && map.isFunctionOfDim(l))
+          v = vector::LoadOp::create(
+              b, loc, VectorType::get({width}, type.getElementType()), v, idx,
+              /*nontemporal=*/false, vectorAlign(type.getElementType(), width));
+        else
+          v = memref::LoadOp::create(b, loc, v, idx);
+        args.push_back(v);
+      }
+      Value result = clonePayload(b, loc, op, args, loopIvs, width).front();
+      Value out = op.getDpsInitOperand(0)->get();
+      Type elt = cast<MemRefType>(out.getType()).getElementType();
+      if (width > 1 && !isa<VectorType>(result.getType()))
+        result = vector::BroadcastOp::create(
+            b, loc, VectorType::get({width}, elt), result);
+      if (width > 1)
+        vector::StoreOp::create(b, loc, result, out, loopIvs,
+                                /*nontemporal=*/false, vectorAlign(elt, width));
+      else
+        memref::StoreOp::create(b, loc, result, out, loopIvs);
+    });
+  }, buffers);
 }
 
 //===----------------------------------------------------------------------===//
@@ -546,6 +785,14 @@ struct RuleBasedSchedulePass
   using Base::Base;
 
   void runOnOperation() final {
+    if (transposeTile > 1 && (transposeTile < kWarpSize ||
+                              !llvm::isPowerOf2_64(transposeTile))) {
+      getOperation()->emitError("hidet-rule-based-schedule: transpose-tile "
+                                "must be a power of two of at least 32 (or "
+                                "1 to disable the tiled rule), got ")
+          << transposeTile;
+      return signalPassFailure();
+    }
     if (blockSize <= 0 || blockSize > 1024 || blockSize % kWarpSize != 0) {
       getOperation()->emitError("hidet-rule-based-schedule: block-size must "
                                 "be a multiple of 32 in [32, 1024], got ")
@@ -586,7 +833,13 @@ struct RuleBasedSchedulePass
       }
       b.setInsertionPoint(op);
       if (op.getNumReductionLoops() == 0) {
-        scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
+        if (std::optional<PermutedInputs> perm = matchPermutedInputs(op);
+            perm && transposeTile > 1 &&
+            llvm::isPowerOf2_64(blockSize))
+          schedulePermuted(b, op, *ranges, *perm, transposeTile, blockSize,
+                           vectorBytes);
+        else
+          scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
       } else if (std::optional<WarpReduction> red = matchWarpReduction(op);
                  red && (*ranges)[red->reductionDim] >= warpReduceMin) {
         scheduleWarpReduction(b, op, *ranges, *red, blockSize);

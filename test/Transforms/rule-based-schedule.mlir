@@ -1,5 +1,5 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule))' | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule{vector-bytes=1 block-size=128}))' | FileCheck %s --check-prefix=SCALAR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule{vector-bytes=1 block-size=128 transpose-tile=32}))' | FileCheck %s --check-prefix=SCALAR
 
 // An elementwise op with a broadcast operand: one task per 16-byte vector,
 // the grid derived from the mapping, contiguous operands loaded as vectors
@@ -34,15 +34,52 @@ func.func @bias_add(%a: memref<64x512xf32>, %b: memref<512xf32>, %o: memref<64x5
 
 // -----
 
-// A transpose is not contiguous in the innermost loop: scalar accesses
-// through the permuted indexing map; a ragged shape keeps every element.
+// A transpose reads its input along another dimension than it writes the
+// output: each block stages a 64x64 tile (rows padded to 65) through shared
+// memory, reading along the input's contiguous dimension and writing along
+// the output's; a ragged shape (333x445) is guarded in both phases.
 // CHECK-LABEL: func.func @transpose_ragged(
-// CHECK:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[445, 333]> on global_x {
-// CHECK:           %[[V:.*]] = memref.load %{{.*}}[%[[J]], %[[I]]] : memref<333x445xf16>
-// CHECK:           memref.store %[[V]], %{{.*}}[%[[I]], %[[J]]] : memref<445x333xf16>
-// CHECK-NOT:     vector.load
+// CHECK-SAME:    %[[IN:.*]]: memref<333x445xf16>, %[[OUT:.*]]: memref<445x333xf16>)
+// CHECK:         tm.num_workers #tm.spatial<[7, 6]>
+// CHECK:         gpu.launch {{.*}} workgroup(%[[TILE:.*]] : memref<64x65xf16, #gpu.address_space<workgroup>>)
+// CHECK:           tm.foreach (%[[BI:.*]], %[[BJ:.*]]) in #tm.spatial<[7, 6]> on block_x {
+// CHECK:             tm.foreach (%[[R:.*]], %[[C:.*]]) in #tm.compose<repeat<[16, 1]> * spatial<[4, 64]>> on thread_x {
+// CHECK:               %[[P:.*]] = arith.addi %{{.*}}, %[[C]] : index
+// CHECK:               %[[L:.*]] = arith.addi %{{.*}}, %[[R]] : index
+// CHECK:               scf.if
+// CHECK:                 %[[V:.*]] = memref.load %[[IN]][%[[L]], %[[P]]] : memref<333x445xf16>
+// CHECK:                 memref.store %[[V]], %[[TILE]][%[[R]], %[[C]]]
+// CHECK:             gpu.barrier
+// CHECK:             tm.foreach (%[[R2:.*]], %[[C2:.*]]) in #tm.compose<repeat<[16, 1]> * spatial<[4, 64]>> on thread_x {
+// CHECK:               %[[P2:.*]] = arith.addi %{{.*}}, %[[R2]] : index
+// CHECK:               %[[L2:.*]] = arith.addi %{{.*}}, %[[C2]] : index
+// CHECK:               scf.if
+// CHECK:                 %[[W:.*]] = memref.load %[[TILE]][%[[C2]], %[[R2]]]
+// CHECK:                 memref.store %[[W]], %[[OUT]][%[[P2]], %[[L2]]] : memref<445x333xf16>
+// SCALAR-LABEL: func.func @transpose_ragged(
+// SCALAR:         workgroup(%{{.*}} : memref<32x33xf16
+// SCALAR:         tm.foreach {{.*}} in #tm.compose<repeat<[8, 1]> * spatial<[4, 32]>> on thread_x
 func.func @transpose_ragged(%a: memref<333x445xf16>, %o: memref<445x333xf16>) {
   linalg.transpose ins(%a : memref<333x445xf16>) outs(%o : memref<445x333xf16>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// When both tiled extents divide into 16-byte vectors, the tile is read with
+// vector loads along the input's contiguous dimension and written with
+// vector stores along the output's.
+// CHECK-LABEL: func.func @transpose_vectorized(
+// CHECK:         workgroup(%[[TILE:.*]] : memref<64x65xf32, #gpu.address_space<workgroup>>)
+// CHECK:           tm.foreach {{.*}} in #tm.compose<repeat<[4, 1]> * spatial<[16, 16]>> on thread_x {
+// CHECK:             %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<64x128xf32>, vector<4xf32>
+// CHECK-COUNT-4:     memref.store %{{.*}}, %[[TILE]]
+// CHECK:           gpu.barrier
+// CHECK-COUNT-4:     memref.load %[[TILE]]
+// CHECK:             %[[W:.*]] = vector.from_elements
+// CHECK:             vector.store %[[W]], %{{.*}} {alignment = 16 : i64} : memref<128x64xf32>, vector<4xf32>
+func.func @transpose_vectorized(%a: memref<64x128xf32>, %o: memref<128x64xf32>) {
+  linalg.transpose ins(%a : memref<64x128xf32>) outs(%o : memref<128x64xf32>) permutation = [1, 0]
   return
 }
 

@@ -48,6 +48,10 @@ struct GPUPipelineOptions
       *this, "block-size",
       llvm::cl::desc("Threads per block of rule-based kernels"),
       llvm::cl::init(256)};
+  PassOptions::Option<int64_t> transposeTile{
+      *this, "transpose-tile",
+      llvm::cl::desc("Shared-memory tile side of rule-based transposes"),
+      llvm::cl::init(64)};
   PassOptions::Option<int64_t> vectorBytes{
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per thread access in rule-based injective "

@@ -27,6 +27,12 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
       of the widest element type: `vector.load`/`vector.store` for
       contiguous operands, a scalar load and `vector.broadcast` for operands
       that do not depend on the innermost loop.
+    - **Permuted injective ops** (transposes): when an input is contiguous
+      along a loop dimension other than the output's innermost one, each
+      block stages a `transpose-tile` square of it through shared memory
+      (rows padded by one element): read along the input's contiguous
+      dimension, barrier, written along the output's, so both global
+      accesses coalesce.
     - **Reductions** whose reduced dimensions include the innermost
       dimension of the reduced input and whose combiner is a single
       associative arith op (`matchReduction`): one warp per output element;
@@ -47,6 +53,9 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
            "Bytes per thread per access in injective kernels (1 disables "
            "vectorization)">,
+    Option<"transposeTile", "transpose-tile", "int64_t", /*default=*/"64",
+           "Side of the shared-memory tile of permuted injective ops, a "
+           "power of two >= 32 (1 disables the tiled rule)">,
     Option<"warpReduceMin", "warp-reduce-min", "int64_t", /*default=*/"32",
            "Smallest reduced extent reduced by a warp instead of a thread">,
   ];
