@@ -1,7 +1,9 @@
 # Baselines for the rule-based kernels, measured on the device in the same
 # run as hidet-run: the copy ceiling, PyTorch eager for add and transpose,
 # torch.compile for the last-axis sum, softmax and layer norm. Timing matches
-# hidet-run: CUDA events around each repetition on the same buffers, median.
+# hidet-run: each repetition is queued behind a ~100 us GPU sleep (so host
+# launch gaps stay out), bracketed by CUDA events, on the same buffers;
+# median.
 # Writes baselines.json in the directory given as argv[1].
 import json
 import sys
@@ -18,6 +20,7 @@ def median_ms(fn, warmup=10, reps=100):
     for _ in range(reps):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(200000)
         start.record()
         fn()
         end.record()
