@@ -480,6 +480,33 @@ struct DeviceBuffers {
 };
 
 /// Runs, checks and times `func`. Returns false on a CUDA error (reported).
+/// A kernel that spins for a fixed number of cycles (~100 us). Launched
+/// before each timed call, it lets the host enqueue the call's kernels
+/// while the GPU is still busy, so that launch gaps stay out of the timing
+/// (the same method as the project's PyTorch baselines, which queue behind
+/// torch.cuda._sleep). PTX, so that the driver compiles it for any GPU.
+struct SpinKernel {
+  static constexpr const char *kPtx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".visible .entry hidet_spin(.param .u64 cycles) {\n"
+      "  .reg .u64 %rd<4>;\n  .reg .pred %p;\n"
+      "  ld.param.u64 %rd1, [cycles];\n  mov.u64 %rd2, %clock64;\n"
+      "SPIN:\n  mov.u64 %rd3, %clock64;\n  sub.u64 %rd3, %rd3, %rd2;\n"
+      "  setp.lt.u64 %p, %rd3, %rd1;\n  @%p bra SPIN;\n  ret;\n}\n";
+  hidetModule_t module = nullptr;
+  hidetFunction_t function = nullptr;
+
+  void launch(hidetStream_t stream) {
+    if (!module) {
+      module = mgpuModuleLoadJIT(kPtx, /*optLevel=*/2);
+      if (module)
+        function = mgpuModuleGetFunction(module, "hidet_spin");
+    }
+    if (!function)
+      return;
+    uint64_t cycles = 200000; // ~100 us at 2 GHz
+    void *params[] = {&cycles};
+
 bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
                  const Options &options, hidetStream_t stream,
                  FuncResult &result) {
@@ -821,33 +848,6 @@ int main(int argc, char **argv) {
       dlclose(it->handle);
   return exitCode;
 }
-
-/// A kernel that spins for a fixed number of cycles (~100 us). Launched
-/// before each timed call, it lets the host enqueue the call's kernels
-/// while the GPU is still busy, so that launch gaps stay out of the timing
-/// (the same method as the project's PyTorch baselines, which queue behind
-/// torch.cuda._sleep). PTX, so that the driver compiles it for any GPU.
-struct SpinKernel {
-  static constexpr const char *kPtx =
-      ".version 7.0\n.target sm_70\n.address_size 64\n"
-      ".visible .entry hidet_spin(.param .u64 cycles) {\n"
-      "  .reg .u64 %rd<4>;\n  .reg .pred %p;\n"
-      "  ld.param.u64 %rd1, [cycles];\n  mov.u64 %rd2, %clock64;\n"
-      "SPIN:\n  mov.u64 %rd3, %clock64;\n  sub.u64 %rd3, %rd3, %rd2;\n"
-      "  setp.lt.u64 %p, %rd3, %rd1;\n  @%p bra SPIN;\n  ret;\n}\n";
-  hidetModule_t module = nullptr;
-  hidetFunction_t function = nullptr;
-
-  void launch(hidetStream_t stream) {
-    if (!module) {
-      module = mgpuModuleLoadJIT(kPtx, /*optLevel=*/2);
-      if (module)
-        function = mgpuModuleGetFunction(module, "hidet_spin");
-    }
-    if (!function)
-      return;
-    uint64_t cycles = 200000; // ~100 us at 2 GHz
-    void *params[] = {&cycles};
     mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr,
                      1);
   }
