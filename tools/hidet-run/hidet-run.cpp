@@ -506,6 +506,14 @@ struct SpinKernel {
       return;
     uint64_t cycles = 200000; // ~100 us at 2 GHz
     void *params[] = {&cycles};
+    mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr,
+                     1);
+  }
+  ~SpinKernel() {
+    if (module)
+      mgpuModuleUnload(module);
+  }
+};
 
 bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
                  const Options &options, hidetStream_t stream,
@@ -848,12 +856,3 @@ int main(int argc, char **argv) {
       dlclose(it->handle);
   return exitCode;
 }
-    mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr,
-                     1);
-  }
-  ~SpinKernel() {
-    if (module)
-      mgpuModuleUnload(module);
-  }
-};
-
