@@ -594,9 +594,30 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
   return widen ? arith::TruncFOp::create(b, loc, t, r).getResult() : r;
 }
 
+/// Elements per lane load in a warp reduction: inputs that walk the reduced
+/// dimension are read `vectorBytes` at a time when the extent divides.
+static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
+                                    int64_t extent, int64_t vectorBytes) {
+  int64_t maxBytes = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || !op.getMatchingIndexingMap(input).isFunctionOfDim(r))
+      continue;
+    Type t = type.getElementType();
+    if (!t.isIntOrFloat())
+      return 1;
+    maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
+  }
+  if (maxBytes == 0)
+    return 1;
+  int64_t width = vectorBytes / maxBytes;
+  return width >= 2 && extent % width == 0 ? width : 1;
+}
+
 static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
                                   ArrayRef<int64_t> ranges,
-                                  const WarpReduction &red, int64_t blockSize) {
+                                  const WarpReduction &red, int64_t blockSize,
+                                  int64_t vectorBytes) {
   Location loc = op.getLoc();
   SmallVector<unsigned> parallelDims;
   op.getParallelDims(parallelDims);
@@ -606,7 +627,10 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
   if (outShape.empty())
     outShape.push_back(1);
   int64_t extent = ranges[red.reductionDim];
-  int64_t steps = (extent + kWarpSize - 1) / kWarpSize;
+  int64_t width =
+      chooseReductionWidth(op, red.reductionDim, extent, vectorBytes);
+  int64_t vectors = extent / width;
+  int64_t steps = (vectors + kWarpSize - 1) / kWarpSize;
   MLIRContext *ctx = b.getContext();
   auto rowMapping = hidet::tm::SpatialAttr::get(ctx, outShape);
   auto laneMapping = hidet::tm::ComposeAttr::get(
@@ -638,35 +662,61 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
     {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPoint(lanes.getBody().front().getTerminator());
+      // Lane task r is the r-th vector of `width` elements of the row.
       Value r = lanes.getTaskIndices()[0];
       auto step = [&](OpBuilder &b) {
         SmallVector<Value> ivs(ranges.size());
         for (auto [k, d] : llvm::enumerate(parallelDims))
           ivs[d] = rows.getTaskIndices()[k];
-        ivs[red.reductionDim] = r;
-        SmallVector<Value> args;
+        Value first =
+            width == 1 ? r
+                       : arith::MulIOp::create(b, loc, r, cst(b, loc, width))
+                             .getResult();
+        ivs[red.reductionDim] = first;
+        SmallVector<Value> loaded;
         for (OpOperand &operand : op->getOpOperands()) {
-          if (&operand == init) {
-            args.push_back(memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
+          Value v = operand.get();
+          if (&operand == init || !isa<MemRefType>(v.getType())) {
+            loaded.push_back(v);
             continue;
           }
-          Value v = operand.get();
-          if (isa<MemRefType>(v.getType()))
-            v = memref::LoadOp::create(
-                b, loc, v,
-                applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
-                                 ivs));
-          args.push_back(v);
+          AffineMap map = op.getMatchingIndexingMap(&operand);
+          SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+          Type elt = cast<MemRefType>(v.getType()).getElementType();
+          if (width > 1 && map.isFunctionOfDim(red.reductionDim))
+            loaded.push_back(vector::LoadOp::create(
+                b, loc, VectorType::get({width}, elt), v, idx,
+                /*nontemporal=*/false,
+                llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) /
+                                          8))));
+          else
+            loaded.push_back(memref::LoadOp::create(b, loc, v, idx));
         }
-        Value next = clonePayload(b, loc, op, args, ivs).front();
-        memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
+        // The payload runs once per element, in order, on scalars.
+        for (int64_t e = 0; e < width; ++e) {
+          SmallVector<Value> args;
+          for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {
+            if (&operand == init)
+              args.push_back(
+                  memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
+            else if (isa<VectorType>(v.getType()))
+              args.push_back(vector::ExtractOp::create(b, loc, v, e));
+            else
+              args.push_back(v);
+          }
+          if (e > 0)
+            ivs[red.reductionDim] =
+                arith::AddIOp::create(b, loc, first, cst(b, loc, e));
+          Value next = clonePayload(b, loc, op, args, ivs).front();
+          memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
+        }
       };
-      if (extent % kWarpSize == 0) {
+      if (vectors % kWarpSize == 0) {
         step(b);
       } else {
         // Ragged tail: the last lanes of the last step have no element.
         Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              r, cst(b, loc, extent));
+                                              r, cst(b, loc, vectors));
         auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -842,7 +892,7 @@ struct RuleBasedSchedulePass
           scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
       } else if (std::optional<WarpReduction> red = matchWarpReduction(op);
                  red && (*ranges)[red->reductionDim] >= warpReduceMin) {
-        scheduleWarpReduction(b, op, *ranges, *red, blockSize);
+        scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes);
       } else {
         scheduleSerialReduction(b, op, *ranges, blockSize);
       }

@@ -119,6 +119,29 @@ func.func @row_sum(%a: memref<100x333xf32>, %o: memref<100xf32>) {
 
 // -----
 
+// When the reduced extent divides into 16-byte vectors, each lane loads a
+// vector (8 x f16) per step and runs the payload on its elements in order:
+// 768 = 3 steps x 32 lanes x 8, no tail guard.
+// CHECK-LABEL: func.func @row_sum_vectorized(
+// CHECK:         tm.foreach (%[[K:.*]]) in #tm.compose<repeat<[3]> * spatial<[32]>> on %{{.*}} upper_bound 32 {
+// CHECK-NOT:       scf.if
+// CHECK:           %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<64x768xf16>, vector<8xf16>
+// CHECK-COUNT-8:   arith.extf
+// CHECK:         gpu.shuffle  xor
+#rowsum = {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+           iterator_types = ["parallel", "reduction"]}
+func.func @row_sum_vectorized(%a: memref<64x768xf16>, %o: memref<64xf32>) {
+  linalg.generic #rowsum ins(%a : memref<64x768xf16>) outs(%o : memref<64xf32>) {
+  ^bb0(%x: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %s = arith.addf %xf, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A middle-axis reduction: lanes of a warp would stride over non-contiguous
 // rows, so each thread owns one output and walks the reduction in a
 // rolled tm.repeat loop, starting from the output's initial value.
