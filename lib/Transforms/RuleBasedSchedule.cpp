@@ -826,6 +826,350 @@ static void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
 }
 
 //===----------------------------------------------------------------------===//
+// Row groups (softmax, layer norm, reductions with their neighbours)
+//===----------------------------------------------------------------------===//
+//
+// A run of consecutive ops that all work row by row on the same rows
+// (elementwise over [rows..., n], reductions over n, elementwise or fills
+// over [rows...]) becomes one kernel: a warp owns a row and runs the ops in
+// program order. Every lane walks the columns with the same mapping and
+// vector width, so each element a lane reads back was written by that lane;
+// row values (reduction results) are computed by every lane of the warp and
+// stored by all of them (the same value), so each lane also reads its own
+// store. Intermediates still go through their buffers, but in one launch,
+// where they stay in L1/L2.
+
+namespace {
+/// How an operand of a row-group op is indexed.
+enum class RowAccess { Full, Row, Col, None, Other };
+
+/// A row-group op: its loops are the row dims (rank `rowRank`) followed, for
+/// 2-D ops, by the column dim.
+struct RowOp {
+  linalg::LinalgOp op;
+  bool hasColumn;
+  std::optional<WarpReduction> reduction; // for 2-D reductions over n
+};
+} // namespace
+
+static RowAccess classifyAccess(AffineMap map, unsigned rowRank,
+                                bool hasColumn) {
+  unsigned n = rowRank; // the column loop dim, when present
+  ArrayRef<AffineExpr> results = map.getResults();
+  auto isDim = [](AffineExpr e, unsigned d) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    return dim && dim.getPosition() == d;
+  };
+  if (results.empty())
+    return RowAccess::None;
+  if (hasColumn && results.size() == 1 && isDim(results[0], n))
+    return RowAccess::Col;
+  bool leadingRows = results.size() >= rowRank;
+  for (unsigned d = 0; leadingRows && d < rowRank; ++d)
+    leadingRows = isDim(results[d], d);
+  if (leadingRows && results.size() == rowRank)
+    return RowAccess::Row;
+  if (leadingRows && hasColumn && results.size() == rowRank + 1 &&
+      isDim(results[rowRank], n))
+    return RowAccess::Full;
+  return RowAccess::Other;
+}
+
+/// Classifies `op` against rows `rowShape` and column extent `columns`.
+static std::optional<RowOp> matchRowOp(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> rowShape,
+                                       int64_t columns) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
+  if (failed(ranges))
+    return std::nullopt;
+  unsigned rowRank = rowShape.size();
+  bool hasColumn;
+  if (ranges->size() == rowRank + 1 && (*ranges)[rowRank] == columns)
+    hasColumn = true;
+  else if (ranges->size() == rowRank)
+    hasColumn = false;
+  else
+    return std::nullopt;
+  for (unsigned d = 0; d < rowRank; ++d)
+    if ((*ranges)[d] != rowShape[d])
+      return std::nullopt;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < rowRank; ++d)
+    if (iters[d] != utils::IteratorType::parallel)
+      return std::nullopt;
+  RowOp result{op, hasColumn, std::nullopt};
+  bool reducesColumn =
+      hasColumn && iters[rowRank] == utils::IteratorType::reduction;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    if (!isContiguous(type))
+      return std::nullopt;
+    RowAccess access =
+        classifyAccess(op.getMatchingIndexingMap(&operand), rowRank, hasColumn);
+    if (access == RowAccess::Other)
+      return std::nullopt;
+    if (op.isDpsInit(&operand) &&
+        access != (hasColumn && !reducesColumn ? RowAccess::Full
+                                               : RowAccess::Row))
+      return std::nullopt;
+  }
+  if (reducesColumn) {
+    result.reduction = matchWarpReduction(op);
+    if (!result.reduction)
+      return std::nullopt;
+  } else if (!hasElementwisePayload(op)) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+/// Finds the row groups of `block`: maximal runs of row ops on the same rows
+/// and columns that contain a reduction and at least two ops.
+static SmallVector<SmallVector<RowOp>> findRowGroups(Block &block) {
+  SmallVector<SmallVector<RowOp>> groups;
+  SmallVector<RowOp> current;
+  // Ops met since the last group that may still open the next one (fills
+  // of a reduction's initial value come before the reduction).
+  SmallVector<linalg::LinalgOp> pending;
+  SmallVector<int64_t> rowShape;
+  int64_t columns = 0;
+  auto flush = [&]() {
+    bool hasReduction = llvm::any_of(
+        current, [](const RowOp &r) { return r.reduction.has_value(); });
+    if (current.size() >= 2 && hasReduction)
+      groups.push_back(current);
+    current.clear();
+  };
+  for (Operation &o : block) {
+    auto op = dyn_cast<linalg::LinalgOp>(&o);
+    if (!op) {
+      // Allocations, views and constants may sit between the ops of a group.
+      if (isa<memref::AllocOp, memref::SubViewOp, memref::ExpandShapeOp,
+              memref::CollapseShapeOp, arith::ConstantOp>(o))
+        continue;
+      flush();
+      pending.clear();
+      continue;
+    }
+    if (!current.empty())
+      if (std::optional<RowOp> r = matchRowOp(op, rowShape, columns)) {
+        current.push_back(*r);
+        continue;
+      }
+    flush();
+    FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
+    std::optional<RowOp> opened;
+    if (succeeded(ranges) && ranges->size() >= 2) {
+      rowShape.assign(ranges->begin(), ranges->end() - 1);
+      columns = ranges->back();
+      opened = matchRowOp(op, rowShape, columns);
+    }
+    if (!opened || !opened->hasColumn) {
+      pending.push_back(op);
+      continue;
+    }
+    // Take the longest run of pending ops, ending here, that are row ops.
+    size_t start = pending.size();
+    while (start > 0 && matchRowOp(pending[start - 1], rowShape, columns))
+      --start;
+    for (size_t i = start; i < pending.size(); ++i)
+      current.push_back(*matchRowOp(pending[i], rowShape, columns));
+    pending.clear();
+    current.push_back(*opened);
+  }
+  flush();
+  return groups;
+}
+
+static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
+                             int64_t blockSize, int64_t vectorBytes) {
+  linalg::LinalgOp first = group.front().op;
+  Location loc = first.getLoc();
+  MLIRContext *ctx = b.getContext();
+  // The rows and columns come from the group's 2-D ops.
+  linalg::LinalgOp shaped =
+      llvm::find_if(group, [](const RowOp &r) { return r.hasColumn; })->op;
+  SmallVector<int64_t> ranges = *getStaticRanges(shaped);
+  unsigned rowRank = ranges.size() - 1;
+  SmallVector<int64_t> rowShape(ranges.begin(), ranges.end() - 1);
+  int64_t columns = ranges.back();
+  // One vector width for the whole group keeps lane ownership identical.
+  int64_t maxBytes = 1;
+  for (const RowOp &r : group)
+    for (OpOperand &operand : r.op->getOpOperands()) {
+      Type t = elementTypeOf(operand.get());
+      maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
+    }
+  int64_t width = vectorBytes / maxBytes;
+  if (width < 2 || columns % width != 0)
+    width = 1;
+  int64_t vectors = columns / width;
+  int64_t steps = (vectors + kWarpSize - 1) / kWarpSize;
+  SmallVector<int64_t> rows(rowShape);
+  if (rows.empty())
+    rows.push_back(1);
+  auto rowMapping = hidet::tm::SpatialAttr::get(ctx, rows);
+  auto laneMapping = hidet::tm::ComposeAttr::get(
+      ctx, {hidet::tm::RepeatAttr::get(ctx, ArrayRef<int64_t>{steps}),
+            hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{kWarpSize})});
+  int64_t warpsPerBlock = blockSize / kWarpSize;
+
+  createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
+               [&](OpBuilder &b, gpu::LaunchOp launch) {
+    Value tid = launch.getThreadIds().x;
+    Value warp = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                              cst(b, loc, warpsPerBlock)),
+        arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize)));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+    auto rowLoop = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rowLoop.getBody().front().getTerminator());
+    SmallVector<Value> rowIvs(rowLoop.getTaskIndices().begin(),
+                              rowLoop.getTaskIndices().end());
+    if (rowShape.empty())
+      rowIvs.clear();
+
+    // Loads an operand of `op` at loop indices `ivs` (vector along the
+    // column for Full and Col accesses when `vec`).
+    auto loadOperand = [&](OpBuilder &b, linalg::LinalgOp op,
+                           OpOperand &operand, ArrayRef<Value> ivs,
+                           bool vec) -> Value {
+      Value v = operand.get();
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type)
+        return v;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+      RowAccess access = classifyAccess(map, rowRank, ivs.size() > rowRank);
+      if (vec && width > 1 &&
+          (access == RowAccess::Full || access == RowAccess::Col))
+        return vector::LoadOp::create(
+            b, loc, VectorType::get({width}, type.getElementType()), v, idx,
+            /*nontemporal=*/false, vectorAlign(type.getElementType(), width));
+      return memref::LoadOp::create(b, loc, v, idx);
+    };
+    // Runs `body(b, firstColumn)` for each vector of columns of the lane.
+    auto forColumns = [&](function_ref<void(OpBuilder &, Value)> body) {
+      auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
+                                                /*upperBound=*/kWarpSize);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(lanes.getBody().front().getTerminator());
+      Value v = lanes.getTaskIndices()[0];
+      if (vectors % kWarpSize != 0) {
+        Value inRange = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, v, cst(b, loc, vectors));
+        auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      Value col = width == 1
+                      ? v
+                      : arith::MulIOp::create(b, loc, v, cst(b, loc, width))
+                            .getResult();
+      body(b, col);
+    };
+
+    for (const RowOp &r : group) {
+      linalg::LinalgOp op = r.op;
+      OpOperand *init = op.getDpsInitOperand(0);
+      if (!r.hasColumn) {
+        // A row value: every lane computes it and stores it.
+        SmallVector<Value> args;
+        for (OpOperand &operand : op->getOpOperands())
+          args.push_back(op.isDpsInit(&operand) &&
+                                 op.getMatchingBlockArgument(&operand).use_empty()
+                             ? Value(op.getMatchingBlockArgument(&operand))
+                             : loadOperand(b, op, operand, rowIvs, false));
+        Value result = clonePayload(b, loc, op, args, rowIvs).front();
+        memref::StoreOp::create(
+            b, loc, result, init->get(),
+            applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), rowIvs));
+        continue;
+      }
+      if (!r.reduction) {
+        forColumns([&](OpBuilder &b, Value col) {
+          SmallVector<Value> ivs(rowIvs);
+          ivs.push_back(col);
+          SmallVector<Value> args;
+          for (OpOperand &operand : op->getOpOperands())
+            args.push_back(
+                op.isDpsInit(&operand) &&
+                        op.getMatchingBlockArgument(&operand).use_empty()
+                    ? Value(op.getMatchingBlockArgument(&operand))
+                    : loadOperand(b, op, operand, ivs, true));
+          Value result = clonePayload(b, loc, op, args, ivs, width).front();
+          Value out = init->get();
+          Type elt = cast<MemRefType>(out.getType()).getElementType();
+          if (width > 1 && !isa<VectorType>(result.getType()))
+            result = vector::BroadcastOp::create(
+                b, loc, VectorType::get({width}, elt), result);
+          SmallVector<Value> idx = applyIndexingMap(
+              b, loc, op.getMatchingIndexingMap(init), ivs);
+          if (width > 1)
+            vector::StoreOp::create(b, loc, result, out, idx,
+                                    /*nontemporal=*/false,
+                                    vectorAlign(elt, width));
+          else
+            memref::StoreOp::create(b, loc, result, out, idx);
+        });
+        continue;
+      }
+      // A reduction over the columns: lane partials, butterfly, then every
+      // lane combines with the initial value and stores the result.
+      const WarpReduction &red = *r.reduction;
+      Type accType = red.combiner->getResult(0).getType();
+      auto accBuf =
+          memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
+      memref::StoreOp::create(
+          b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
+          ValueRange{});
+      forColumns([&](OpBuilder &b, Value col) {
+        SmallVector<Value> ivs(rowIvs);
+        ivs.push_back(col);
+        SmallVector<Value> loaded;
+        for (OpOperand &operand : op->getOpOperands())
+          loaded.push_back(&operand == init
+                               ? Value()
+                               : loadOperand(b, op, operand, ivs, true));
+        for (int64_t e = 0; e < width; ++e) {
+          SmallVector<Value> args;
+          for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {
+            if (&operand == init)
+              args.push_back(
+                  memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
+            else if (isa<VectorType>(v.getType()))
+              args.push_back(vector::ExtractOp::create(b, loc, v, e));
+            else
+              args.push_back(v);
+          }
+          if (e > 0)
+            ivs.back() = arith::AddIOp::create(b, loc, col, cst(b, loc, e));
+          Value next = clonePayload(b, loc, op, args, ivs).front();
+          memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
+        }
+      });
+      Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
+      for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+        partial = combine(b, red.combiner, partial,
+                          shuffleXor(b, loc, partial, offset));
+      SmallVector<Value> ivs(rowIvs);
+      ivs.push_back(cst(b, loc, 0));
+      SmallVector<Value> outIdx =
+          applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
+      Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
+      memref::StoreOp::create(b, loc,
+                              combine(b, red.combiner, partial, initial),
+                              init->get(), outIdx);
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
 
@@ -859,6 +1203,22 @@ struct RuleBasedSchedulePass
                              copy.getTarget());
       copy->erase();
     });
+    // Row groups first: their ops leave the list below.
+    if (fuseRows) {
+      SmallVector<Block *> blocks;
+      getOperation()->walk([&](Block *block) {
+        if (!block->getParentOp()->getParentOfType<gpu::LaunchOp>() &&
+            !isa<gpu::LaunchOp>(block->getParentOp()))
+          blocks.push_back(block);
+      });
+      for (Block *block : blocks)
+        for (SmallVector<RowOp> &group : findRowGroups(*block)) {
+          b.setInsertionPoint(group.back().op);
+          scheduleRowGroup(b, group, blockSize, vectorBytes);
+          for (RowOp &r : group)
+            r.op->erase();
+        }
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) {
       // Ops already inside a kernel belong to a template.

@@ -40,6 +40,13 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
       `#tm.compose<repeat<[ceil(R/32)]> * spatial<[32]>>`, starting from the
       combiner's neutral element, then combine with a `gpu.shuffle xor`
       butterfly; lane 0 combines with the initial value and stores.
+    - **Row groups**: a run of consecutive ops on the same rows (elementwise
+      over `[rows..., n]`, reductions over `n`, elementwise ops and fills
+      over `[rows...]`) that contains a reduction, such as a decomposed
+      softmax or layer norm, becomes one kernel: a warp per row runs the
+      ops in program order, every lane walking the columns with the same
+      mapping and vector width (so it reads back only its own writes), row
+      values computed and stored by every lane.
     - **Other reductions** (a middle axis, several outputs, a payload the
       warp path cannot split): one thread per output element with a
       sequential loop, which keeps neighbouring threads on neighbouring
@@ -56,6 +63,8 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
     Option<"transposeTile", "transpose-tile", "int64_t", /*default=*/"64",
            "Side of the shared-memory tile of permuted injective ops, a "
            "power of two >= 32 (1 disables the tiled rule)">,
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
+           "Schedule row groups (softmax, layer norm, ...) as one kernel">,
     Option<"warpReduceMin", "warp-reduce-min", "int64_t", /*default=*/"32",
            "Smallest reduced extent reduced by a warp instead of a thread">,
   ];
