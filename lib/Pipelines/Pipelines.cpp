@@ -51,6 +51,7 @@ void hidet::buildRuleBasedSchedulingPipeline(
   schedule.blockSize = options.blockSize;
   schedule.vectorBytes = options.vectorBytes;
   schedule.transposeTile = options.transposeTile;
+  schedule.fuseRows = options.fuseRows;
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   // Fold the launch sizes derived from the mappings before lowering them.

@@ -1,4 +1,5 @@
-// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a" | FileCheck %s
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a fuse-rows=0" | FileCheck %s
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a" | FileCheck %s --check-prefix=FUSED
 // RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_80 features=+ptx80 vector-bytes=4" | FileCheck %s --check-prefix=SM80
 
 // The whole GPU pipeline, from linalg on tensors to host code in the LLVM
@@ -7,8 +8,13 @@
 // shuffles; the host function takes its output as an argument (destination
 // passing) and exposes a C interface.
 
-// Three kernels (bias+tanh, fill, row sum), launched asynchronously on one
-// stream that the host function creates and synchronizes.
+// Without row groups: three kernels (bias+tanh, fill, row sum), launched
+// asynchronously on one stream that the host function creates and
+// synchronizes. With them (the default), one kernel does all three ops.
+// FUSED-LABEL: llvm.func @bias_gelu_rowsum(
+// FUSED-COUNT-1: gpu.launch_func
+// FUSED-NOT:     gpu.launch_func
+// FUSED:       gpu.binary @bias_gelu_rowsum_kernel {{.*}}ld.global.v4.b32{{.*}}shfl.sync.bfly.b32
 // CHECK-LABEL: llvm.func @bias_gelu_rowsum(
 // CHECK:         llvm.call @mgpuStreamCreate()
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel::@bias_gelu_rowsum_kernel
@@ -26,7 +32,6 @@
 // SM80:        gpu.binary @bias_gelu_rowsum_kernel
 // SM80-SAME:     .target sm_80
 // SM80-NOT:      ld.global.v4
-// SM80:        gpu.binary
 #id = affine_map<(i, j) -> (i, j)>
 func.func @bias_gelu_rowsum(%a: tensor<256x1024xf32>, %b: tensor<1024xf32>) -> tensor<256xf32>
     attributes {llvm.emit_c_interface} {

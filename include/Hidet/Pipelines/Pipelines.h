@@ -52,6 +52,11 @@ struct GPUPipelineOptions
       *this, "transpose-tile",
       llvm::cl::desc("Shared-memory tile side of rule-based transposes"),
       llvm::cl::init(64)};
+  PassOptions::Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("Schedule row groups (softmax, layer norm, ...) as one "
+                     "kernel"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorBytes{
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per thread access in rule-based injective "
