@@ -985,8 +985,15 @@ static SmallVector<SmallVector<RowOp>> findRowGroups(Block &block) {
   return groups;
 }
 
-static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
-                             int64_t blockSize, int64_t vectorBytes) {
+/// Largest number of elements per lane kept in registers for one
+/// intermediate row buffer (larger rows go through memory).
+static constexpr int64_t kMaxPrivateElements = 64;
+
+/// Schedules `group` as one kernel. Returns the group's temporary buffers
+/// that now live in registers (their allocations are dead).
+static SmallVector<memref::AllocOp>
+scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
+                 int64_t vectorBytes) {
   linalg::LinalgOp first = group.front().op;
   Location loc = first.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -1018,6 +1025,38 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
             hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{kWarpSize})});
   int64_t warpsPerBlock = blockSize / kWarpSize;
 
+  // Temporaries written and read only by the group's column ops never need
+  // memory: each lane keeps its own elements (steps x width of them) in a
+  // private array indexed by constants once the steps are unrolled.
+  llvm::SmallPtrSet<Operation *, 8> inGroup;
+  for (const RowOp &r : group)
+    inGroup.insert(r.op);
+  SmallVector<memref::AllocOp> privateAllocs;
+  if (steps * width <= kMaxPrivateElements) {
+    for (const RowOp &r : group) {
+      if (!r.hasColumn || r.reduction)
+        continue;
+      linalg::LinalgOp rop = r.op;
+      auto alloc =
+          rop.getDpsInitOperand(0)->get().getDefiningOp<memref::AllocOp>();
+      if (!alloc || llvm::is_contained(privateAllocs, alloc))
+        continue;
+      bool onlyRowUses = llvm::all_of(alloc->getUses(), [&](OpOperand &use) {
+        Operation *user = use.getOwner();
+        if (isa<memref::DeallocOp>(user))
+          return true;
+        auto lop = dyn_cast<linalg::LinalgOp>(user);
+        return lop && inGroup.contains(user) &&
+               classifyAccess(lop.getMatchingIndexingMap(&use), rowRank,
+                              /*hasColumn=*/lop.getNumLoops() > rowRank) ==
+                   RowAccess::Full;
+      });
+      if (onlyRowUses)
+        privateAllocs.push_back(alloc);
+    }
+  }
+  bool unrollSteps = !privateAllocs.empty();
+
   createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
     Value tid = launch.getThreadIds().x;
@@ -1034,16 +1073,30 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
                               rowLoop.getTaskIndices().end());
     if (rowShape.empty())
       rowIvs.clear();
+    DenseMap<Value, Value> privateOf;
+    for (memref::AllocOp alloc : privateAllocs)
+      privateOf[alloc.getResult()] = memref::AllocaOp::create(
+          b, loc,
+          MemRefType::get({steps, width}, alloc.getType().getElementType()));
+    Value zero = cst(b, loc, 0);
 
     // Loads an operand of `op` at loop indices `ivs` (vector along the
-    // column for Full and Col accesses when `vec`).
+    // column for Full and Col accesses when `vec`); private buffers are read
+    // at the lane's slot `step`.
     auto loadOperand = [&](OpBuilder &b, linalg::LinalgOp op,
-                           OpOperand &operand, ArrayRef<Value> ivs,
-                           bool vec) -> Value {
+                           OpOperand &operand, ArrayRef<Value> ivs, bool vec,
+                           Value step = nullptr) -> Value {
       Value v = operand.get();
       auto type = dyn_cast<MemRefType>(v.getType());
       if (!type)
         return v;
+      if (Value priv = privateOf.lookup(v)) {
+        if (width > 1)
+          return vector::LoadOp::create(
+              b, loc, VectorType::get({width}, type.getElementType()), priv,
+              ValueRange{step, zero});
+        return memref::LoadOp::create(b, loc, priv, ValueRange{step, zero});
+      }
       AffineMap map = op.getMatchingIndexingMap(&operand);
       SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
       RowAccess access = classifyAccess(map, rowRank, ivs.size() > rowRank);
@@ -1054,13 +1107,31 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
             /*nontemporal=*/false, vectorAlign(type.getElementType(), width));
       return memref::LoadOp::create(b, loc, v, idx);
     };
-    // Runs `body(b, firstColumn)` for each vector of columns of the lane.
-    auto forColumns = [&](function_ref<void(OpBuilder &, Value)> body) {
-      auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
-                                                /*upperBound=*/kWarpSize);
+    // Runs `body(b, firstColumn, step)` for each vector of columns of the
+    // lane: vector `step * 32 + lane` of the row. With private buffers the
+    // steps are unrolled, so that `step` is a constant.
+    auto forColumns = [&](function_ref<void(OpBuilder &, Value, Value)> body) {
       OpBuilder::InsertionGuard g(b);
-      b.setInsertionPoint(lanes.getBody().front().getTerminator());
-      Value v = lanes.getTaskIndices()[0];
+      Value v, step;
+      if (unrollSteps) {
+        auto loop = hidet::tm::RepeatOp::create(
+            b, loc,
+            hidet::tm::RepeatAttr::get(ctx, ArrayRef<int64_t>{steps},
+                                       ArrayRef<int64_t>{0},
+                                       ArrayRef<int64_t>{/*full=*/0}));
+        Block *blk = b.createBlock(&loop.getBody());
+        step = blk->addArgument(b.getIndexType(), loc);
+        hidet::tm::YieldOp::create(b, loc);
+        b.setInsertionPointToStart(blk);
+        v = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, step, cst(b, loc, kWarpSize)),
+            lane);
+      } else {
+        auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
+                                                  /*upperBound=*/kWarpSize);
+        b.setInsertionPoint(lanes.getBody().front().getTerminator());
+        v = lanes.getTaskIndices()[0];
+      }
       if (vectors % kWarpSize != 0) {
         Value inRange = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::ult, v, cst(b, loc, vectors));
@@ -1071,7 +1142,7 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
                       ? v
                       : arith::MulIOp::create(b, loc, v, cst(b, loc, width))
                             .getResult();
-      body(b, col);
+      body(b, col, step);
     };
 
     for (const RowOp &r : group) {
@@ -1092,7 +1163,7 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
         continue;
       }
       if (!r.reduction) {
-        forColumns([&](OpBuilder &b, Value col) {
+        forColumns([&](OpBuilder &b, Value col, Value step) {
           SmallVector<Value> ivs(rowIvs);
           ivs.push_back(col);
           SmallVector<Value> args;
@@ -1101,13 +1172,22 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
                 op.isDpsInit(&operand) &&
                         op.getMatchingBlockArgument(&operand).use_empty()
                     ? Value(op.getMatchingBlockArgument(&operand))
-                    : loadOperand(b, op, operand, ivs, true));
+                    : loadOperand(b, op, operand, ivs, true, step));
           Value result = clonePayload(b, loc, op, args, ivs, width).front();
           Value out = init->get();
           Type elt = cast<MemRefType>(out.getType()).getElementType();
           if (width > 1 && !isa<VectorType>(result.getType()))
             result = vector::BroadcastOp::create(
                 b, loc, VectorType::get({width}, elt), result);
+          if (Value priv = privateOf.lookup(out)) {
+            if (width > 1)
+              vector::StoreOp::create(b, loc, result, priv,
+                                      ValueRange{step, zero});
+            else
+              memref::StoreOp::create(b, loc, result, priv,
+                                      ValueRange{step, zero});
+            return;
+          }
           SmallVector<Value> idx = applyIndexingMap(
               b, loc, op.getMatchingIndexingMap(init), ivs);
           if (width > 1)
@@ -1128,14 +1208,14 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
       memref::StoreOp::create(
           b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
           ValueRange{});
-      forColumns([&](OpBuilder &b, Value col) {
+      forColumns([&](OpBuilder &b, Value col, Value step) {
         SmallVector<Value> ivs(rowIvs);
         ivs.push_back(col);
         SmallVector<Value> loaded;
         for (OpOperand &operand : op->getOpOperands())
           loaded.push_back(&operand == init
                                ? Value()
-                               : loadOperand(b, op, operand, ivs, true));
+                               : loadOperand(b, op, operand, ivs, true, step));
         for (int64_t e = 0; e < width; ++e) {
           SmallVector<Value> args;
           for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {
@@ -1167,6 +1247,7 @@ static void scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group,
                               init->get(), outIdx);
     }
   });
+  return privateAllocs;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1214,9 +1295,15 @@ struct RuleBasedSchedulePass
       for (Block *block : blocks)
         for (SmallVector<RowOp> &group : findRowGroups(*block)) {
           b.setInsertionPoint(group.back().op);
-          scheduleRowGroup(b, group, blockSize, vectorBytes);
+          SmallVector<memref::AllocOp> dead =
+              scheduleRowGroup(b, group, blockSize, vectorBytes);
           for (RowOp &r : group)
             r.op->erase();
+          for (memref::AllocOp alloc : dead) {
+            for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+              user->erase(); // deallocs
+            alloc->erase();
+          }
         }
     }
     SmallVector<linalg::LinalgOp> ops;
