@@ -168,6 +168,19 @@ static Type elementTypeOf(Value v) {
   return v.getType();
 }
 
+/// Bytes of the widest element type among the operands of `op`, or 0 when
+/// one is not an integer or float (such ops are not vectorized).
+static int64_t widestElementBytes(linalg::LinalgOp op) {
+  int64_t maxBytes = 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type t = elementTypeOf(operand.get());
+    if (!t.isIntOrFloat())
+      return 0;
+    maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
+  }
+  return maxBytes;
+}
+
 //===----------------------------------------------------------------------===//
 // Injective ops
 //===----------------------------------------------------------------------===//
@@ -180,13 +193,9 @@ static int64_t chooseVectorWidth(linalg::LinalgOp op,
   if (vectorBytes <= 1 || ranges.empty())
     return 1;
   unsigned last = ranges.size() - 1;
-  int64_t maxBytes = 1;
-  for (OpOperand &operand : op->getOpOperands()) {
-    Type t = elementTypeOf(operand.get());
-    if (!t.isIntOrFloat())
-      return 1;
-    maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
-  }
+  int64_t maxBytes = widestElementBytes(op);
+  if (maxBytes == 0)
+    return 1;
   int64_t width = vectorBytes / maxBytes;
   if (width < 2 || ranges[last] % width != 0)
     return 1;
@@ -345,13 +354,9 @@ static bool hasElementwisePayload(linalg::LinalgOp op) {
 static int64_t choosePermutedWidth(linalg::LinalgOp op,
                                    ArrayRef<int64_t> ranges, unsigned p,
                                    int64_t tile, int64_t vectorBytes) {
-  int64_t maxBytes = 1;
-  for (OpOperand &operand : op->getOpOperands()) {
-    Type t = elementTypeOf(operand.get());
-    if (!t.isIntOrFloat())
-      return 1;
-    maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
-  }
+  int64_t maxBytes = widestElementBytes(op);
+  if (maxBytes == 0)
+    return 1;
   int64_t width = vectorBytes / maxBytes;
   unsigned l = ranges.size() - 1;
   if (width < 2 || ranges[p] % width || ranges[l] % width || tile % width ||
@@ -594,6 +599,56 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
   return widen ? arith::TruncFOp::create(b, loc, t, r).getResult() : r;
 }
 
+/// The global warp id (blocks of `warpsPerBlock` warps) and the lane id.
+static std::pair<Value, Value> getWarpAndLane(OpBuilder &b, Location loc,
+                                              gpu::LaunchOp launch,
+                                              int64_t warpsPerBlock) {
+  Value tid = launch.getThreadIds().x;
+  Value warp = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            cst(b, loc, warpsPerBlock)),
+      arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize)));
+  Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+  return {warp, lane};
+}
+
+/// Combines `value` across the warp with an xor butterfly; every lane ends
+/// with the result.
+static Value warpAllReduce(OpBuilder &b, Location loc, Operation *combiner,
+                           Value value) {
+  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+    value = combine(b, combiner, value, shuffleXor(b, loc, value, offset));
+  return value;
+}
+
+/// Runs the reduction payload of `op` on each of the `width` elements of the
+/// loaded operands (vectors, or scalars used as they are), in order,
+/// accumulating into `accBuf`; `ivs[dim]` walks from `first` for payloads
+/// that read linalg.index.
+static void accumulateElements(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                               OpOperand *init, ArrayRef<Value> loaded,
+                               Value accBuf, int64_t width,
+                               SmallVector<Value> &ivs, unsigned dim,
+                               Value first) {
+  for (int64_t e = 0; e < width; ++e) {
+    SmallVector<Value> args;
+    for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {
+      if (&operand == init)
+        args.push_back(memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
+      else if (isa<VectorType>(v.getType()))
+        args.push_back(vector::ExtractOp::create(b, loc, v, e));
+      else
+        args.push_back(v);
+    }
+    ivs[dim] = e == 0 ? first
+                      : arith::AddIOp::create(b, loc, first, cst(b, loc, e))
+                            .getResult();
+    Value next = clonePayload(b, loc, op, args, ivs).front();
+    memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
+  }
+}
+
 /// Elements per lane load in a warp reduction: inputs that walk the reduced
 /// dimension are read `vectorBytes` at a time when the extent divides.
 static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
@@ -642,13 +697,7 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
 
   createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
-    Value tid = launch.getThreadIds().x;
-    Value warp = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                              cst(b, loc, warpsPerBlock)),
-        arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize)));
-    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+    auto [warp, lane] = getWarpAndLane(b, loc, launch, warpsPerBlock);
     auto rows = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rows.getBody().front().getTerminator());
@@ -692,24 +741,8 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
           else
             loaded.push_back(memref::LoadOp::create(b, loc, v, idx));
         }
-        // The payload runs once per element, in order, on scalars.
-        for (int64_t e = 0; e < width; ++e) {
-          SmallVector<Value> args;
-          for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {
-            if (&operand == init)
-              args.push_back(
-                  memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
-            else if (isa<VectorType>(v.getType()))
-              args.push_back(vector::ExtractOp::create(b, loc, v, e));
-            else
-              args.push_back(v);
-          }
-          if (e > 0)
-            ivs[red.reductionDim] =
-                arith::AddIOp::create(b, loc, first, cst(b, loc, e));
-          Value next = clonePayload(b, loc, op, args, ivs).front();
-          memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
-        }
+        accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
+                           red.reductionDim, first);
       };
       if (vectors % kWarpSize == 0) {
         step(b);
@@ -724,9 +757,7 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
       }
     }
     Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
-    for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
-      partial = combine(b, red.combiner, partial,
-                        shuffleXor(b, loc, partial, offset));
+    partial = warpAllReduce(b, loc, red.combiner, partial);
     Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            lane, cst(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
@@ -1007,12 +1038,12 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
   // One vector width for the whole group keeps lane ownership identical.
   int64_t maxBytes = 1;
   for (const RowOp &r : group)
-    for (OpOperand &operand : r.op->getOpOperands()) {
-      Type t = elementTypeOf(operand.get());
-      maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
-    }
-  int64_t width = vectorBytes / maxBytes;
-  if (width < 2 || columns % width != 0)
+    maxBytes = std::max(maxBytes, widestElementBytes(r.op));
+  int64_t width = maxBytes == 0 ? 1 : vectorBytes / maxBytes;
+  if (width < 2 || columns % width != 0 ||
+      llvm::any_of(group, [](const RowOp &r) {
+        return widestElementBytes(r.op) == 0;
+      }))
     width = 1;
   int64_t vectors = columns / width;
   int64_t steps = (vectors + kWarpSize - 1) / kWarpSize;
@@ -1059,13 +1090,7 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
 
   createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
-    Value tid = launch.getThreadIds().x;
-    Value warp = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, launch.getBlockIds().x,
-                              cst(b, loc, warpsPerBlock)),
-        arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize)));
-    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+    auto [warp, lane] = getWarpAndLane(b, loc, launch, warpsPerBlock);
     auto rowLoop = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rowLoop.getBody().front().getTerminator());
@@ -1216,27 +1241,11 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
           loaded.push_back(&operand == init
                                ? Value()
                                : loadOperand(b, op, operand, ivs, true, step));
-        for (int64_t e = 0; e < width; ++e) {
-          SmallVector<Value> args;
-          for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {
-            if (&operand == init)
-              args.push_back(
-                  memref::LoadOp::create(b, loc, accBuf, ValueRange{}));
-            else if (isa<VectorType>(v.getType()))
-              args.push_back(vector::ExtractOp::create(b, loc, v, e));
-            else
-              args.push_back(v);
-          }
-          if (e > 0)
-            ivs.back() = arith::AddIOp::create(b, loc, col, cst(b, loc, e));
-          Value next = clonePayload(b, loc, op, args, ivs).front();
-          memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
-        }
+        accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
+                           ivs.size() - 1, col);
       });
       Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
-      for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
-        partial = combine(b, red.combiner, partial,
-                          shuffleXor(b, loc, partial, offset));
+      partial = warpAllReduce(b, loc, red.combiner, partial);
       SmallVector<Value> ivs(rowIvs);
       ivs.push_back(cst(b, loc, 0));
       SmallVector<Value> outIdx =
