@@ -194,3 +194,51 @@ func.func @dynamic(%a: memref<?xf32>, %o: memref<?xf32>) {
   linalg.copy ins(%a : memref<?xf32>) outs(%o : memref<?xf32>)
   return
 }
+
+// -----
+
+// A row group: exp, a row sum and a division by it (a softmax without the
+// max) become one kernel, a warp per row. The exp temporary lives in
+// per-lane registers (a private array indexed by the step, fully unrolled
+// by default for 2 steps, 256
+// columns = 2 steps x 32 lanes x 4), the row sum is reduced with a butterfly
+// and stored by every lane, and the temporary's allocation disappears.
+// CHECK-LABEL: func.func @row_group(
+// CHECK-NOT:     memref.alloc()
+// CHECK:         gpu.launch
+// CHECK:           tm.foreach (%[[ROW:.*]]) in #tm.spatial<[64]> on
+// CHECK:             %[[PRIV:.*]] = memref.alloca() : memref<2x4xf32>
+// CHECK:             tm.repeat (%[[S:.*]]) in <[2]> {
+// CHECK:               math.exp %{{.*}} : vector<4xf32>
+// CHECK:               vector.store %{{.*}}, %[[PRIV]][%[[S]], %{{.*}}]
+// CHECK-COUNT-5:     gpu.shuffle  xor
+// CHECK:             memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<64xf32>
+// CHECK:             tm.repeat
+// CHECK:               vector.load %[[PRIV]]
+// CHECK:               arith.divf %{{.*}} : vector<4xf32>
+// CHECK-NOT:     gpu.launch
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @row_group(%x: memref<64x256xf32>, %sum: memref<64xf32>, %y: memref<64x256xf32>) {
+  %e = memref.alloc() : memref<64x256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x256xf32>) outs(%e : memref<64x256xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = math.exp %v : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<64x256xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %sum : memref<64x256xf32>, memref<64xf32>) outs(%y : memref<64x256xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %d = arith.divf %v, %s : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %e : memref<64x256xf32>
+  return
+}
