@@ -62,7 +62,11 @@ void hidet::buildRuleBasedSchedulingPipeline(
 
 void hidet::buildGPULoweringPipeline(OpPassManager &pm,
                                      const GPUPipelineOptions &options) {
-  addPipeline(pm, "gpu-kernel-outlining");
+  // Constants and index arithmetic hoisted out of the launches must go back
+  // in before outlining, or they become kernel parameters and the device
+  // code loses loop bounds, strides and shuffle offsets as constants.
+  addPipeline(pm, "func.func(gpu-launch-sink-index-computations),"
+                  "gpu-kernel-outlining");
   // Upstream gpu-to-llvm lowers allocations and copies only in their async
   // form; make the host side async (it still waits at the end of each
   // function).

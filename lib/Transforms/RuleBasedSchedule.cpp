@@ -1035,15 +1035,29 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
   unsigned rowRank = ranges.size() - 1;
   SmallVector<int64_t> rowShape(ranges.begin(), ranges.end() - 1);
   int64_t columns = ranges.back();
-  // One vector width for the whole group keeps lane ownership identical.
-  int64_t maxBytes = 1;
-  for (const RowOp &r : group)
-    maxBytes = std::max(maxBytes, widestElementBytes(r.op));
-  int64_t width = maxBytes == 0 ? 1 : vectorBytes / maxBytes;
-  if (width < 2 || columns % width != 0 ||
-      llvm::any_of(group, [](const RowOp &r) {
-        return widestElementBytes(r.op) == 0;
-      }))
+  // One vector width (in elements) for the whole group keeps lane
+  // ownership identical. It is set by the narrowest column-indexed memory
+  // operand, so that its accesses are 16 bytes; wider types take several
+  // 16-byte accesses per vector.
+  int64_t narrowest = 0;
+  bool vectorizable = true;
+  for (const RowOp &r : group) {
+    vectorizable &= widestElementBytes(r.op) != 0;
+    linalg::LinalgOp rop = r.op;
+    for (OpOperand &operand : rop->getOpOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.get().getType());
+      if (!type || !r.hasColumn)
+        continue;
+      RowAccess access =
+          classifyAccess(rop.getMatchingIndexingMap(&operand), rowRank, true);
+      if (access != RowAccess::Full && access != RowAccess::Col)
+        continue;
+      int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+      narrowest = narrowest == 0 ? bytes : std::min(narrowest, bytes);
+    }
+  }
+  int64_t width = narrowest == 0 ? 1 : vectorBytes / narrowest;
+  if (!vectorizable || width < 2 || columns % width != 0)
     width = 1;
   int64_t vectors = columns / width;
   int64_t steps = (vectors + kWarpSize - 1) / kWarpSize;
