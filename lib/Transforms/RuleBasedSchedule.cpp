@@ -1288,13 +1288,13 @@ struct RuleBasedSchedulePass
       getOperation()->emitError("hidet-rule-based-schedule: transpose-tile "
                                 "must be a power of two of at least 32 (or "
                                 "1 to disable the tiled rule), got ")
-          << transposeTile;
+          << static_cast<int64_t>(transposeTile);
       return signalPassFailure();
     }
     if (blockSize <= 0 || blockSize > 1024 || blockSize % kWarpSize != 0) {
       getOperation()->emitError("hidet-rule-based-schedule: block-size must "
                                 "be a multiple of 32 in [32, 1024], got ")
-          << blockSize;
+          << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
     OpBuilder b(&getContext());
