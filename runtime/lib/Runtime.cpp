@@ -659,11 +659,27 @@ extern "C" void mgpuStreamDestroy(hidetStream_t stream) {
     HIDET_CU(scope, cuStreamDestroy(stream));
 }
 
+namespace {
+/// An event to record on the override stream just before the next wait on
+/// it (see hidetRuntimeRecordBeforeSync).
+std::atomic<CUevent> eventBeforeSync{nullptr};
+} // namespace
+
+extern "C" hidetEvent_t hidetRuntimeRecordBeforeSync(hidetEvent_t event) {
+  return eventBeforeSync.exchange(event);
+}
+
 extern "C" void mgpuStreamSynchronize(hidetStream_t stream) {
   // Where faults of earlier asynchronous kernels surface.
   Scope scope("mgpuStreamSynchronize");
-  if (scope)
-    HIDET_CU(scope, cuStreamSynchronize(stream));
+  if (!scope)
+    return;
+  // A compiled function waits for its stream before returning; an event
+  // recorded after it returns would also time the host's wake-up.
+  if (stream && stream == overrideStream.load())
+    if (CUevent event = eventBeforeSync.exchange(nullptr))
+      HIDET_CU(scope, cuEventRecord(event, stream));
+  HIDET_CU(scope, cuStreamSynchronize(stream));
 }
 
 extern "C" void mgpuStreamWaitEvent(hidetStream_t stream, hidetEvent_t event) {

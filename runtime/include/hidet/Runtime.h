@@ -103,6 +103,14 @@ HIDET_RUNTIME_EXPORT int hidetRuntimeDeviceName(char *buf, size_t size);
 HIDET_RUNTIME_EXPORT void hidetRuntimeSetStream(hidetStream_t stream);
 HIDET_RUNTIME_EXPORT hidetStream_t hidetRuntimeGetStream(void);
 
+/// Records `event` on the override stream at the next mgpuStreamSynchronize
+/// of that stream, just before waiting: the end of the GPU work of a
+/// compiled function, without the host's wake-up after the wait. The event
+/// is consumed by that call. Returns the event that was still pending (not
+/// recorded), if any; passing 0 clears it.
+HIDET_RUNTIME_EXPORT hidetEvent_t
+hidetRuntimeRecordBeforeSync(hidetEvent_t event);
+
 /*===----------------------------------------------------------------------===*
  * Helpers for runners. All return a status code unless noted.
  *===----------------------------------------------------------------------===*/
