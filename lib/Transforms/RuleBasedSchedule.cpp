@@ -1118,6 +1118,22 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
           b, loc,
           MemRefType::get({steps, width}, alloc.getType().getElementType()));
     Value zero = cst(b, loc, 0);
+    // Row values computed in this kernel (reductions, row ops, fills) are
+    // forwarded to later reads of the same row instead of a memory round
+    // trip; stores to row temporaries that are never read back from memory
+    // are dropped at the end.
+    DenseMap<Value, Value> rowValueOf;
+    DenseMap<Value, SmallVector<Operation *>> rowStores;
+    llvm::SmallDenseSet<Value> readFromMemory;
+    auto storeRowValue = [&](OpBuilder &b, linalg::LinalgOp op,
+                             OpOperand *init, Value value,
+                             ArrayRef<Value> ivs) {
+      Value buffer = init->get();
+      rowValueOf[buffer] = value;
+      rowStores[buffer].push_back(memref::StoreOp::create(
+          b, loc, value, buffer,
+          applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs)));
+    };
 
     // Loads an operand of `op` at loop indices `ivs` (vector along the
     // column for Full and Col accesses when `vec`); private buffers are read
@@ -1137,8 +1153,12 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
         return memref::LoadOp::create(b, loc, priv, ValueRange{step, zero});
       }
       AffineMap map = op.getMatchingIndexingMap(&operand);
-      SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
       RowAccess access = classifyAccess(map, rowRank, ivs.size() > rowRank);
+      if (access == RowAccess::Row)
+        if (Value forwarded = rowValueOf.lookup(v))
+          return forwarded;
+      readFromMemory.insert(v);
+      SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
       if (vec && width > 1 &&
           (access == RowAccess::Full || access == RowAccess::Col))
         return vector::LoadOp::create(
@@ -1196,9 +1216,7 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
                              ? Value(op.getMatchingBlockArgument(&operand))
                              : loadOperand(b, op, operand, rowIvs, false));
         Value result = clonePayload(b, loc, op, args, rowIvs).front();
-        memref::StoreOp::create(
-            b, loc, result, init->get(),
-            applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), rowIvs));
+        storeRowValue(b, op, init, result, rowIvs);
         continue;
       }
       if (!r.reduction) {
@@ -1264,10 +1282,26 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
       ivs.push_back(cst(b, loc, 0));
       SmallVector<Value> outIdx =
           applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
-      Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
-      memref::StoreOp::create(b, loc,
-                              combine(b, red.combiner, partial, initial),
-                              init->get(), outIdx);
+      Value initial = rowValueOf.lookup(init->get());
+      if (!initial) {
+        readFromMemory.insert(init->get());
+        initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
+      }
+      storeRowValue(b, op, init, combine(b, red.combiner, partial, initial),
+                    ivs);
+    }
+    // Row temporaries whose values were all forwarded need no memory.
+    for (auto &[buffer, stores] : rowStores) {
+      auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+      if (!alloc || readFromMemory.contains(buffer) ||
+          !llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+            return inGroup.contains(user) || isa<memref::DeallocOp>(user) ||
+                   launch->isAncestor(user);
+          }))
+        continue;
+      for (Operation *store : stores)
+        store->erase();
+      privateAllocs.push_back(alloc);
     }
   });
   return privateAllocs;
