@@ -669,10 +669,13 @@ static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
   return width >= 2 && extent % width == 0 ? width : 1;
 }
 
+/// A reduction of each output element by a warp, or, for long rows
+/// (`blockPerRow`), by a whole block: lanes combine with a butterfly, the
+/// warps' partials meet in shared memory and the first warp combines them.
 static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
                                   ArrayRef<int64_t> ranges,
                                   const WarpReduction &red, int64_t blockSize,
-                                  int64_t vectorBytes) {
+                                  int64_t vectorBytes, bool blockPerRow) {
   Location loc = op.getLoc();
   SmallVector<unsigned> parallelDims;
   op.getParallelDims(parallelDims);
@@ -685,20 +688,30 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
   int64_t width =
       chooseReductionWidth(op, red.reductionDim, extent, vectorBytes);
   int64_t vectors = extent / width;
-  int64_t steps = (vectors + kWarpSize - 1) / kWarpSize;
+  int64_t threads = blockPerRow ? blockSize : kWarpSize;
+  int64_t steps = (vectors + threads - 1) / threads;
   MLIRContext *ctx = b.getContext();
   auto rowMapping = hidet::tm::SpatialAttr::get(ctx, outShape);
   auto laneMapping = hidet::tm::ComposeAttr::get(
       ctx, {hidet::tm::RepeatAttr::get(ctx, ArrayRef<int64_t>{steps}),
-            hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{kWarpSize})});
+            hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{threads})});
   int64_t warpsPerBlock = blockSize / kWarpSize;
   Type accType = red.combiner->getResult(0).getType();
   OpOperand *init = op.getDpsInitOperand(0);
+  SmallVector<Type> shared;
+  if (blockPerRow)
+    shared.push_back(MemRefType::get(
+        {warpsPerBlock}, accType, AffineMap(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
 
-  createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
+  createLaunch(b, loc, rowMapping, blockPerRow ? 1 : warpsPerBlock, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
     auto [warp, lane] = getWarpAndLane(b, loc, launch, warpsPerBlock);
-    auto rows = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
+    Value tid = launch.getThreadIds().x;
+    auto rows = blockPerRow
+                    ? hidet::tm::ForEachOp::create(b, loc, rowMapping,
+                                                   hidet::tm::GPUWorker::block_x)
+                    : hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(rows.getBody().front().getTerminator());
     auto accBuf = memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
@@ -706,8 +719,9 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
         b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
         ValueRange{});
 
-    auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
-                                       /*upperBound=*/kWarpSize);
+    auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping,
+                                              blockPerRow ? tid : lane,
+                                              /*upperBound=*/threads);
     {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPoint(lanes.getBody().front().getTerminator());
@@ -744,7 +758,7 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
         accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
                            red.reductionDim, first);
       };
-      if (vectors % kWarpSize == 0) {
+      if (vectors % threads == 0) {
         step(b);
       } else {
         // Ragged tail: the last lanes of the last step have no element.
@@ -758,8 +772,41 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
     }
     Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
     partial = warpAllReduce(b, loc, red.combiner, partial);
+    if (blockPerRow) {
+      // Each warp's lane 0 publishes its partial; every warp then reduces
+      // the published partials (the neutral element past the last warp).
+      Value partials = launch.getWorkgroupAttributions()[0];
+      Value warpInBlock =
+          arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+      auto publish = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                cst(b, loc, 0)),
+          /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&publish.getThenRegion().front());
+        memref::StoreOp::create(b, loc, partial, partials, warpInBlock);
+      }
+      gpu::BarrierOp::create(b, loc);
+      Value hasPartial = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, lane, cst(b, loc, warpsPerBlock));
+      auto pick = scf::IfOp::create(b, loc, accType, hasPartial,
+                                    /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&pick.getThenRegion().front());
+        scf::YieldOp::create(
+            b, loc, memref::LoadOp::create(b, loc, partials, lane).getResult());
+        b.setInsertionPointToStart(&pick.getElseRegion().front());
+        scf::YieldOp::create(
+            b, loc, arith::ConstantOp::create(b, loc, red.neutral).getResult());
+      }
+      partial = warpAllReduce(b, loc, red.combiner, pick.getResult(0));
+    }
     Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           lane, cst(b, loc, 0));
+                                           blockPerRow ? tid : lane,
+                                           cst(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     SmallVector<Value> ivs(ranges.size());
@@ -771,7 +818,7 @@ static void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
     Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
     memref::StoreOp::create(b, loc, combine(b, red.combiner, partial, initial),
                             init->get(), outIdx);
-  });
+  }, shared);
 }
 
 static void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
@@ -1396,7 +1443,9 @@ struct RuleBasedSchedulePass
           scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
       } else if (std::optional<WarpReduction> red = matchWarpReduction(op);
                  red && (*ranges)[red->reductionDim] >= warpReduceMin) {
-        scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes);
+        scheduleWarpReduction(
+            b, op, *ranges, *red, blockSize, vectorBytes,
+            /*blockPerRow=*/(*ranges)[red->reductionDim] >= blockReduceMin);
       } else {
         scheduleSerialReduction(b, op, *ranges, blockSize);
       }

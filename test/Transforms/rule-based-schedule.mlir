@@ -142,6 +142,32 @@ func.func @row_sum_vectorized(%a: memref<64x768xf16>, %o: memref<64xf32>) {
 
 // -----
 
+// Long rows (>= block-reduce-min elements) are reduced by a whole block: the
+// 256 threads stride the row, each warp reduces with a butterfly, lane 0 of
+// each warp publishes its partial in shared memory, and after a barrier
+// every warp reduces the 8 partials; thread 0 stores.
+// CHECK-LABEL: func.func @long_rows(
+// CHECK:         tm.num_workers #tm.spatial<[4]>
+// CHECK:         gpu.launch {{.*}} workgroup(%[[PARTIALS:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
+// CHECK:           tm.foreach (%[[ROW:.*]]) in #tm.spatial<[4]> on block_x {
+// CHECK:             tm.foreach (%{{.*}}) in #tm.compose<repeat<[20]> * spatial<[256]>> on %{{.*}} upper_bound 256 {
+// CHECK-COUNT-5:     gpu.shuffle  xor
+// CHECK:             memref.store %{{.*}}, %[[PARTIALS]]
+// CHECK:             gpu.barrier
+// CHECK:             memref.load %[[PARTIALS]]
+// CHECK-COUNT-5:     gpu.shuffle  xor
+// CHECK:             memref.store %{{.*}}, %{{.*}}[%[[ROW]]] : memref<4xf32>
+func.func @long_rows(%a: memref<4x20000xf32>, %o: memref<4xf32>) {
+  linalg.reduce ins(%a : memref<4x20000xf32>) outs(%o : memref<4xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
 // A middle-axis reduction: lanes of a warp would stride over non-contiguous
 // rows, so each thread owns one output and walks the reduction in a
 // rolled tm.repeat loop, starting from the output's initial value.

@@ -39,7 +39,9 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
       lanes stride over the reduction with
       `#tm.compose<repeat<[ceil(R/32)]> * spatial<[32]>>`, starting from the
       combiner's neutral element, then combine with a `gpu.shuffle xor`
-      butterfly; lane 0 combines with the initial value and stores.
+      butterfly; lane 0 combines with the initial value and stores. Rows of
+      at least `block-reduce-min` elements are reduced by a whole block
+      instead: the warps' partials meet in shared memory.
     - **Row groups**: a run of consecutive ops on the same rows (elementwise
       over `[rows..., n]`, reductions over `n`, elementwise ops and fills
       over `[rows...]`) that contains a reduction, such as a decomposed
@@ -65,6 +67,10 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
            "power of two >= 32 (1 disables the tiled rule)">,
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
            "Schedule row groups (softmax, layer norm, ...) as one kernel">,
+    Option<"blockReduceMin", "block-reduce-min", "int64_t",
+           /*default=*/"8192",
+           "Smallest reduced extent reduced by a whole block (warps combine "
+           "through shared memory) instead of a warp">,
     Option<"warpReduceMin", "warp-reduce-min", "int64_t", /*default=*/"32",
            "Smallest reduced extent reduced by a warp instead of a thread">,
   ];
