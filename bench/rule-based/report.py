@@ -19,6 +19,8 @@ cases = [
      "rowsum_f16_4096x768_compile_ms", "torch.compile"),
     ("softmax_f16 4096x768", "softmax", 2 * 4096 * 768 * 2,
      "softmax_f16_4096x768_compile_ms", "torch.compile"),
+    ("softmax_f16 4096x768 (fast-math=1)", "softmax_fast", 2 * 4096 * 768 * 2,
+     "softmax_f16_4096x768_compile_ms", "torch.compile"),
     ("layernorm_f16 4096x768", "layernorm", 2 * 4096 * 768 * 2 + 4 * 768,
      "layernorm_f16_4096x768_compile_ms", "torch.compile"),
 ]

@@ -19,6 +19,11 @@ prepare)
     "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
     "$build/bin/hidet-compile" "$f" --target=cpu -o "$dir/$name.cpu.so"
   done
+  # Softmax again with approximate division and exp in the kernel
+  # (hidet-gpu-pipeline{fast-math=1}); checked against the same reference.
+  "$build/bin/hidet-compile" "$here/softmax.mlir" -o "$dir/softmax_fast.gpu.so" \
+    --runtime-dir="$build/lib" --pipeline-options="fast-math=1"
+  cp "$dir/softmax.cpu.so" "$dir/softmax_fast.cpu.so"
   ;;
 run)
   dir="$(cd "$dir" && pwd)"

@@ -54,6 +54,8 @@ void hidet::buildRuleBasedSchedulingPipeline(
   schedule.fuseRows = options.fuseRows;
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
+  if (options.fastMath)
+    pm.addNestedPass<func::FuncOp>(createFastMath());
   // Fold the launch sizes derived from the mappings before lowering them.
   addPipeline(pm, "canonicalize");
   pm.addPass(createConvertTaskMappingToSCF());

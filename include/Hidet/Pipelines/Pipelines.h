@@ -57,6 +57,11 @@ struct GPUPipelineOptions
       llvm::cl::desc("Schedule row groups (softmax, layer norm, ...) as one "
                      "kernel"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Let kernels use approximate division and math "
+                     "functions (hidet-fast-math)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> vectorBytes{
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per thread access in rule-based injective "

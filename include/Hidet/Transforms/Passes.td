@@ -98,6 +98,21 @@ def HostBuffersToDevice : Pass<"hidet-host-buffers-to-device",
                            "::mlir::memref::MemRefDialect"];
 }
 
+def FastMath : Pass<"hidet-fast-math", "::mlir::func::FuncOp"> {
+  let summary = "Lets kernels use approximate division and math functions.";
+  let description = [{
+    Adds the fast-math flags `arcp` (division may use a reciprocal), `afn`
+    (math functions may be approximated) and `contract` (multiply-add may
+    fuse) to every floating-point arith and math op inside a `gpu.launch`,
+    the counterpart of nvcc's `--use_fast_math` for division and math
+    functions. It never adds `nnan`, `ninf`, `nsz` or `reassoc`: results
+    change by a few ulps, never by reordering or by assuming finite values.
+    Off by default in `hidet-gpu-pipeline` (`fast-math=1` turns it on); host
+    code and the CPU reference are not touched.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
                                "::mlir::func::FuncOp"> {
   let summary = "Decomposes aggregated linalg ops (softmax) into generics.";
