@@ -52,6 +52,8 @@ void hidet::buildRuleBasedSchedulingPipeline(
   schedule.vectorBytes = options.vectorBytes;
   schedule.transposeTile = options.transposeTile;
   schedule.fuseRows = options.fuseRows;
+  // Templates first; the rule-based scheduler takes what is left.
+  pm.addNestedPass<func::FuncOp>(createScheduleAnchors());
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.fastMath)

@@ -7,6 +7,7 @@
 #include "Hidet/InitAllDialects.h"
 
 #include "Hidet/Conversion/Passes.h"
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 #include "Hidet/Dialect/TaskMapping/Transforms/Passes.h"
 #include "Hidet/Pipelines/Pipelines.h"
@@ -22,7 +23,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void hidet::registerHidetDialects(mlir::DialectRegistry &registry) {
-  registry.insert<hidet::tm::TaskMappingDialect, mlir::arith::ArithDialect,
+  registry.insert<hidet::tm::TaskMappingDialect, hidet::HidetDialect, mlir::arith::ArithDialect,
                   mlir::gpu::GPUDialect, mlir::scf::SCFDialect,
                   mlir::linalg::LinalgDialect, mlir::memref::MemRefDialect,
                   mlir::vector::VectorDialect, mlir::affine::AffineDialect>();

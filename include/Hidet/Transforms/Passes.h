@@ -7,6 +7,7 @@
 #ifndef HIDET_TRANSFORMS_PASSES_H
 #define HIDET_TRANSFORMS_PASSES_H
 
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -9,6 +9,36 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
+  let summary = "Instantiates the templates of scheduled anchor ops.";
+  let description = [{
+    Finds anchor ops on buffers that have a template and instantiates it as
+    a GPU kernel written with task mappings. The schedule is the op's
+    `hidet.schedule` attribute when present (a user or a tuner wrote it);
+    otherwise the pass picks one with a documented heuristic and records it
+    on the kernel's launch (`hidet.schedule`), so that every decision is in
+    the IR. Ops without a template are left, with a remark saying why, to
+    `hidet-rule-based-schedule`.
+
+    Templates so far: `linalg.matmul` on f32 row-major buffers with static
+    shapes, the paper's SIMT template (`#hidet.simt_matmul`). Heuristic:
+    128 x 128 tiles (`block_warps = [4, 2]`, `warp_outer = [2, 2]`,
+    `warp_mid = [4, 8]`, `warp_inner = [4, 4]`, `block_k = 8`), or 64 x 64
+    tiles (`block_warps = [2, 2]`, `warp_outer = [1, 1]`) when M or N is
+    below 128.
+
+    ```mlir
+    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2],
+        warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4],
+        block_k = 8>} ins(%a, %b : ...) outs(%c : ...)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::hidet::tm::TaskMappingDialect", "::hidet::HidetDialect"];
+}
+
 def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"> {
   let summary = "Turns every linalg op on buffers into a GPU kernel written "
                 "with task mappings.";

@@ -1,0 +1,63 @@
+# Measures cuBLAS f32 (TF32 off) for the shapes hidet-run timed, in the same
+# run and with the same method (each repetition queued behind a GPU sleep,
+# CUDA events, median), and writes matmul-simt.{json,md}.
+#   report.py <artifact-dir> <out-dir> <commit> <date>
+import glob
+import json
+import os
+import sys
+
+import torch
+
+art, out, commit, date = sys.argv[1:5]
+torch.backends.cuda.matmul.allow_tf32 = False
+
+
+def median_ms(fn, warmup=5, reps=20):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        s = torch.cuda.Event(enable_timing=True)
+        e = torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(200000)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    times.sort()
+    return times[len(times) // 2]
+
+
+rows = []
+for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
+    r = json.load(open(path))
+    f = r["functions"][0]
+    m, n, k = (int(x) for x in f["name"][3:].split("x"))
+    a = torch.randn(m, k, device="cuda")
+    b = torch.randn(k, n, device="cuda")
+    c = torch.empty(m, n, device="cuda")
+    base = median_ms(lambda: torch.matmul(a, b, out=c))
+    ms = f["time_ms"]["median"]
+    rows.append({"shape": f"{m}x{n}x{k}", "status": f["status"],
+                 "rel_l2": max(o["rel_l2"] for o in f["outputs"]),
+                 "hidet_ms": ms, "hidet_TFLOPs": 2 * m * n * k / ms / 1e9,
+                 "cublas_ms": base, "ratio": base / ms})
+res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
+       "torch": torch.__version__, "rows": rows}
+os.makedirs(out, exist_ok=True)
+json.dump(res, open(os.path.join(out, "matmul-simt.json"), "w"), indent=2)
+with open(os.path.join(out, "matmul-simt.md"), "w") as md:
+    md.write(f"# SIMT f32 matmul template vs cuBLAS, TF32 off ({date})\n\n")
+    md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
+             "Each kernel checked against the CPU reference before timing; "
+             "GPU times, median of 20, each queued behind a GPU sleep.\n\n")
+    md.write("| M x N x K | check | rel. L2 | hidet ms | TFLOP/s | cuBLAS ms | "
+             "ratio to cuBLAS |\n|---|---|---|---|---|---|---|\n")
+    for r in rows:
+        md.write(f"| {r['shape']} | {r['status']} | {r['rel_l2']:.1e} | "
+                 f"{r['hidet_ms']:.4f} | {r['hidet_TFLOPs']:.1f} | "
+                 f"{r['cublas_ms']:.4f} | {r['ratio']:.2f}x |\n")
+print(open(os.path.join(out, "matmul-simt.md")).read())

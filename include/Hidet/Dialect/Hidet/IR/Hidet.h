@@ -1,0 +1,28 @@
+//===- Hidet.h - Hidet schedule dialect -------------------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_DIALECT_HIDET_IR_HIDET_H
+#define HIDET_DIALECT_HIDET_IR_HIDET_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+
+namespace hidet {
+/// `[a, b, ...]` for ODS parameters.
+mlir::FailureOr<llvm::SmallVector<int64_t>> parseIntList(mlir::AsmParser &p);
+void printIntList(mlir::AsmPrinter &p, llvm::ArrayRef<int64_t> values);
+/// Name of the discardable attribute that carries an op's schedule.
+inline constexpr llvm::StringLiteral kScheduleAttrName = "hidet.schedule";
+} // namespace hidet
+
+#include "Hidet/Dialect/Hidet/IR/HidetDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Hidet/Dialect/Hidet/IR/HidetAttrs.h.inc"
+
+#endif // HIDET_DIALECT_HIDET_IR_HIDET_H

@@ -1,0 +1,218 @@
+//===- SimtMatmul.cpp - The SIMT matmul template --------------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The paper's SIMT matmul template. A block computes a BM x BN tile of C;
+// its threads own the tile through the composed mapping
+//
+//   spatial(block_warps) * repeat(warp_outer) * spatial(warp_mid)
+//                        * repeat(warp_inner)
+//
+// written here as tm.spatial ops for the spatial factors (warp id, lane id)
+// and fully unrolled tm.repeat ops for the repeat factors, whose indices
+// also address the thread's accumulators (a private array that lives in
+// registers). Each K step stages BM x BK of A (k-major) and BK x BN of B in
+// shared memory with auto_map loads, zero-filled past the matrix edges, so
+// any M, N, K works.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Templates.h"
+
+#include "../RuleBased/RuleBased.h"
+
+#include "Hidet/Algebra/TaskMapping.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::rulebased;
+
+/// Creates a tm.repeat over `shape`, fully unrolled, and calls `body` with
+/// its indices.
+static void fullyUnrolled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                          function_ref<void(OpBuilder &, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> ranks, unroll(shape.size(), /*full=*/0);
+  for (size_t i = 0; i < shape.size(); ++i)
+    ranks.push_back(i);
+  auto loop = hidet::tm::RepeatOp::create(
+      b, loc, hidet::tm::RepeatAttr::get(ctx, shape, ranks, unroll));
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&loop.getBody());
+  for (size_t i = 0; i < shape.size(); ++i)
+    block->addArgument(b.getIndexType(), loc);
+  hidet::tm::YieldOp::create(b, loc);
+  b.setInsertionPointToStart(block);
+  body(b, block->getArguments());
+}
+
+/// `cond ? load(buffer[idx]) : 0`.
+static Value loadOrZero(OpBuilder &b, Location loc, Value cond, Value buffer,
+                        ValueRange idx, Type elt) {
+  auto ifOp = scf::IfOp::create(b, loc, elt, cond, /*withElse=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  scf::YieldOp::create(b, loc,
+                       memref::LoadOp::create(b, loc, buffer, idx).getResult());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elt)).getResult());
+  return ifOp.getResult(0);
+}
+
+static Value lessThan(OpBuilder &b, Location loc, Value v, int64_t bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
+                               cst(b, loc, bound));
+}
+
+static Value affine(OpBuilder &b, Location loc, Value x, int64_t scale,
+                    Value y) {
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, x, cst(b, loc, scale)), y);
+}
+
+void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
+                                       SimtMatmulAttr s) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value A = op.getDpsInputOperand(0)->get();
+  Value B = op.getDpsInputOperand(1)->get();
+  Value C = op.getDpsInitOperand(0)->get();
+  auto aType = cast<MemRefType>(A.getType());
+  auto bType = cast<MemRefType>(B.getType());
+  Type elt = aType.getElementType();
+  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1);
+  int64_t N = bType.getDimSize(1);
+  int64_t BM = s.getBlockM(), BN = s.getBlockN(), BK = s.getBlockK();
+  int64_t threads = s.getNumThreads();
+  ArrayRef<int64_t> outer = s.getWarpOuter(), mid = s.getWarpMid(),
+                    inner = s.getWarpInner(), warps = s.getBlockWarps();
+
+  auto blockMapping = hidet::tm::SpatialAttr::get(
+      ctx, ArrayRef<int64_t>{(M + BM - 1) / BM, (N + BN - 1) / BN});
+  auto tileA = *algebra::TaskMapping::autoMap({BM, BK}, threads);
+  auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SmallVector<Type> shared = {
+      MemRefType::get({BK, BM}, elt, AffineMap(), workgroup),
+      MemRefType::get({BK, BN}, elt, AffineMap(), workgroup)};
+
+  createLaunch(b, loc, blockMapping, /*workersPerBlock=*/1, threads,
+               [&](OpBuilder &b, gpu::LaunchOp launch) {
+    Value As = launch.getWorkgroupAttributions()[0];
+    Value Bs = launch.getWorkgroupAttributions()[1];
+    auto blocks = hidet::tm::ForEachOp::create(b, loc, blockMapping,
+                                               hidet::tm::GPUWorker::block_x);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(blocks.getBody().front().getTerminator());
+    Value m0 = arith::MulIOp::create(b, loc, blocks.getTaskIndices()[0],
+                                     cst(b, loc, BM));
+    Value n0 = arith::MulIOp::create(b, loc, blocks.getTaskIndices()[1],
+                                     cst(b, loc, BN));
+    Value tid = launch.getThreadIds().x;
+    Value warp = arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+    // The spatial factors: which warp tile and which lane position.
+    auto warpPos = hidet::tm::SpatialOp::create(
+        b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, warp,
+        hidet::tm::SpatialAttr::get(ctx, warps));
+    auto lanePos = hidet::tm::SpatialOp::create(
+        b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, lane,
+        hidet::tm::SpatialAttr::get(ctx, mid));
+    // Local row/column of the thread's task (o, i) within the block tile.
+    auto localIndex = [&](OpBuilder &b, unsigned d, Value o, Value i) {
+      Value w = d == 0 ? warpPos.getResult(0) : warpPos.getResult(1);
+      Value l = d == 0 ? lanePos.getResult(0) : lanePos.getResult(1);
+      Value x = affine(b, loc, w, outer[d], o);
+      x = affine(b, loc, x, mid[d], l);
+      return affine(b, loc, x, inner[d], i);
+    };
+    auto accType = MemRefType::get({outer[0] * inner[0], outer[1] * inner[1]},
+                                   elt);
+    Value acc = memref::AllocaOp::create(b, loc, accType);
+    // Visits the thread's tasks: (row, col) in the tile and the
+    // accumulator slot.
+    auto forTasks = [&](function_ref<void(OpBuilder &, Value, Value, Value,
+                                          Value)> body) {
+      fullyUnrolled(b, loc, {outer[0], outer[1]}, [&](OpBuilder &b,
+                                                      ValueRange o) {
+        fullyUnrolled(b, loc, {inner[0], inner[1]}, [&](OpBuilder &b,
+                                                        ValueRange i) {
+          Value row = localIndex(b, 0, o[0], i[0]);
+          Value col = localIndex(b, 1, o[1], i[1]);
+          Value slotR = affine(b, loc, o[0], inner[0], i[0]);
+          Value slotC = affine(b, loc, o[1], inner[1], i[1]);
+          body(b, row, col, slotR, slotC);
+        });
+      });
+    };
+    // C += A * B: the accumulators start from C (0 past the edges).
+    forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
+      Value gr = arith::AddIOp::create(b, loc, m0, row);
+      Value gc = arith::AddIOp::create(b, loc, n0, col);
+      Value in = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, M),
+                                       lessThan(b, loc, gc, N));
+      memref::StoreOp::create(b, loc, loadOrZero(b, loc, in, C, {gr, gc}, elt),
+                              acc, ValueRange{sr, sc});
+    });
+    int64_t kTiles = (K + BK - 1) / BK;
+    auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0),
+                                    cst(b, loc, kTiles), cst(b, loc, 1));
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value k0 = arith::MulIOp::create(b, loc, kLoop.getInductionVar(),
+                                       cst(b, loc, BK));
+      // Stage the tiles: A k-major (As[k][m]), B as is.
+      auto stage = [&](const algebra::TaskMapping &mapping, bool isA) {
+        auto loop = hidet::tm::ForEachOp::create(
+            b, loc, hidet::tm::getMappingAttr(ctx, mapping),
+            hidet::tm::GPUWorker::thread_x);
+        OpBuilder::InsertionGuard gg(b);
+        b.setInsertionPoint(loop.getBody().front().getTerminator());
+        Value r = loop.getTaskIndices()[0], c = loop.getTaskIndices()[1];
+        Value gr = arith::AddIOp::create(b, loc, isA ? m0 : k0, r);
+        Value gc = arith::AddIOp::create(b, loc, isA ? k0 : n0, c);
+        Value in = arith::AndIOp::create(
+            b, loc, lessThan(b, loc, gr, isA ? M : K),
+            lessThan(b, loc, gc, isA ? K : N));
+        Value v = loadOrZero(b, loc, in, isA ? A : B, {gr, gc}, elt);
+        memref::StoreOp::create(b, loc, v, isA ? As : Bs,
+                                isA ? ValueRange{c, r} : ValueRange{r, c});
+      };
+      stage(tileA, /*isA=*/true);
+      stage(tileB, /*isA=*/false);
+      gpu::BarrierOp::create(b, loc);
+      fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
+        forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
+          Value a = memref::LoadOp::create(b, loc, As, ValueRange{kk[0], row});
+          Value bv = memref::LoadOp::create(b, loc, Bs, ValueRange{kk[0], col});
+          Value c = memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc});
+          Value prod = arith::MulFOp::create(b, loc, a, bv);
+          memref::StoreOp::create(b, loc, arith::AddFOp::create(b, loc, c, prod),
+                                  acc, ValueRange{sr, sc});
+        });
+      });
+      gpu::BarrierOp::create(b, loc);
+    }
+    forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
+      Value gr = arith::AddIOp::create(b, loc, m0, row);
+      Value gc = arith::AddIOp::create(b, loc, n0, col);
+      Value in = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, M),
+                                       lessThan(b, loc, gc, N));
+      auto ifOp = scf::IfOp::create(b, loc, in, /*withElse=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc}), C,
+          ValueRange{gr, gc});
+    });
+  }, shared);
+}

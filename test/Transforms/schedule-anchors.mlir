@@ -1,0 +1,75 @@
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s
+
+// An f32 matmul without a schedule gets the heuristic's 128 x 128 SIMT
+// schedule, recorded on the kernel. The kernel: a block per C tile
+// (spatial over the 3 x 4 tiles of 333 x 444), the warp and lane positions
+// from the spatial factors, the accumulators in a private array addressed by
+// the fully unrolled repeat factors, a K loop staging k-major A and B tiles
+// in shared memory with auto_map, and barriers around the compute.
+// CHECK-LABEL: func.func @default_schedule(
+// CHECK:         tm.num_workers #tm.spatial<[3, 4]>
+// CHECK:         gpu.launch {{.*}} workgroup(%[[AS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
+// CHECK:           tm.foreach (%{{.*}}, %{{.*}}) in #tm.spatial<[3, 4]> on block_x {
+// CHECK:             tm.spatial <[4, 2]> on
+// CHECK:             tm.spatial <[4, 8]> on
+// CHECK:             %[[ACC:.*]] = memref.alloca() : memref<8x8xf32>
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[KT:.*]] step
+// CHECK:               tm.foreach (%{{.*}}, %{{.*}}) in #tm.compose<repeat<[4, 1]> * spatial<[32, 8]>> on thread_x {
+// CHECK:                 memref.store %{{.*}}, %[[AS]]
+// CHECK:               tm.foreach (%{{.*}}, %{{.*}}) in #tm.compose<repeat<[4, 1]> * spatial<[2, 128]>> on thread_x {
+// CHECK:                 memref.store %{{.*}}, %[[BS]]
+// CHECK:               gpu.barrier
+// CHECK:               tm.repeat (%{{.*}}) in <[8], unroll = [full]> {
+// CHECK:                 tm.repeat (%{{.*}}, %{{.*}}) in <[2, 2]> {
+// CHECK:                   tm.repeat (%{{.*}}, %{{.*}}) in <[4, 4], unroll = [full, full]> {
+// CHECK:                     arith.mulf
+// CHECK:                     arith.addf
+// CHECK:               gpu.barrier
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+// CHECK-NOT:     linalg.matmul
+func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
+  linalg.matmul ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
+  return
+}
+
+// -----
+
+// A schedule written on the op overrides the heuristic.
+// CHECK-LABEL: func.func @user_schedule(
+// CHECK:         workgroup(%{{.*}} : memref<4x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4x16xf32, #gpu.address_space<workgroup>>)
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
+func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {
+  linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
+      ins(%a, %b : memref<200x96xf32>, memref<96x72xf32>) outs(%c : memref<200x72xf32>)
+  return
+}
+
+// -----
+
+// Small outputs get the 64 x 64 default.
+// CHECK-LABEL: func.func @small(
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x130xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x300xf32>, memref<300x130xf32>) outs(%c : memref<16x130xf32>)
+  return
+}
+
+// -----
+
+// Without a template (f16 so far) the op is left, with a remark.
+// CHECK-LABEL: func.func @no_template(
+// CHECK:         linalg.matmul
+func.func @no_template(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>) {
+  // expected-remark @+1 {{left to the rule-based scheduler: only f32 has a template yet (the SIMT one)}}
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  return
+}
+
+// -----
+
+// A schedule of the wrong kind is an error.
+func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{'hidet.schedule' of a linalg.matmul must be a #hidet.simt_matmul, got 3 : i64}}
+  linalg.matmul {hidet.schedule = 3} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
