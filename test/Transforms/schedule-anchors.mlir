@@ -1,7 +1,14 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1}))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
 
-// An f32 matmul without a schedule gets the heuristic's 128 x 128 SIMT
-// schedule, recorded on the kernel. The kernel: a block per C tile
+// An f32 matmul without a schedule gets the heuristic's schedule, recorded
+// on the kernel: with one SM (num-sms=1) the largest tiles, 128 x 128; with
+// the default 132 SMs the 16 x 32 tiles, the largest shape that still gives
+// every SM a block (21 x 14 blocks).
+// HEUR-LABEL: func.func @default_schedule(
+// HEUR:         tm.num_workers #tm.spatial<[21, 14]>
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+// The kernel with the largest tiles: a block per C tile
 // (spatial over the 3 x 4 tiles of 333 x 444), the warp and lane positions
 // from the spatial factors, the accumulators in a private array addressed by
 // the fully unrolled repeat factors, a K loop staging k-major A and B tiles
@@ -35,6 +42,8 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // -----
 
 // A schedule written on the op overrides the heuristic.
+// HEUR-LABEL: func.func @user_schedule(
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 // CHECK-LABEL: func.func @user_schedule(
 // CHECK:         workgroup(%{{.*}} : memref<4x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4x16xf32, #gpu.address_space<workgroup>>)
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
@@ -46,9 +55,21 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 
 // -----
 
-// Small outputs get the 64 x 64 default.
+// A large output gets 128 x 128 tiles with the default 132 SMs.
+// HEUR-LABEL: func.func @large(
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+// CHECK-LABEL: func.func @large(
+func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
+  linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
+  return
+}
+
+// -----
+
+// A 16 x 130 output gets the smallest tiles (no shape gives 132 blocks).
+// HEUR-LABEL: func.func @small(
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
 // CHECK-LABEL: func.func @small(
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
 func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x130xf32>) {
   linalg.matmul ins(%a, %b : memref<16x300xf32>, memref<300x130xf32>) outs(%c : memref<16x130xf32>)
   return

@@ -22,10 +22,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
 
     Templates so far: `linalg.matmul` on f32 row-major buffers with static
     shapes, the paper's SIMT template (`#hidet.simt_matmul`). Heuristic:
-    128 x 128 tiles (`block_warps = [4, 2]`, `warp_outer = [2, 2]`,
-    `warp_mid = [4, 8]`, `warp_inner = [4, 4]`, `block_k = 8`), or 64 x 64
-    tiles (`block_warps = [2, 2]`, `warp_outer = [1, 1]`) when M or N is
-    below 128.
+    the largest of four hardware-chosen tile shapes (128x128, 64x64, 32x64,
+    16x32; `warp_mid = [4, 8]`, `block_k = 8`) that gives each of the
+    `num-sms` multiprocessors a block, else the smallest.
 
     ```mlir
     linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2],
@@ -33,6 +32,11 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
         block_k = 8>} ins(%a, %b : ...) outs(%c : ...)
     ```
   }];
+  let options = [
+    Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
+           "Multiprocessors of the target GPU (132 on an H100 SXM); the "
+           "heuristic aims for at least one block each">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
