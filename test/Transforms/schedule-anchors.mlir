@@ -11,8 +11,10 @@
 // The kernel with the largest tiles: a block per C tile
 // (spatial over the 3 x 4 tiles of 333 x 444), the warp and lane positions
 // from the spatial factors, the accumulators in a private array addressed by
-// the fully unrolled repeat factors, a K loop staging k-major A and B tiles
-// in shared memory with auto_map, and barriers around the compute.
+// the fully unrolled repeat factors, and a K loop that moves the auto_map
+// tile loads of A (k-major) and B from registers to shared memory, then
+// fetches the next tiles into registers before the FMAs (register double
+// buffering), with barriers around the compute.
 // CHECK-LABEL: func.func @default_schedule(
 // CHECK:         tm.num_workers #tm.spatial<[3, 4]>
 // CHECK:         gpu.launch {{.*}} workgroup(%[[AS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
@@ -20,12 +22,18 @@
 // CHECK:             tm.spatial <[4, 2]> on
 // CHECK:             tm.spatial <[4, 8]> on
 // CHECK:             %[[ACC:.*]] = memref.alloca() : memref<8x8xf32>
+// CHECK:             %[[RA:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:             tm.spatial <[32, 8]> on
+// CHECK:             %[[RB:.*]] = memref.alloca() : memref<4xf32>
+// CHECK:             tm.spatial <[2, 128]> on
 // CHECK:             scf.for %{{.*}} = %{{.*}} to %[[KT:.*]] step
-// CHECK:               tm.foreach (%{{.*}}, %{{.*}}) in #tm.compose<repeat<[4, 1]> * spatial<[32, 8]>> on thread_x {
-// CHECK:                 memref.store %{{.*}}, %[[AS]]
-// CHECK:               tm.foreach (%{{.*}}, %{{.*}}) in #tm.compose<repeat<[4, 1]> * spatial<[2, 128]>> on thread_x {
-// CHECK:                 memref.store %{{.*}}, %[[BS]]
+// CHECK:               memref.load %[[RA]]
+// CHECK:               memref.store %{{.*}}, %[[AS]]
+// CHECK:               memref.load %[[RB]]
+// CHECK:               memref.store %{{.*}}, %[[BS]]
 // CHECK:               gpu.barrier
+// CHECK:               memref.store %{{.*}}, %[[RA]]
+// CHECK:               memref.store %{{.*}}, %[[RB]]
 // CHECK:               tm.repeat (%{{.*}}) in <[8], unroll = [full]> {
 // CHECK:                 tm.repeat (%{{.*}}, %{{.*}}) in <[2, 2]> {
 // CHECK:                   tm.repeat (%{{.*}}, %{{.*}}) in <[4, 4], unroll = [full, full]> {

@@ -15,7 +15,8 @@
 // also address the thread's accumulators (a private array that lives in
 // registers). Each K step stages BM x BK of A (k-major) and BK x BN of B in
 // shared memory with auto_map loads, zero-filled past the matrix edges, so
-// any M, N, K works.
+// any M, N, K works; the global loads of the next step are issued into
+// registers before the current step's FMAs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,34 +163,83 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
       memref::StoreOp::create(b, loc, loadOrZero(b, loc, in, C, {gr, gc}, elt),
                               acc, ValueRange{sr, sc});
     });
+    // Tile loads go global -> registers -> shared memory. The auto_map tile
+    // mapping is repeat(R) * spatial(S): the spatial part is the thread's
+    // fixed position, the repeat index its register slot, so the next tile
+    // can be fetched into registers while the current one is computed on
+    // (Hidet's register double buffering of the global loads).
+    struct TileLoad {
+      bool isA;
+      algebra::Shape rep, spat;
+      Value regs, s0, s1;
+    };
+    auto makeTileLoad = [&](const algebra::TaskMapping &mapping, bool isA) {
+      TileLoad t;
+      t.isA = isA;
+      t.rep = mapping.getFactors()[0].getShape();
+      t.spat = mapping.getFactors()[1].getShape();
+      t.regs = memref::AllocaOp::create(
+          b, loc, MemRefType::get({t.rep[0] * t.rep[1]}, elt));
+      auto pos = hidet::tm::SpatialOp::create(
+          b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
+          hidet::tm::SpatialAttr::get(ctx, t.spat));
+      t.s0 = pos.getResult(0);
+      t.s1 = pos.getResult(1);
+      return t;
+    };
+    TileLoad loadA = makeTileLoad(tileA, /*isA=*/true);
+    TileLoad loadB = makeTileLoad(tileB, /*isA=*/false);
+    // Visits the thread's tasks (r, c) of a tile and their register slots.
+    auto forTileTasks = [&](const TileLoad &t,
+                            function_ref<void(OpBuilder &, Value, Value,
+                                              Value)> body) {
+      fullyUnrolled(b, loc, {t.rep[0], t.rep[1]}, [&](OpBuilder &b,
+                                                      ValueRange p) {
+        Value r = affine(b, loc, p[0], t.spat[0], t.s0);
+        Value c = affine(b, loc, p[1], t.spat[1], t.s1);
+        Value slot = affine(b, loc, p[0], t.rep[1], p[1]);
+        body(b, r, c, slot);
+      });
+    };
+    // Global -> registers for the K tile starting at k0 (zero past edges,
+    // including a whole tile past K, so the last prefetch reads nothing).
+    auto fetch = [&](const TileLoad &t, Value k0) {
+      forTileTasks(t, [&](OpBuilder &b, Value r, Value c, Value slot) {
+        Value gr = arith::AddIOp::create(b, loc, t.isA ? m0 : k0, r);
+        Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : n0, c);
+        Value in = arith::AndIOp::create(
+            b, loc, lessThan(b, loc, gr, t.isA ? M : K),
+            lessThan(b, loc, gc, t.isA ? K : N));
+        Value v = loadOrZero(b, loc, in, t.isA ? A : B, {gr, gc}, elt);
+        memref::StoreOp::create(b, loc, v, t.regs, slot);
+      });
+    };
+    // Registers -> shared memory: A k-major (As[k][m]), B as is.
+    auto stash = [&](const TileLoad &t) {
+      forTileTasks(t, [&](OpBuilder &b, Value r, Value c, Value slot) {
+        Value v = memref::LoadOp::create(b, loc, t.regs, slot);
+        memref::StoreOp::create(b, loc, v, t.isA ? As : Bs,
+                                t.isA ? ValueRange{c, r} : ValueRange{r, c});
+      });
+    };
     int64_t kTiles = (K + BK - 1) / BK;
+    fetch(loadA, cst(b, loc, 0));
+    fetch(loadB, cst(b, loc, 0));
     auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0),
                                     cst(b, loc, kTiles), cst(b, loc, 1));
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(kLoop.getBody());
-      Value k0 = arith::MulIOp::create(b, loc, kLoop.getInductionVar(),
-                                       cst(b, loc, BK));
-      // Stage the tiles: A k-major (As[k][m]), B as is.
-      auto stage = [&](const algebra::TaskMapping &mapping, bool isA) {
-        auto loop = hidet::tm::ForEachOp::create(
-            b, loc, hidet::tm::getMappingAttr(ctx, mapping),
-            hidet::tm::GPUWorker::thread_x);
-        OpBuilder::InsertionGuard gg(b);
-        b.setInsertionPoint(loop.getBody().front().getTerminator());
-        Value r = loop.getTaskIndices()[0], c = loop.getTaskIndices()[1];
-        Value gr = arith::AddIOp::create(b, loc, isA ? m0 : k0, r);
-        Value gc = arith::AddIOp::create(b, loc, isA ? k0 : n0, c);
-        Value in = arith::AndIOp::create(
-            b, loc, lessThan(b, loc, gr, isA ? M : K),
-            lessThan(b, loc, gc, isA ? K : N));
-        Value v = loadOrZero(b, loc, in, isA ? A : B, {gr, gc}, elt);
-        memref::StoreOp::create(b, loc, v, isA ? As : Bs,
-                                isA ? ValueRange{c, r} : ValueRange{r, c});
-      };
-      stage(tileA, /*isA=*/true);
-      stage(tileB, /*isA=*/false);
+      stash(loadA);
+      stash(loadB);
       gpu::BarrierOp::create(b, loc);
+      Value next = arith::MulIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, kLoop.getInductionVar(),
+                                cst(b, loc, 1)),
+          cst(b, loc, BK));
+      fetch(loadA, next);
+      fetch(loadB, next);
       fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
         forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
           Value a = memref::LoadOp::create(b, loc, As, ValueRange{kk[0], row});
