@@ -37,8 +37,7 @@
 // CHECK:               tm.repeat (%{{.*}}) in <[8], unroll = [full]> {
 // CHECK:                 tm.repeat (%{{.*}}, %{{.*}}) in <[2, 2]> {
 // CHECK:                   tm.repeat (%{{.*}}, %{{.*}}) in <[4, 4], unroll = [full, full]> {
-// CHECK:                     arith.mulf
-// CHECK:                     arith.addf
+// CHECK:                     math.fma
 // CHECK:               gpu.barrier
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
 // CHECK-NOT:     linalg.matmul

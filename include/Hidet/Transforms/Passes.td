@@ -40,7 +40,8 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::hidet::tm::TaskMappingDialect", "::hidet::HidetDialect"];
+    "::mlir::math::MathDialect", "::hidet::tm::TaskMappingDialect",
+    "::hidet::HidetDialect"];
 }
 
 def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"> {
