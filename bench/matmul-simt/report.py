@@ -9,26 +9,13 @@ import sys
 
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from timing import median_ms  # noqa: E402
+
 art, out, commit, date = sys.argv[1:5]
 torch.backends.cuda.matmul.allow_tf32 = False
 
 
-def median_ms(fn, warmup=5, reps=20):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        s = torch.cuda.Event(enable_timing=True)
-        e = torch.cuda.Event(enable_timing=True)
-        torch.cuda._sleep(200000)
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    times.sort()
-    return times[len(times) // 2]
 
 
 rows = []
@@ -39,7 +26,7 @@ for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
     a = torch.randn(m, k, device="cuda")
     b = torch.randn(k, n, device="cuda")
     c = torch.empty(m, n, device="cuda")
-    base = median_ms(lambda: torch.matmul(a, b, out=c))
+    base = median_ms(lambda: torch.matmul(a, b, out=c), warmup=5, reps=20)
     ms = f["time_ms"]["median"]
     rows.append({"shape": f"{m}x{n}x{k}", "status": f["status"],
                  "rel_l2": max(o["rel_l2"] for o in f["outputs"]),

@@ -7,18 +7,13 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
+source "$here/../common/compile.sh"
 mode="${1:?usage: run.sh prepare|run DIR ...}"
 dir="${2:?usage: run.sh prepare|run DIR ...}"
 case "$mode" in
 prepare)
   build="${3:-$src/build}"
-  mkdir -p "$dir"
-  cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
-  for f in "$here"/*.mlir; do
-    name="$(basename "$f" .mlir)"
-    "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
-    "$build/bin/hidet-compile" "$f" --target=cpu -o "$dir/$name.cpu.so"
-  done
+  prepare_dir "$dir" "$build" "$here"/*.mlir
   # Softmax again with approximate division and exp in the kernel
   # (hidet-gpu-pipeline{fast-math=1}); checked against the same reference.
   "$build/bin/hidet-compile" "$here/softmax.mlir" -o "$dir/softmax_fast.gpu.so" \
@@ -28,11 +23,7 @@ prepare)
 run)
   dir="$(cd "$dir" && pwd)"
   out="${3:?OUT}" commit="${4:?COMMIT}" date="${5:?DATE}"
-  for gpu in "$dir"/*.gpu.so; do
-    name="$(basename "$gpu" .gpu.so)"
-    LD_LIBRARY_PATH="$dir" "$dir/hidet-run" "$gpu" --ref "$dir/$name.cpu.so" \
-      --json "$dir/$name.json"
-  done
+  run_all "$dir"
   python3 "$here/torch_baselines.py" "$dir" > /dev/null
   python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
   ;;

@@ -6,28 +6,16 @@
 # median.
 # Writes baselines.json in the directory given as argv[1].
 import json
+import os
 import sys
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from timing import median_ms  # noqa: E402
 import torch.nn.functional as F
 
 
-def median_ms(fn, warmup=10, reps=100):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        torch.cuda._sleep(200000)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
 
 
 def main(out_dir):
