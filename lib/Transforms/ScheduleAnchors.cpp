@@ -26,36 +26,6 @@ namespace hidet {
 using namespace mlir;
 using namespace hidet;
 
-/// The default SIMT schedule for an M x N output: the largest of four tile
-/// shapes (128x128, 64x64, 32x64, 16x32) that still gives every SM a block,
-/// or the smallest when none does. The candidates are fixed by the hardware
-/// (warp counts, a 32-lane spatial shape, register budgets), not derived
-/// from the input size; the input only picks among them.
-static SimtMatmulAttr defaultSimtSchedule(MLIRContext *ctx, int64_t m,
-                                          int64_t n, int64_t numSMs) {
-  struct Candidate {
-    int64_t blockWarps[2], warpOuter[2], warpInner[2];
-  };
-  static const Candidate candidates[] = {
-      {{4, 2}, {2, 2}, {4, 4}}, // 128 x 128, 256 threads
-      {{2, 2}, {2, 1}, {4, 4}}, //  64 x  64, 128 threads
-      {{2, 2}, {1, 1}, {4, 4}}, //  32 x  64, 128 threads
-      {{2, 2}, {1, 1}, {2, 2}}, //  16 x  32, 128 threads
-  };
-  const int64_t mid[2] = {4, 8};
-  const Candidate *chosen = &candidates[std::size(candidates) - 1];
-  for (const Candidate &c : candidates) {
-    int64_t bm = c.blockWarps[0] * c.warpOuter[0] * mid[0] * c.warpInner[0];
-    int64_t bn = c.blockWarps[1] * c.warpOuter[1] * mid[1] * c.warpInner[1];
-    if (((m + bm - 1) / bm) * ((n + bn - 1) / bn) >= numSMs) {
-      chosen = &c;
-      break;
-    }
-  }
-  return SimtMatmulAttr::get(ctx, chosen->blockWarps, chosen->warpOuter, mid,
-                             chosen->warpInner, /*blockK=*/8);
-}
-
 /// Why `op` has no template, or empty when it has one.
 static std::string whyNoTemplate(linalg::MatmulOp op) {
   if (!op.hasPureBufferSemantics())
@@ -109,9 +79,13 @@ struct ScheduleAnchorsPass
       }
       auto a = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
       auto bt = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
-      if (!schedule)
-        schedule = defaultSimtSchedule(&getContext(), a.getDimSize(0),
-                                       bt.getDimSize(1), numSMs);
+      if (!schedule) {
+        schedule::TargetLimits limits;
+        limits.numSMs = numSMs;
+        schedule = SimtMatmulAttr::get(
+            &getContext(), schedule::defaultSimtSchedule(
+                               a.getDimSize(0), bt.getDimSize(1), limits));
+      }
       b.setInsertionPoint(op);
       templates::buildSimtMatmul(b, op, schedule);
       // Record the decision on the kernel it produced.

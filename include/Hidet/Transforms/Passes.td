@@ -44,6 +44,30 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     "::hidet::HidetDialect"];
 }
 
+def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
+  let summary = "Prints the schedule space of every anchor op.";
+  let description = [{
+    For every anchor op that has a template, prints to standard output the
+    template, the size of its hardware-centric schedule space for the target
+    (candidates from warp counts, 32-lane shapes, per-thread tiles and K
+    steps, filtered by threads, shared memory and registers), the schedule
+    the heuristic picks for the op's shape, and, with `list=1`, every
+    schedule of the space as an attribute a user or tuner can write on the
+    op. The IR is left unchanged.
+
+    ```
+    anchor linalg.matmul 333x444x555 f32: template simt_matmul, 1107 schedules
+      default: #hidet.simt_matmul<block_warps = [2, 2], ...>
+    ```
+  }];
+  let options = [
+    Option<"list", "list", "bool", /*default=*/"false",
+           "Print every schedule of the space">,
+    Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
+           "Multiprocessors of the target GPU, for the heuristic">,
+  ];
+}
+
 def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"> {
   let summary = "Turns every linalg op on buffers into a GPU kernel written "
                 "with task mappings.";

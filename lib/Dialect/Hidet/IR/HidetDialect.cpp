@@ -62,38 +62,32 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
        {std::pair<StringRef, ArrayRef<int64_t>>{"block_warps", blockWarps},
         {"warp_outer", warpOuter},
         {"warp_mid", warpMid},
-        {"warp_inner", warpInner}}) {
+        {"warp_inner", warpInner}})
     if (list.size() != 2)
       return emitError() << name << " must have 2 entries (rows, columns), got "
                          << list.size();
-    for (int64_t v : list)
-      if (v <= 0 || v > 1024)
-        return emitError() << name << " entries must be in [1, 1024], got "
-                           << v;
-  }
-  if (warpMid[0] * warpMid[1] != 32)
-    return emitError() << "warp_mid must cover the 32 lanes of a warp, got "
-                       << warpMid[0] << " x " << warpMid[1];
-  int64_t threads = blockWarps[0] * blockWarps[1] * 32;
-  if (threads > 1024)
-    return emitError() << "block_warps gives " << threads
-                       << " threads per block; at most 1024";
-  if (blockK <= 0 || blockK > 64)
-    return emitError() << "block_k must be in [1, 64], got " << blockK;
-  int64_t bm = blockWarps[0] * warpOuter[0] * warpMid[0] * warpInner[0];
-  int64_t bn = blockWarps[1] * warpOuter[1] * warpMid[1] * warpInner[1];
-  // The tile loads distribute BM x block_k and block_k x BN elements over
-  // the threads (auto_map needs an exact split).
-  if ((bm * blockK) % threads != 0 || (bn * blockK) % threads != 0)
-    return emitError() << "block_k = " << blockK << ": the " << bm << " x "
-                       << blockK << " and " << blockK << " x " << bn
-                       << " tiles cannot be split evenly over " << threads
-                       << " threads";
-  int64_t perThread = warpOuter[0] * warpInner[0] * warpOuter[1] * warpInner[1];
-  if (perThread > 256)
-    return emitError() << "warp_outer * warp_inner gives " << perThread
-                       << " accumulators per thread; at most 256";
+  // The schedule space's own checks: valid in the IR iff in the space
+  // (target limits aside).
+  schedule::SimtMatmulSchedule s{{blockWarps[0], blockWarps[1]},
+                                 {warpOuter[0], warpOuter[1]},
+                                 {warpMid[0], warpMid[1]},
+                                 {warpInner[0], warpInner[1]},
+                                 blockK};
+  if (std::string error = schedule::checkSimtSchedule(s); !error.empty())
+    return emitError() << error;
   return success();
+}
+
+SimtMatmulAttr SimtMatmulAttr::get(MLIRContext *ctx,
+                                   const schedule::SimtMatmulSchedule &s) {
+  return get(ctx, s.blockWarps, s.warpOuter, s.warpMid, s.warpInner,
+             s.blockK);
+}
+
+schedule::SimtMatmulSchedule SimtMatmulAttr::toSchedule() const {
+  auto pair = [](ArrayRef<int64_t> v) { return std::array<int64_t, 2>{v[0], v[1]}; };
+  return {pair(getBlockWarps()), pair(getWarpOuter()), pair(getWarpMid()),
+          pair(getWarpInner()), getBlockK()};
 }
 
 int64_t SimtMatmulAttr::getNumThreads() const {

@@ -7,6 +7,8 @@
 #ifndef HIDET_DIALECT_HIDET_IR_HIDET_H
 #define HIDET_DIALECT_HIDET_IR_HIDET_H
 
+#include "Hidet/Schedule/SimtMatmulSpace.h"
+
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"

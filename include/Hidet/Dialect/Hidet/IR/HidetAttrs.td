@@ -59,7 +59,12 @@ def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
                         "int64_t":$block_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::hidet::schedule::SimtMatmulSchedule &":$s)>
+  ];
   let extraClassDeclaration = [{
+    /// The schedule as plain data (Hidet/Schedule/SimtMatmulSpace.h).
+    ::hidet::schedule::SimtMatmulSchedule toSchedule() const;
     /// Threads per block.
     int64_t getNumThreads() const;
     /// Block tile extents (rows, columns).

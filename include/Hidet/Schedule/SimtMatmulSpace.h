@@ -1,0 +1,75 @@
+//===- SimtMatmulSpace.h - Schedule space of the SIMT matmul ----*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The hardware-centric schedule space of the SIMT matmul template, as plain
+// C++ (no MLIR types): candidates are enumerated from hardware-meaningful
+// values (warp counts, 32-lane shapes, per-thread tiles, K steps) and
+// filtered against the target's limits, never derived from the input size.
+// The #hidet.simt_matmul verifier uses the same validity checks, so a
+// schedule is valid in the IR iff it is in the space.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_SCHEDULE_SIMTMATMULSPACE_H
+#define HIDET_SCHEDULE_SIMTMATMULSPACE_H
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hidet {
+namespace schedule {
+
+/// The limits of a GPU that the space is filtered against.
+struct TargetLimits {
+  int64_t maxThreadsPerBlock = 1024;
+  int64_t maxSharedBytesPerBlock = 48 * 1024; ///< static shared memory
+  int64_t maxRegistersPerThread = 255;
+  int64_t numSMs = 132;
+  /// The H100 SXM (sm_90a), the project's reference GPU.
+  static TargetLimits h100() { return TargetLimits(); }
+};
+
+/// One SIMT matmul schedule (the fields of #hidet.simt_matmul).
+struct SimtMatmulSchedule {
+  std::array<int64_t, 2> blockWarps, warpOuter, warpMid, warpInner;
+  int64_t blockK;
+
+  int64_t numThreads() const { return blockWarps[0] * blockWarps[1] * 32; }
+  int64_t blockM() const {
+    return blockWarps[0] * warpOuter[0] * warpMid[0] * warpInner[0];
+  }
+  int64_t blockN() const {
+    return blockWarps[1] * warpOuter[1] * warpMid[1] * warpInner[1];
+  }
+  /// Shared memory of the A and B tiles, in bytes (f32).
+  int64_t sharedBytes() const { return (blockM() + blockN()) * blockK * 4; }
+  /// Registers per thread: accumulators, the staged global loads of both
+  /// tiles, and a reserve for addresses and loop state.
+  int64_t estimatedRegisters() const;
+  bool operator==(const SimtMatmulSchedule &o) const;
+};
+
+/// Why `s` cannot run (a message naming the field), or empty when it can.
+/// Structural checks only when `limits` is null.
+std::string checkSimtSchedule(const SimtMatmulSchedule &s,
+                              const TargetLimits *limits = nullptr);
+
+/// The valid schedules for `limits`, in a fixed order.
+std::vector<SimtMatmulSchedule>
+enumerateSimtSpace(const TargetLimits &limits = TargetLimits::h100());
+
+/// The heuristic: the largest of four hardware tile shapes (128x128,
+/// 64x64, 32x64, 16x32) that gives each SM a block for an M x N output,
+/// else the smallest.
+SimtMatmulSchedule defaultSimtSchedule(int64_t m, int64_t n,
+                                       const TargetLimits &limits);
+
+} // namespace schedule
+} // namespace hidet
+
+#endif // HIDET_SCHEDULE_SIMTMATMULSPACE_H

@@ -1,0 +1,123 @@
+//===- SimtMatmulSpace.cpp - Schedule space of the SIMT matmul ------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements the SIMT matmul schedule space: validity checks,
+// enumeration and the default heuristic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/SimtMatmulSpace.h"
+
+#include <iterator>
+
+using namespace hidet::schedule;
+
+int64_t SimtMatmulSchedule::estimatedRegisters() const {
+  int64_t threads = numThreads();
+  int64_t accumulators =
+      warpOuter[0] * warpInner[0] * warpOuter[1] * warpInner[1];
+  int64_t staged = (blockM() * blockK + blockK * blockN()) / threads;
+  int64_t fragments = warpOuter[0] * warpInner[0] + warpOuter[1] * warpInner[1];
+  // Addresses, indices and loop state; rounded to the allocation unit (8).
+  int64_t total = accumulators + staged + fragments + 40;
+  return (total + 7) / 8 * 8;
+}
+
+bool SimtMatmulSchedule::operator==(const SimtMatmulSchedule &o) const {
+  return blockWarps == o.blockWarps && warpOuter == o.warpOuter &&
+         warpMid == o.warpMid && warpInner == o.warpInner &&
+         blockK == o.blockK;
+}
+
+std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
+                                               const TargetLimits *limits) {
+  const std::pair<const char *, const std::array<int64_t, 2> *> lists[] = {
+      {"block_warps", &s.blockWarps},
+      {"warp_outer", &s.warpOuter},
+      {"warp_mid", &s.warpMid},
+      {"warp_inner", &s.warpInner}};
+  for (auto [name, list] : lists)
+    for (int64_t v : *list)
+      if (v <= 0 || v > 1024)
+        return std::string(name) + " entries must be in [1, 1024], got " +
+               std::to_string(v);
+  if (s.warpMid[0] * s.warpMid[1] != 32)
+    return "warp_mid must cover the 32 lanes of a warp, got " +
+           std::to_string(s.warpMid[0]) + " x " + std::to_string(s.warpMid[1]);
+  int64_t threads = s.numThreads();
+  int64_t maxThreads = limits ? limits->maxThreadsPerBlock : 1024;
+  if (threads > maxThreads)
+    return "block_warps gives " + std::to_string(threads) +
+           " threads per block; at most " + std::to_string(maxThreads);
+  if (s.blockK <= 0 || s.blockK > 64)
+    return "block_k must be in [1, 64], got " + std::to_string(s.blockK);
+  int64_t bm = s.blockM(), bn = s.blockN();
+  if ((bm * s.blockK) % threads != 0 || (bn * s.blockK) % threads != 0)
+    return "block_k = " + std::to_string(s.blockK) + ": the " +
+           std::to_string(bm) + " x " + std::to_string(s.blockK) + " and " +
+           std::to_string(s.blockK) + " x " + std::to_string(bn) +
+           " tiles cannot be split evenly over " + std::to_string(threads) +
+           " threads";
+  int64_t perThread =
+      s.warpOuter[0] * s.warpInner[0] * s.warpOuter[1] * s.warpInner[1];
+  if (perThread > 256)
+    return "warp_outer * warp_inner gives " + std::to_string(perThread) +
+           " accumulators per thread; at most 256";
+  if (!limits)
+    return "";
+  if (s.sharedBytes() > limits->maxSharedBytesPerBlock)
+    return "the tiles need " + std::to_string(s.sharedBytes()) +
+           " bytes of shared memory; the target has " +
+           std::to_string(limits->maxSharedBytesPerBlock);
+  if (s.estimatedRegisters() > limits->maxRegistersPerThread)
+    return "about " + std::to_string(s.estimatedRegisters()) +
+           " registers per thread; the target has " +
+           std::to_string(limits->maxRegistersPerThread);
+  return "";
+}
+
+std::vector<SimtMatmulSchedule>
+hidet::schedule::enumerateSimtSpace(const TargetLimits &limits) {
+  // Hardware-meaningful values: warps per block, how a warp's 32 lanes are
+  // laid out, the per-thread repeats, and K steps.
+  static const std::array<int64_t, 2> blockWarps[] = {
+      {1, 1}, {1, 2}, {2, 1}, {2, 2}, {2, 4}, {4, 2}, {4, 4}};
+  static const std::array<int64_t, 2> warpOuter[] = {
+      {1, 1}, {1, 2}, {2, 1}, {2, 2}};
+  static const std::array<int64_t, 2> warpMid[] = {
+      {4, 8}, {8, 4}, {2, 16}, {16, 2}};
+  static const std::array<int64_t, 2> warpInner[] = {
+      {2, 2}, {4, 4}, {4, 8}, {8, 4}};
+  static const int64_t blockK[] = {4, 8, 16};
+  std::vector<SimtMatmulSchedule> space;
+  for (const auto &bw : blockWarps)
+    for (const auto &wo : warpOuter)
+      for (const auto &wm : warpMid)
+        for (const auto &wi : warpInner)
+          for (int64_t bk : blockK) {
+            SimtMatmulSchedule s{bw, wo, wm, wi, bk};
+            if (checkSimtSchedule(s, &limits).empty())
+              space.push_back(s);
+          }
+  return space;
+}
+
+SimtMatmulSchedule hidet::schedule::defaultSimtSchedule(
+    int64_t m, int64_t n, const TargetLimits &limits) {
+  static const SimtMatmulSchedule candidates[] = {
+      {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8}, // 128 x 128, 256 threads
+      {{2, 2}, {2, 1}, {4, 8}, {4, 4}, 8}, //  64 x  64, 128 threads
+      {{2, 2}, {1, 1}, {4, 8}, {4, 4}, 8}, //  32 x  64, 128 threads
+      {{2, 2}, {1, 1}, {4, 8}, {2, 2}, 8}, //  16 x  32, 128 threads
+  };
+  for (const SimtMatmulSchedule &c : candidates) {
+    int64_t blocks = ((m + c.blockM() - 1) / c.blockM()) *
+                     ((n + c.blockN() - 1) / c.blockN());
+    if (blocks >= limits.numSMs)
+      return c;
+  }
+  return candidates[std::size(candidates) - 1];
+}

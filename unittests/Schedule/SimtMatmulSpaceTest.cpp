@@ -1,0 +1,136 @@
+//===- SimtMatmulSpaceTest.cpp - Tests of the SIMT schedule space ---------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The SIMT matmul schedule space: every enumerated schedule is valid and
+// distinct, the heuristic's candidates are in the space, the filters reject
+// what the target cannot run with a message naming the reason, and the
+// heuristic's picks per shape class.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/SimtMatmulSpace.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <tuple>
+
+using namespace hidet::schedule;
+
+namespace {
+
+SimtMatmulSchedule make(std::array<int64_t, 2> bw, std::array<int64_t, 2> wo,
+                        std::array<int64_t, 2> wm, std::array<int64_t, 2> wi,
+                        int64_t bk) {
+  return SimtMatmulSchedule{bw, wo, wm, wi, bk};
+}
+
+TEST(SimtMatmulSpace, EveryScheduleIsValidAndDistinct) {
+  TargetLimits h100 = TargetLimits::h100();
+  std::vector<SimtMatmulSchedule> space = enumerateSimtSpace(h100);
+  ASSERT_FALSE(space.empty());
+  std::set<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t>>
+      seen;
+  for (const SimtMatmulSchedule &s : space) {
+    EXPECT_EQ(checkSimtSchedule(s, &h100), "");
+    EXPECT_LE(s.numThreads(), h100.maxThreadsPerBlock);
+    EXPECT_LE(s.sharedBytes(), h100.maxSharedBytesPerBlock);
+    EXPECT_LE(s.estimatedRegisters(), h100.maxRegistersPerThread);
+    EXPECT_EQ(s.warpMid[0] * s.warpMid[1], 32);
+    EXPECT_TRUE(seen
+                    .insert({s.blockWarps[0], s.blockWarps[1], s.warpOuter[0],
+                             s.warpOuter[1], s.warpMid[0], s.warpMid[1],
+                             s.warpInner[0], s.warpInner[1], s.blockK})
+                    .second);
+  }
+  // The space is fixed by the hardware, not by inputs: enumerating twice
+  // gives the same schedules in the same order.
+  std::vector<SimtMatmulSchedule> again = enumerateSimtSpace(h100);
+  ASSERT_EQ(space.size(), again.size());
+  for (size_t i = 0; i < space.size(); ++i)
+    EXPECT_TRUE(space[i] == again[i]);
+}
+
+TEST(SimtMatmulSpace, TighterTargetsGiveSmallerSpaces) {
+  TargetLimits small = TargetLimits::h100();
+  small.maxSharedBytesPerBlock = 8 * 1024;
+  small.maxThreadsPerBlock = 256;
+  std::vector<SimtMatmulSchedule> h100 = enumerateSimtSpace();
+  std::vector<SimtMatmulSchedule> tight = enumerateSimtSpace(small);
+  EXPECT_LT(tight.size(), h100.size());
+  EXPECT_FALSE(tight.empty());
+  for (const SimtMatmulSchedule &s : tight) {
+    EXPECT_LE(s.sharedBytes(), 8 * 1024);
+    EXPECT_LE(s.numThreads(), 256);
+  }
+}
+
+TEST(SimtMatmulSpace, HeuristicCandidatesAreInTheSpace) {
+  std::vector<SimtMatmulSchedule> space = enumerateSimtSpace();
+  TargetLimits limits;
+  for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{
+           {4096, 4096}, {1024, 1024}, {512, 1024}, {256, 1024}, {1, 4096}}) {
+    SimtMatmulSchedule s = defaultSimtSchedule(m, n, limits);
+    bool found = false;
+    for (const SimtMatmulSchedule &t : space)
+      found |= t == s;
+    EXPECT_TRUE(found) << m << "x" << n;
+  }
+}
+
+TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
+  TargetLimits limits; // 132 SMs
+  // Large outputs: 128 x 128 tiles (32 x 32 = 1024 blocks).
+  SimtMatmulSchedule large = defaultSimtSchedule(4096, 4096, limits);
+  EXPECT_EQ(large.blockM(), 128);
+  EXPECT_EQ(large.blockN(), 128);
+  // 1024 x 1024: 128 x 128 gives 64 blocks, 64 x 64 gives 256.
+  SimtMatmulSchedule mid = defaultSimtSchedule(1024, 1024, limits);
+  EXPECT_EQ(mid.blockM(), 64);
+  EXPECT_EQ(mid.blockN(), 64);
+  // Nothing fills 132 SMs for M = 1: the smallest tiles.
+  SimtMatmulSchedule skinny = defaultSimtSchedule(1, 4096, limits);
+  EXPECT_EQ(skinny.blockM(), 16);
+  EXPECT_EQ(skinny.blockN(), 32);
+  // With one SM, the largest tiles always.
+  limits.numSMs = 1;
+  EXPECT_EQ(defaultSimtSchedule(16, 16, limits).blockM(), 128);
+}
+
+TEST(SimtMatmulSpace, ChecksNameTheReason) {
+  TargetLimits h100 = TargetLimits::h100();
+  EXPECT_NE(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 4}, {4, 4}, 8))
+                .find("warp_mid must cover the 32 lanes"),
+            std::string::npos);
+  EXPECT_NE(checkSimtSchedule(make({8, 8}, {1, 1}, {4, 8}, {1, 1}, 8))
+                .find("2048 threads per block"),
+            std::string::npos);
+  EXPECT_NE(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 3))
+                .find("cannot be split evenly over 256 threads"),
+            std::string::npos);
+  EXPECT_NE(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 0))
+                .find("block_k must be in [1, 64]"),
+            std::string::npos);
+  EXPECT_NE(checkSimtSchedule(make({1, 1}, {4, 4}, {4, 8}, {8, 8}, 8))
+                .find("accumulators per thread"),
+            std::string::npos);
+  // 256 x 256 tiles of k = 64 need 128 KiB of shared memory.
+  EXPECT_NE(checkSimtSchedule(make({4, 4}, {2, 2}, {4, 8}, {4, 2}, 64), &h100)
+                .find("bytes of shared memory"),
+            std::string::npos);
+  // 8 x 8 repeats x (4 x 4) inner = 256 accumulators: fine structurally,
+  // too many registers for the target.
+  SimtMatmulSchedule heavy = make({1, 1}, {2, 2}, {4, 8}, {8, 8}, 8);
+  EXPECT_EQ(checkSimtSchedule(heavy), "");
+  EXPECT_NE(checkSimtSchedule(heavy, &h100).find("registers per thread"),
+            std::string::npos);
+  // The default schedule passes.
+  EXPECT_EQ(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8), &h100),
+            "");
+}
+
+} // namespace
