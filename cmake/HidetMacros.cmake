@@ -38,3 +38,18 @@ function(add_hidet_doc td_file output_name)
   set_property(GLOBAL APPEND PROPERTY HIDET_DOC_TARGETS hidet-doc-${output_name})
   set_property(GLOBAL APPEND PROPERTY HIDET_DOC_FILES ${output_name}.md)
 endfunction()
+
+# add_hidet_plain_library(name sources...)
+# A static library of plain C++ (no MLIR): the task-mapping algebra and the
+# schedule spaces, usable by tuners and unit tests alone. PIC, so that the
+# plugin can link it; exported as Hidet::<name>.
+function(add_hidet_plain_library name)
+  add_library(${name} STATIC ${ARGN})
+  llvm_update_compile_flags(${name})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${name} PUBLIC
+    $<BUILD_INTERFACE:${HIDET_SOURCE_DIR}/include>
+    $<INSTALL_INTERFACE:include>)
+  set_property(GLOBAL APPEND PROPERTY HIDET_EXPORTED_LIBS ${name})
+  install(TARGETS ${name} EXPORT HidetTargets ARCHIVE DESTINATION lib)
+endfunction()
