@@ -79,12 +79,21 @@ struct ScheduleAnchorsPass
       }
       auto a = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
       auto bt = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
-      if (!schedule) {
-        schedule::TargetLimits limits;
-        limits.numSMs = numSMs;
+      schedule::TargetLimits limits;
+      limits.numSMs = numSMs;
+      if (!schedule)
         schedule = SimtMatmulAttr::get(
             &getContext(), schedule::defaultSimtSchedule(
                                a.getDimSize(0), bt.getDimSize(1), limits));
+      // A written schedule is structurally valid (its verifier ran) but may
+      // not fit the target.
+      if (std::string why =
+              schedule::checkSimtSchedule(schedule.toSchedule(), &limits);
+          !why.empty()) {
+        op->emitError("hidet-schedule-anchors: the schedule does not fit the "
+                      "target: ")
+            << why;
+        return signalPassFailure();
       }
       b.setInsertionPoint(op);
       templates::buildSimtMatmul(b, op, schedule);

@@ -101,3 +101,14 @@ func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memr
   linalg.matmul {hidet.schedule = 3} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// A schedule can be valid in the IR and still not fit the target: 128 x 128
+// tiles with k = 64 need 64 KiB of shared memory.
+func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 65536 bytes of shared memory; the target has 49152}}
+  linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 4], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 2], block_k = 64>}
+      ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
+  return
+}
