@@ -81,7 +81,8 @@ struct RuleBasedSchedulePass
         for (SmallVector<RowOp> &group : findRowGroups(*block)) {
           b.setInsertionPoint(group.back().op);
           SmallVector<memref::AllocOp> dead =
-              scheduleRowGroup(b, group, blockSize, vectorBytes);
+              scheduleRowGroup(b, group, blockSize, vectorBytes,
+                               rowRegisterElements);
           for (RowOp &r : group)
             r.op->erase();
           for (memref::AllocOp alloc : dead) {

@@ -1,5 +1,6 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule))' | FileCheck %s
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule{vector-bytes=1 block-size=128 transpose-tile=32}))' | FileCheck %s --check-prefix=SCALAR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-rule-based-schedule{row-register-elements=4}))' | FileCheck %s --check-prefix=MEMROW
 
 // An elementwise op with a broadcast operand: one task per 16-byte vector,
 // the grid derived from the mapping, contiguous operands loaded as vectors
@@ -229,6 +230,13 @@ func.func @dynamic(%a: memref<?xf32>, %o: memref<?xf32>) {
 // by default for 2 steps, 256
 // columns = 2 steps x 32 lanes x 4), the row sum is reduced with a butterfly
 // and stored by every lane, and the temporary's allocation disappears.
+// With row-register-elements=4 (fewer than the 8 elements per lane), the
+// temporary stays in memory and the steps are not unrolled.
+// MEMROW-LABEL: func.func @row_group(
+// MEMROW:         %[[TMP:.*]] = memref.alloc() : memref<64x256xf32>
+// MEMROW:         gpu.launch
+// MEMROW-NOT:       memref.alloca() : memref<2x4xf32>
+// MEMROW:             vector.store %{{.*}}, %[[TMP]]
 // CHECK-LABEL: func.func @row_group(
 // CHECK-NOT:     memref.alloc()
 // CHECK:         gpu.launch

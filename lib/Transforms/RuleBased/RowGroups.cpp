@@ -167,15 +167,11 @@ SmallVector<SmallVector<RowOp>> findRowGroups(Block &block) {
   return groups;
 }
 
-/// Largest number of elements per lane kept in registers for one
-/// intermediate row buffer (larger rows go through memory).
-static constexpr int64_t kMaxPrivateElements = 64;
-
 /// Schedules `group` as one kernel. Returns the group's temporary buffers
 /// that now live in registers (their allocations are dead).
 SmallVector<memref::AllocOp>
 scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
-                 int64_t vectorBytes) {
+                 int64_t vectorBytes, int64_t maxRegisterElements) {
   linalg::LinalgOp first = group.front().op;
   Location loc = first.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -228,7 +224,7 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
   for (const RowOp &r : group)
     inGroup.insert(r.op);
   SmallVector<memref::AllocOp> privateAllocs;
-  if (steps * width <= kMaxPrivateElements) {
+  if (steps * width <= maxRegisterElements) {
     for (const RowOp &r : group) {
       if (!r.hasColumn || r.reduction)
         continue;

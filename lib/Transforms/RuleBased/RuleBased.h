@@ -158,10 +158,12 @@ struct RowOp {
 /// reduction and at least two ops.
 llvm::SmallVector<llvm::SmallVector<RowOp>> findRowGroups(mlir::Block &block);
 /// Schedules a row group as one kernel; returns the temporaries that now
-/// live in registers (their allocations are dead).
+/// live in registers (their allocations are dead). A temporary stays in
+/// registers when each lane holds at most `maxRegisterElements` of it.
 llvm::SmallVector<mlir::memref::AllocOp>
 scheduleRowGroup(mlir::OpBuilder &b, llvm::ArrayRef<RowOp> group,
-                 int64_t blockSize, int64_t vectorBytes);
+                 int64_t blockSize, int64_t vectorBytes,
+                 int64_t maxRegisterElements);
 
 } // namespace rulebased
 } // namespace hidet
