@@ -53,7 +53,9 @@ void hidet::buildRuleBasedSchedulingPipeline(
   schedule.transposeTile = options.transposeTile;
   schedule.fuseRows = options.fuseRows;
   // Templates first; the rule-based scheduler takes what is left.
-  pm.addNestedPass<func::FuncOp>(createScheduleAnchors());
+  ScheduleAnchorsOptions anchors;
+  anchors.numSMs = options.numSMs;
+  pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.fastMath)

@@ -57,6 +57,11 @@ struct GPUPipelineOptions
       llvm::cl::desc("Schedule row groups (softmax, layer norm, ...) as one "
                      "kernel"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> numSMs{
+      *this, "num-sms",
+      llvm::cl::desc("Multiprocessors of the target GPU, for the anchor "
+                     "schedule heuristic (132 on an H100 SXM)"),
+      llvm::cl::init(132)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let kernels use approximate division and math "
