@@ -62,7 +62,6 @@ std::string hidet::algebra::checkShape(const Shape &shape) {
   if (shape.empty())
     return "task shape must have at least one dimension";
   // Guard the products computed everywhere else against int64 overflow.
-  constexpr int64_t kMaxTasks = int64_t(1) << 40;
   int64_t p = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] <= 0)

@@ -70,6 +70,10 @@ struct LoopHint {
 };
 using LoopHints = std::vector<LoopHint>;
 
+/// Largest number of workers or tasks a mapping may have (products stay far
+/// from int64 overflow).
+constexpr int64_t kMaxTasks = int64_t(1) << 40;
+
 /// Returns the identity permutation [0, 1, ..., rank-1] (row-major ranks).
 Ranks rowMajorRanks(size_t rank);
 /// Returns [rank-1, ..., 1, 0] (column-major ranks).

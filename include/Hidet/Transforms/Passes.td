@@ -126,6 +126,10 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
            "power of two >= 32 (1 disables the tiled rule)">,
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
            "Schedule row groups (softmax, layer norm, ...) as one kernel">,
+    Option<"rowRegisterElements", "row-register-elements", "int64_t",
+           /*default=*/"64",
+           "Elements of a row-group temporary each lane may keep in "
+           "registers; longer rows keep it in memory">,
     Option<"blockReduceMin", "block-reduce-min", "int64_t",
            /*default=*/"8192",
            "Smallest reduced extent reduced by a whole block (warps combine "

@@ -313,7 +313,6 @@ LogicalResult hidet::tm::verifyComposition(function_ref<InFlightDiagnostic()> em
     return emitError() << "a composition needs at least one factor";
   size_t rank = factors.front().getTaskRank();
   // Bound the products of workers and tasks like checkShape bounds a leaf.
-  constexpr int64_t kMax = int64_t(1) << 40;
   int64_t workers = 1, tasks = 1;
   for (auto [i, f] : llvm::enumerate(factors)) {
     if (f.getTaskRank() != rank)
@@ -322,7 +321,7 @@ LogicalResult hidet::tm::verifyComposition(function_ref<InFlightDiagnostic()> em
                          << " but factor 0 has rank " << rank;
     algebra::TaskMapping m = f.toAlgebra();
     int64_t n = m.getNumWorkers(), t = algebra::product(m.getTaskShape());
-    if (workers > kMax / n || tasks > kMax / t)
+    if (workers > algebra::kMaxTasks / n || tasks > algebra::kMaxTasks / t)
       return emitError() << "composition has more than 2^40 workers or tasks";
     workers *= n;
     tasks *= t;
