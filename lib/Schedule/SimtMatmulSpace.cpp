@@ -29,7 +29,7 @@ int64_t SimtMatmulSchedule::estimatedRegisters() const {
 bool SimtMatmulSchedule::operator==(const SimtMatmulSchedule &o) const {
   return blockWarps == o.blockWarps && warpOuter == o.warpOuter &&
          warpMid == o.warpMid && warpInner == o.warpInner &&
-         blockK == o.blockK;
+         blockK == o.blockK && grid == o.grid;
 }
 
 std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
@@ -44,6 +44,8 @@ std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
       if (v <= 0 || v > 1024)
         return std::string(name) + " entries must be in [1, 1024], got " +
                std::to_string(v);
+  if (std::string error = checkGridSchedule(s.grid); !error.empty())
+    return error;
   if (s.warpMid[0] * s.warpMid[1] != 32)
     return "warp_mid must cover the 32 lanes of a warp, got " +
            std::to_string(s.warpMid[0]) + " x " + std::to_string(s.warpMid[1]);
@@ -97,27 +99,37 @@ hidet::schedule::enumerateSimtSpace(const TargetLimits &limits) {
     for (const auto &wo : warpOuter)
       for (const auto &wm : warpMid)
         for (const auto &wi : warpInner)
-          for (int64_t bk : blockK) {
-            SimtMatmulSchedule s{bw, wo, wm, wi, bk};
-            if (checkSimtSchedule(s, &limits).empty())
-              space.push_back(s);
-          }
+          for (int64_t bk : blockK)
+            for (int64_t swizzle : kSwizzleValues)
+              for (int64_t split : kSplitKValues) {
+                SimtMatmulSchedule s{bw, wo, wm, wi, bk, {swizzle, split}};
+                if (checkSimtSchedule(s, &limits).empty())
+                  space.push_back(s);
+              }
   return space;
 }
 
 SimtMatmulSchedule hidet::schedule::defaultSimtSchedule(
-    int64_t m, int64_t n, const TargetLimits &limits) {
+    int64_t batch, int64_t m, int64_t n, int64_t k,
+    const TargetLimits &limits) {
   static const SimtMatmulSchedule candidates[] = {
       {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8}, // 128 x 128, 256 threads
       {{2, 2}, {2, 1}, {4, 8}, {4, 4}, 8}, //  64 x  64, 128 threads
       {{2, 2}, {1, 1}, {4, 8}, {4, 4}, 8}, //  32 x  64, 128 threads
       {{2, 2}, {1, 1}, {4, 8}, {2, 2}, 8}, //  16 x  32, 128 threads
   };
-  for (const SimtMatmulSchedule &c : candidates) {
-    int64_t blocks = ((m + c.blockM() - 1) / c.blockM()) *
-                     ((n + c.blockN() - 1) / c.blockN());
-    if (blocks >= limits.numSMs)
-      return c;
-  }
-  return candidates[std::size(candidates) - 1];
+  auto blocksOf = [&](const SimtMatmulSchedule &c) {
+    return batch * ((m + c.blockM() - 1) / c.blockM()) *
+           ((n + c.blockN() - 1) / c.blockN());
+  };
+  SimtMatmulSchedule pick = candidates[std::size(candidates) - 1];
+  for (const SimtMatmulSchedule &c : candidates)
+    if (blocksOf(c) >= limits.numSMs) {
+      pick = c;
+      break;
+    }
+  pick.grid.swizzle = 8;
+  pick.grid.splitK = defaultSplitK(blocksOf(pick),
+                                   (k + pick.blockK - 1) / pick.blockK, limits);
+  return pick;
 }

@@ -33,7 +33,7 @@ TEST(SimtMatmulSpace, EveryScheduleIsValidAndDistinct) {
   std::vector<SimtMatmulSchedule> space = enumerateSimtSpace(h100);
   ASSERT_FALSE(space.empty());
   std::set<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                      int64_t, int64_t, int64_t>>
+                      int64_t, int64_t, int64_t, int64_t, int64_t>>
       seen;
   for (const SimtMatmulSchedule &s : space) {
     EXPECT_EQ(checkSimtSchedule(s, &h100), "");
@@ -44,7 +44,8 @@ TEST(SimtMatmulSpace, EveryScheduleIsValidAndDistinct) {
     EXPECT_TRUE(seen
                     .insert({s.blockWarps[0], s.blockWarps[1], s.warpOuter[0],
                              s.warpOuter[1], s.warpMid[0], s.warpMid[1],
-                             s.warpInner[0], s.warpInner[1], s.blockK})
+                             s.warpInner[0], s.warpInner[1], s.blockK,
+                             s.grid.swizzle, s.grid.splitK})
                     .second);
   }
   // The space is fixed by the hardware, not by inputs: enumerating twice
@@ -74,7 +75,7 @@ TEST(SimtMatmulSpace, HeuristicCandidatesAreInTheSpace) {
   TargetLimits limits;
   for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{
            {4096, 4096}, {1024, 1024}, {512, 1024}, {256, 1024}, {1, 4096}}) {
-    SimtMatmulSchedule s = defaultSimtSchedule(m, n, limits);
+    SimtMatmulSchedule s = defaultSimtSchedule(1, m, n, 4096, limits);
     bool found = false;
     for (const SimtMatmulSchedule &t : space)
       found |= t == s;
@@ -85,20 +86,34 @@ TEST(SimtMatmulSpace, HeuristicCandidatesAreInTheSpace) {
 TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   TargetLimits limits; // 132 SMs
   // Large outputs: 128 x 128 tiles (32 x 32 = 1024 blocks).
-  SimtMatmulSchedule large = defaultSimtSchedule(4096, 4096, limits);
+  SimtMatmulSchedule large = defaultSimtSchedule(1, 4096, 4096, 4096, limits);
   EXPECT_EQ(large.blockM(), 128);
   EXPECT_EQ(large.blockN(), 128);
   // 1024 x 1024: 128 x 128 gives 64 blocks, 64 x 64 gives 256.
-  SimtMatmulSchedule mid = defaultSimtSchedule(1024, 1024, limits);
+  SimtMatmulSchedule mid = defaultSimtSchedule(1, 1024, 1024, 1024, limits);
   EXPECT_EQ(mid.blockM(), 64);
   EXPECT_EQ(mid.blockN(), 64);
   // Nothing fills 132 SMs for M = 1: the smallest tiles.
-  SimtMatmulSchedule skinny = defaultSimtSchedule(1, 4096, limits);
+  SimtMatmulSchedule skinny = defaultSimtSchedule(1, 1, 4096, 4096, limits);
   EXPECT_EQ(skinny.blockM(), 16);
   EXPECT_EQ(skinny.blockN(), 32);
+  // ... whose 128 blocks fill the SMs, so no split-K.
+  EXPECT_EQ(skinny.grid.splitK, 1);
+  // A batch counts: 8 batches of 256 x 256 fill the SMs with 32 x 64
+  // tiles (8 x 32 blocks; 64 x 64 tiles give 128).
+  SimtMatmulSchedule batched = defaultSimtSchedule(8, 256, 256, 256, limits);
+  EXPECT_EQ(batched.blockM(), 32);
+  // Few output tiles and a long K: split-K fills the SMs. 128 x 128 in
+  // 16 x 32 tiles gives 32 blocks; 4 slices give 128.
+  SimtMatmulSchedule deep = defaultSimtSchedule(1, 128, 128, 8192, limits);
+  EXPECT_EQ(deep.grid.splitK, 4);
+  // ... but not with a short K (4 K steps per slice at least).
+  EXPECT_EQ(defaultSimtSchedule(1, 128, 128, 32, limits).grid.splitK, 1);
+  // Tiles go in groups of 8 rows.
+  EXPECT_EQ(large.grid.swizzle, 8);
   // With one SM, the largest tiles always.
   limits.numSMs = 1;
-  EXPECT_EQ(defaultSimtSchedule(16, 16, limits).blockM(), 128);
+  EXPECT_EQ(defaultSimtSchedule(1, 16, 16, 16, limits).blockM(), 128);
 }
 
 TEST(SimtMatmulSpace, ChecksNameTheReason) {
@@ -127,6 +142,14 @@ TEST(SimtMatmulSpace, ChecksNameTheReason) {
   SimtMatmulSchedule heavy = make({1, 1}, {2, 2}, {4, 8}, {8, 8}, 8);
   EXPECT_EQ(checkSimtSchedule(heavy), "");
   EXPECT_NE(checkSimtSchedule(heavy, &h100).find("registers per thread"),
+            std::string::npos);
+  // The grid fields.
+  SimtMatmulSchedule split = make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8);
+  split.grid.splitK = 0;
+  EXPECT_NE(checkSimtSchedule(split).find("split_k must be in [1, 64]"),
+            std::string::npos);
+  split.grid = {0, 1};
+  EXPECT_NE(checkSimtSchedule(split).find("swizzle must be in [1, 64]"),
             std::string::npos);
   // The default schedule passes.
   EXPECT_EQ(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8), &h100),

@@ -16,6 +16,8 @@
 #ifndef HIDET_SCHEDULE_SIMTMATMULSPACE_H
 #define HIDET_SCHEDULE_SIMTMATMULSPACE_H
 
+#include "Hidet/Schedule/Target.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -24,20 +26,11 @@
 namespace hidet {
 namespace schedule {
 
-/// The limits of a GPU that the space is filtered against.
-struct TargetLimits {
-  int64_t maxThreadsPerBlock = 1024;
-  int64_t maxSharedBytesPerBlock = 48 * 1024; ///< static shared memory
-  int64_t maxRegistersPerThread = 255;
-  int64_t numSMs = 132;
-  /// The H100 SXM (sm_90a), the project's reference GPU.
-  static TargetLimits h100() { return TargetLimits(); }
-};
-
 /// One SIMT matmul schedule (the fields of #hidet.simt_matmul).
 struct SimtMatmulSchedule {
   std::array<int64_t, 2> blockWarps, warpOuter, warpMid, warpInner;
   int64_t blockK;
+  GridSchedule grid = {};
 
   int64_t numThreads() const { return blockWarps[0] * blockWarps[1] * 32; }
   int64_t blockM() const {
@@ -64,10 +57,11 @@ std::vector<SimtMatmulSchedule>
 enumerateSimtSpace(const TargetLimits &limits = TargetLimits::h100());
 
 /// The heuristic: the largest of four hardware tile shapes (128x128,
-/// 64x64, 32x64, 16x32) that gives each SM a block for an M x N output,
-/// else the smallest.
-SimtMatmulSchedule defaultSimtSchedule(int64_t m, int64_t n,
-                                       const TargetLimits &limits);
+/// 64x64, 32x64, 16x32) that gives each SM a block for `batch` M x N
+/// outputs, else the smallest, with split-K (defaultSplitK) when even those
+/// blocks leave most SMs idle; tiles in groups of 8 rows.
+SimtMatmulSchedule defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
+                                       int64_t k, const TargetLimits &limits);
 
 } // namespace schedule
 } // namespace hidet

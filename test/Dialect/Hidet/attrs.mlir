@@ -1,8 +1,75 @@
 // RUN: hidet-opt %s -split-input-file -verify-diagnostics --allow-unregistered-dialect | FileCheck %s
 
-// The SIMT matmul schedule round-trips.
+// The SIMT matmul schedule round-trips; the grid fields default to 1 and
+// are printed only when set.
 // CHECK: "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
 "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>}
+"test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+"test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 1, split_k = 1>} : () -> ()
+
+// The tensor-core schedule round-trips, with and without grid fields.
+// CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>}
+"test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 2>}
+"test.op"() {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 2>} : () -> ()
+
+// -----
+
+// Grid fields are checked too.
+// expected-error @+1 {{split_k must be in [1, 64], got 0}}
+"test.op"() {s = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, split_k = 0>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{swizzle must be in [1, 64], got 100}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 100>} : () -> ()
+
+// -----
+
+// The mma shape is the f16/bf16 instruction's.
+// expected-error @+1 {{mma must be [16, 8, 16] (m16n8k16, the f16/bf16 instruction), got [16, 8, 8]}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8]>} : () -> ()
+
+// -----
+
+// List lengths.
+// expected-error @+1 {{block must have 3 entries, got 2}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128], warp = [64, 32], mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// Block tiles are powers of two (the shared-memory swizzle needs it).
+// expected-error @+1 {{block N must be a power of two in [16, 256], got 96}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 96, 32], warp = [64, 32], mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// Warp tiles are whole mma tiles (16 x 16: ldmatrix loads B in pairs).
+// expected-error @+1 {{warp N must be a positive multiple of 16, got 8}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 8], mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{warp M = 64 does not divide block M = 32}}
+"test.op"() {s = #hidet.mma_matmul<block = [32, 128, 32], warp = [64, 32], mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block K must be 16, 32 or 64, got 128}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 128], warp = [64, 32], mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{the 16 x 16 and 16 x 32 tiles cannot be split evenly into 16-byte pieces over 64 threads}}
+"test.op"() {s = #hidet.mma_matmul<block = [16, 32, 16], warp = [16, 16], mma = [16, 8, 16]>} : () -> ()
+
+// -----
+
+// A missing field is a parse error naming it.
+// expected-error @+1 {{struct is missing required parameter: warp}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], mma = [16, 8, 16]>} : () -> ()
 
 // -----
 
@@ -42,6 +109,6 @@
 
 // -----
 
-// A missing field is a parse error at the attribute's end.
-// expected-error @+1 {{expected ','}}
+// A missing field is a parse error naming it.
+// expected-error @+1 {{struct is missing required parameter: block_k}}
 "test.op"() {s = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4]>} : () -> ()

@@ -57,7 +57,7 @@ LogicalResult
 SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        ArrayRef<int64_t> blockWarps, ArrayRef<int64_t> warpOuter,
                        ArrayRef<int64_t> warpMid, ArrayRef<int64_t> warpInner,
-                       int64_t blockK) {
+                       int64_t blockK, int64_t swizzle, int64_t splitK) {
   for (auto [name, list] :
        {std::pair<StringRef, ArrayRef<int64_t>>{"block_warps", blockWarps},
         {"warp_outer", warpOuter},
@@ -72,7 +72,8 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  {warpOuter[0], warpOuter[1]},
                                  {warpMid[0], warpMid[1]},
                                  {warpInner[0], warpInner[1]},
-                                 blockK};
+                                 blockK,
+                                 {swizzle, splitK}};
   if (std::string error = schedule::checkSimtSchedule(s); !error.empty())
     return emitError() << error;
   return success();
@@ -81,13 +82,13 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 SimtMatmulAttr SimtMatmulAttr::get(MLIRContext *ctx,
                                    const schedule::SimtMatmulSchedule &s) {
   return get(ctx, s.blockWarps, s.warpOuter, s.warpMid, s.warpInner,
-             s.blockK);
+             s.blockK, s.grid.swizzle, s.grid.splitK);
 }
 
 schedule::SimtMatmulSchedule SimtMatmulAttr::toSchedule() const {
   auto pair = [](ArrayRef<int64_t> v) { return std::array<int64_t, 2>{v[0], v[1]}; };
   return {pair(getBlockWarps()), pair(getWarpOuter()), pair(getWarpMid()),
-          pair(getWarpInner()), getBlockK()};
+          pair(getWarpInner()), getBlockK(), {getSwizzle(), getSplitK()}};
 }
 
 int64_t SimtMatmulAttr::getNumThreads() const {
@@ -100,4 +101,41 @@ int64_t SimtMatmulAttr::getBlockM() const {
 int64_t SimtMatmulAttr::getBlockN() const {
   return getBlockWarps()[1] * getWarpOuter()[1] * getWarpMid()[1] *
          getWarpInner()[1];
+}
+
+//===----------------------------------------------------------------------===//
+// MmaMatmulAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> block, ArrayRef<int64_t> warp,
+                      ArrayRef<int64_t> mma, int64_t swizzle, int64_t splitK) {
+  for (auto [name, list, size] :
+       {std::tuple<StringRef, ArrayRef<int64_t>, size_t>{"block", block, 3},
+        {"warp", warp, 2},
+        {"mma", mma, 3}})
+    if (list.size() != size)
+      return emitError() << name << " must have " << size << " entries, got "
+                         << list.size();
+  schedule::MmaMatmulSchedule s{{block[0], block[1], block[2]},
+                                {warp[0], warp[1]},
+                                {mma[0], mma[1], mma[2]},
+                                {swizzle, splitK}};
+  if (std::string error = schedule::checkMmaSchedule(s); !error.empty())
+    return emitError() << error;
+  return success();
+}
+
+MmaMatmulAttr MmaMatmulAttr::get(MLIRContext *ctx,
+                                 const schedule::MmaMatmulSchedule &s) {
+  return get(ctx, s.block, s.warp, s.mma, s.grid.swizzle, s.grid.splitK);
+}
+
+schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
+  ArrayRef<int64_t> block = getBlock(), warp = getWarp(), mma = getMma();
+  return {{block[0], block[1], block[2]},
+          {warp[0], warp[1]},
+          {mma[0], mma[1], mma[2]},
+          {getSwizzle(), getSplitK()}};
 }

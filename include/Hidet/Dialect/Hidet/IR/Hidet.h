@@ -8,6 +8,7 @@
 #define HIDET_DIALECT_HIDET_IR_HIDET_H
 
 #include "Hidet/Schedule/SimtMatmulSpace.h"
+#include "Hidet/Schedule/MmaMatmulSpace.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -30,6 +30,10 @@ def Hidet_IntList : ArrayRefParameter<"int64_t", "list of integers"> {
   let printer = "::hidet::printIntList($_printer, $_self)";
 }
 
+/// A grid-level schedule field, 1 (off) when not written.
+def Hidet_GridField : DefaultValuedParameter<"int64_t", "1",
+                                             "grid-level schedule field">;
+
 def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
   let mnemonic = "simt_matmul";
   let summary = "Schedule of the SIMT (CUDA-core) matmul template.";
@@ -46,6 +50,10 @@ def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
     each thread accumulates `warp_outer * warp_inner` outputs in registers.
     Each step of the K loop stages a `BM x block_k` tile of A and a
     `block_k x BN` tile of B in shared memory (zero-filled past the edges).
+    The grid fields `swizzle` (tile rows per group of the grouped tile
+    order; 1, the default, is row-major order) and `split_k` (K slices
+    computed by separate blocks and summed by a second kernel; 1, the
+    default, is none) are shared with `#hidet.mma_matmul`.
 
     Example (the default: 128 x 128 tiles, 256 threads, 64 outputs each):
 
@@ -56,7 +64,8 @@ def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
   }];
   let parameters = (ins Hidet_IntList:$block_warps, Hidet_IntList:$warp_outer,
                         Hidet_IntList:$warp_mid, Hidet_IntList:$warp_inner,
-                        "int64_t":$block_k);
+                        "int64_t":$block_k,
+                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
@@ -70,6 +79,53 @@ def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
     /// Block tile extents (rows, columns).
     int64_t getBlockM() const;
     int64_t getBlockN() const;
+  }];
+}
+
+def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
+  let mnemonic = "mma_matmul";
+  let summary = "Schedule of the tensor-core (mma.sync) matmul template.";
+  let description = [{
+    The tensor-core matmul template for f16 and bf16 operands (f32
+    accumulation; f16, bf16 or f32 results). A block computes a
+    `block[0] x block[1]` tile of C with `(block[0] / warp[0]) *
+    (block[1] / warp[1])` warps; a warp owns a `warp[0] x warp[1]` tile,
+    which it covers with `mma` instructions (`m16n8k16`, the only shape so
+    far), so its task mapping is
+
+    ```
+    spatial(block / warp) * repeat(warp / mma) * <mma fragment layout>
+    ```
+
+    where the fragment layout of C is `repeat(2, 1) * spatial(8, 4) *
+    repeat(1, 2)` over the 32 lanes. Each step of the K loop stages
+    `block[0] x block[2]` of A and `block[2] x block[1]` of B in shared
+    memory in 16-byte pieces whose position in a row is XOR-swizzled with
+    the row, so that the `ldmatrix` loads of the fragments hit every bank
+    once. Operands keep the memory order they have in global memory
+    (`ldmatrix` transposes where needed), so transposed operands are as
+    fast as plain ones. The grid fields `swizzle` and `split_k` are those of
+    `#hidet.simt_matmul`.
+
+    Example (128 x 128 block tiles, 8 warps of 64 x 32, tiles in groups of
+    8 rows):
+
+    ```mlir
+    #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32],
+                      mma = [16, 8, 16], swizzle = 8>
+    ```
+  }];
+  let parameters = (ins Hidet_IntList:$block, Hidet_IntList:$warp,
+                        Hidet_IntList:$mma,
+                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::hidet::schedule::MmaMatmulSchedule &":$s)>
+  ];
+  let extraClassDeclaration = [{
+    /// The schedule as plain data (Hidet/Schedule/MmaMatmulSpace.h).
+    ::hidet::schedule::MmaMatmulSchedule toSchedule() const;
   }];
 }
 

@@ -1,0 +1,73 @@
+//===- MmaMatmulSpace.h - Schedule space of the mma matmul ------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The hardware-centric schedule space of the tensor-core (mma.sync) matmul
+// template, as plain C++: block tiles, warp tiles, the mma instruction
+// shape and the grid fields, enumerated from hardware-meaningful values and
+// filtered against the target. The #hidet.mma_matmul verifier uses the same
+// checks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_SCHEDULE_MMAMATMULSPACE_H
+#define HIDET_SCHEDULE_MMAMATMULSPACE_H
+
+#include "Hidet/Schedule/Target.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hidet {
+namespace schedule {
+
+/// One tensor-core matmul schedule (the fields of #hidet.mma_matmul).
+struct MmaMatmulSchedule {
+  std::array<int64_t, 3> block; ///< BM, BN, BK
+  std::array<int64_t, 2> warp;  ///< WM, WN: the tile of C a warp owns
+  std::array<int64_t, 3> mma = {16, 8, 16};
+  GridSchedule grid = {};
+
+  int64_t numWarps() const {
+    return (block[0] / warp[0]) * (block[1] / warp[1]);
+  }
+  int64_t numThreads() const { return numWarps() * 32; }
+  /// Bytes of one element of A and B (16-bit for m16n8k16).
+  int64_t elementBytes() const { return 2; }
+  /// Shared memory of the A and B tiles, in bytes.
+  int64_t sharedBytes() const {
+    return (block[0] + block[1]) * block[2] * elementBytes();
+  }
+  /// Registers per thread: f32 accumulators, A and B fragments of one k
+  /// step, the staged global loads, and a reserve for addresses.
+  int64_t estimatedRegisters() const;
+  bool operator==(const MmaMatmulSchedule &o) const {
+    return block == o.block && warp == o.warp && mma == o.mma &&
+           grid == o.grid;
+  }
+};
+
+/// Why `s` cannot run (a message naming the field), or empty when it can.
+/// Structural checks only when `limits` is null.
+std::string checkMmaSchedule(const MmaMatmulSchedule &s,
+                             const TargetLimits *limits = nullptr);
+
+/// The valid schedules for `limits`, in a fixed order.
+std::vector<MmaMatmulSchedule>
+enumerateMmaSpace(const TargetLimits &limits = TargetLimits::h100());
+
+/// The heuristic: the largest of four block tiles (128x128, 128x64, 64x64,
+/// 16x64) that gives each SM a block for `batch` M x N outputs, else the
+/// smallest, with split-K (defaultSplitK) when even that leaves most SMs
+/// idle; tiles in groups of 8 rows.
+MmaMatmulSchedule defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
+                                     int64_t k, const TargetLimits &limits);
+
+} // namespace schedule
+} // namespace hidet
+
+#endif // HIDET_SCHEDULE_MMAMATMULSPACE_H

@@ -1,0 +1,60 @@
+//===- Target.h - Target limits and grid-level schedule fields --*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What every matmul schedule space shares: the limits of the GPU it is
+// filtered against, and the grid-level fields (thread-block swizzle and
+// split-K) that any template takes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_SCHEDULE_TARGET_H
+#define HIDET_SCHEDULE_TARGET_H
+
+#include <cstdint>
+#include <string>
+
+namespace hidet {
+namespace schedule {
+
+/// The limits of a GPU that the spaces are filtered against.
+struct TargetLimits {
+  int64_t maxThreadsPerBlock = 1024;
+  int64_t maxSharedBytesPerBlock = 48 * 1024; ///< static shared memory
+  int64_t maxRegistersPerThread = 255;
+  int64_t numSMs = 132;
+  /// The H100 SXM (sm_90a), the project's reference GPU.
+  static TargetLimits h100() { return TargetLimits(); }
+};
+
+/// Grid-level fields. `swizzle`: tile rows per group of the grouped tile
+/// order (1: row-major order). `splitK`: K slices computed by separate
+/// blocks and summed by a second kernel (1: none).
+struct GridSchedule {
+  int64_t swizzle = 1;
+  int64_t splitK = 1;
+  bool operator==(const GridSchedule &o) const {
+    return swizzle == o.swizzle && splitK == o.splitK;
+  }
+};
+
+/// Why `g` is malformed (naming the field), or empty.
+std::string checkGridSchedule(const GridSchedule &g);
+
+/// Hardware-meaningful values of the grid fields, for the enumerations.
+inline constexpr int64_t kSwizzleValues[] = {1, 8};
+inline constexpr int64_t kSplitKValues[] = {1, 2, 4, 8, 16};
+
+/// The heuristic's split-K for an output of `blocks` blocks and `kTiles`
+/// K steps: split only when the blocks leave more than half the SMs idle,
+/// into as many slices as fill them (a power of two, at most 16), keeping
+/// at least 4 K steps per slice.
+int64_t defaultSplitK(int64_t blocks, int64_t kTiles,
+                      const TargetLimits &limits);
+
+} // namespace schedule
+} // namespace hidet
+
+#endif // HIDET_SCHEDULE_TARGET_H

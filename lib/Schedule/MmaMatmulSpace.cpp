@@ -1,0 +1,124 @@
+//===- MmaMatmulSpace.cpp - Schedule space of the mma matmul --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/MmaMatmulSpace.h"
+
+#include <iterator>
+
+using namespace hidet::schedule;
+
+int64_t MmaMatmulSchedule::estimatedRegisters() const {
+  int64_t mTiles = warp[0] / mma[0], nTiles = warp[1] / mma[1];
+  int64_t accumulators = mTiles * nTiles * 4;
+  int64_t fragments = mTiles * 4 + nTiles * 2;
+  // 16-bit elements, two per register.
+  int64_t staged =
+      (block[0] * block[2] + block[2] * block[1]) / numThreads() / 2;
+  int64_t total = accumulators + fragments + staged + 40;
+  return (total + 7) / 8 * 8;
+}
+
+static bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
+                                              const TargetLimits *limits) {
+  if (s.mma != std::array<int64_t, 3>{16, 8, 16})
+    return "mma must be [16, 8, 16] (m16n8k16, the f16/bf16 instruction), "
+           "got [" +
+           std::to_string(s.mma[0]) + ", " + std::to_string(s.mma[1]) + ", " +
+           std::to_string(s.mma[2]) + "]";
+  if (std::string error = checkGridSchedule(s.grid); !error.empty())
+    return error;
+  const char *names[] = {"block M", "block N"};
+  for (int i = 0; i < 2; ++i)
+    if (!isPowerOf2(s.block[i]) || s.block[i] < 16 || s.block[i] > 256)
+      return std::string(names[i]) +
+             " must be a power of two in [16, 256], got " +
+             std::to_string(s.block[i]);
+  if (!isPowerOf2(s.block[2]) || s.block[2] < 16 || s.block[2] > 64)
+    return "block K must be 16, 32 or 64, got " + std::to_string(s.block[2]);
+  for (int i = 0; i < 2; ++i) {
+    if (s.warp[i] <= 0 || s.warp[i] % 16 != 0)
+      return std::string("warp ") + (i ? "N" : "M") +
+             " must be a positive multiple of 16, got " +
+             std::to_string(s.warp[i]);
+    if (s.block[i] % s.warp[i] != 0)
+      return std::string("warp ") + (i ? "N" : "M") + " = " +
+             std::to_string(s.warp[i]) + " does not divide block " +
+             (i ? "N" : "M") + " = " + std::to_string(s.block[i]);
+  }
+  int64_t threads = s.numThreads();
+  int64_t maxThreads = limits ? limits->maxThreadsPerBlock : 1024;
+  if (threads > maxThreads)
+    return "block / warp gives " + std::to_string(threads) +
+           " threads per block; at most " + std::to_string(maxThreads);
+  // Tiles move in 16-byte pieces, the same number per thread.
+  int64_t aPieces = s.block[0] * s.block[2] / 8,
+          bPieces = s.block[2] * s.block[1] / 8;
+  if (aPieces % threads != 0 || bPieces % threads != 0)
+    return "the " + std::to_string(s.block[0]) + " x " +
+           std::to_string(s.block[2]) + " and " + std::to_string(s.block[2]) +
+           " x " + std::to_string(s.block[1]) +
+           " tiles cannot be split evenly into 16-byte pieces over " +
+           std::to_string(threads) + " threads";
+  if (!limits)
+    return "";
+  if (s.sharedBytes() > limits->maxSharedBytesPerBlock)
+    return "the tiles need " + std::to_string(s.sharedBytes()) +
+           " bytes of shared memory; the target has " +
+           std::to_string(limits->maxSharedBytesPerBlock);
+  if (s.estimatedRegisters() > limits->maxRegistersPerThread)
+    return "about " + std::to_string(s.estimatedRegisters()) +
+           " registers per thread; the target has " +
+           std::to_string(limits->maxRegistersPerThread);
+  return "";
+}
+
+std::vector<MmaMatmulSchedule>
+hidet::schedule::enumerateMmaSpace(const TargetLimits &limits) {
+  static const int64_t blockMN[] = {16, 32, 64, 128, 256};
+  static const int64_t blockK[] = {16, 32, 64};
+  static const int64_t warpMN[] = {16, 32, 64, 128};
+  std::vector<MmaMatmulSchedule> space;
+  for (int64_t bm : blockMN)
+    for (int64_t bn : blockMN)
+      for (int64_t bk : blockK)
+        for (int64_t wm : warpMN)
+          for (int64_t wn : warpMN)
+            for (int64_t swizzle : kSwizzleValues)
+              for (int64_t split : kSplitKValues) {
+                MmaMatmulSchedule s{
+                    {bm, bn, bk}, {wm, wn}, {16, 8, 16}, {swizzle, split}};
+                if (checkMmaSchedule(s, &limits).empty())
+                  space.push_back(s);
+              }
+  return space;
+}
+
+MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
+    int64_t batch, int64_t m, int64_t n, int64_t k,
+    const TargetLimits &limits) {
+  static const MmaMatmulSchedule candidates[] = {
+      {{128, 128, 32}, {64, 32}}, // 8 warps
+      {{128, 64, 32}, {64, 32}},  // 4 warps
+      {{64, 64, 32}, {32, 32}},   // 4 warps
+      {{16, 64, 64}, {16, 16}},   // 4 warps, for skinny outputs
+  };
+  auto blocksOf = [&](const MmaMatmulSchedule &c) {
+    return batch * ((m + c.block[0] - 1) / c.block[0]) *
+           ((n + c.block[1] - 1) / c.block[1]);
+  };
+  MmaMatmulSchedule pick = candidates[std::size(candidates) - 1];
+  for (const MmaMatmulSchedule &c : candidates)
+    if (blocksOf(c) >= limits.numSMs) {
+      pick = c;
+      break;
+    }
+  pick.grid.swizzle = 8;
+  pick.grid.splitK = defaultSplitK(
+      blocksOf(pick), (k + pick.block[2] - 1) / pick.block[2], limits);
+  return pick;
+}

@@ -1,0 +1,134 @@
+//===- MmaMatmulSpaceTest.cpp - Tests of the tensor-core schedule space ---===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The mma.sync matmul schedule space: every enumerated schedule is valid
+// and distinct and fits the target, the heuristic's picks are in the space
+// and follow the shape classes, and malformed schedules are rejected with a
+// message naming the field.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/MmaMatmulSpace.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace hidet::schedule;
+
+namespace {
+
+MmaMatmulSchedule make(std::array<int64_t, 3> block,
+                       std::array<int64_t, 2> warp) {
+  return MmaMatmulSchedule{block, warp};
+}
+
+bool contains(const std::vector<MmaMatmulSchedule> &space,
+              const MmaMatmulSchedule &s) {
+  return std::find(space.begin(), space.end(), s) != space.end();
+}
+
+TEST(MmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
+  TargetLimits h100 = TargetLimits::h100();
+  std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(h100);
+  ASSERT_GT(space.size(), 100u);
+  for (size_t i = 0; i < space.size(); ++i) {
+    const MmaMatmulSchedule &s = space[i];
+    EXPECT_EQ(checkMmaSchedule(s, &h100), "");
+    EXPECT_LE(s.numThreads(), h100.maxThreadsPerBlock);
+    EXPECT_LE(s.sharedBytes(), h100.maxSharedBytesPerBlock);
+    EXPECT_LE(s.estimatedRegisters(), h100.maxRegistersPerThread);
+    // Warp tiles are whole mma tiles, block tiles whole warp tiles.
+    EXPECT_EQ(s.warp[0] % 16, 0);
+    EXPECT_EQ(s.warp[1] % 16, 0);
+    EXPECT_EQ(s.block[0] % s.warp[0], 0);
+    EXPECT_EQ(s.block[1] % s.warp[1], 0);
+    for (size_t j = i + 1; j < space.size(); ++j)
+      EXPECT_FALSE(s == space[j]);
+  }
+  // Every grid field value appears.
+  for (int64_t split : kSplitKValues)
+    EXPECT_TRUE(std::any_of(space.begin(), space.end(), [&](auto &s) {
+      return s.grid.splitK == split;
+    }));
+  // Fixed by the hardware: the same schedules in the same order again.
+  EXPECT_TRUE(space == enumerateMmaSpace(h100));
+}
+
+TEST(MmaMatmulSpace, TighterTargetsGiveSmallerSpaces) {
+  TargetLimits small = TargetLimits::h100();
+  small.maxSharedBytesPerBlock = 8 * 1024;
+  small.maxRegistersPerThread = 128;
+  std::vector<MmaMatmulSchedule> tight = enumerateMmaSpace(small);
+  EXPECT_LT(tight.size(), enumerateMmaSpace().size());
+  EXPECT_FALSE(tight.empty());
+  for (const MmaMatmulSchedule &s : tight) {
+    EXPECT_LE(s.sharedBytes(), 8 * 1024);
+    EXPECT_LE(s.estimatedRegisters(), 128);
+  }
+}
+
+TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
+  TargetLimits limits; // 132 SMs
+  std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(limits);
+  // Large outputs: 128 x 128 block tiles of 8 warps, grouped by 8 rows.
+  MmaMatmulSchedule large = defaultMmaSchedule(1, 4096, 4096, 4096, limits);
+  EXPECT_EQ(large.block, (std::array<int64_t, 3>{128, 128, 32}));
+  EXPECT_EQ(large.numWarps(), 8);
+  EXPECT_EQ(large.grid.swizzle, 8);
+  EXPECT_EQ(large.grid.splitK, 1);
+  // 2048 x 1024: 128 blocks of 128 x 128 do not fill 132 SMs; 128 x 64
+  // gives 256.
+  MmaMatmulSchedule mid = defaultMmaSchedule(1, 2048, 1024, 1024, limits);
+  EXPECT_EQ(mid.block[1], 64);
+  // M = 1: 16-row tiles, and split-K when K is long (64 blocks for
+  // N = 4096, 2 slices fill the SMs).
+  MmaMatmulSchedule skinny = defaultMmaSchedule(1, 1, 4096, 4096, limits);
+  EXPECT_EQ(skinny.block[0], 16);
+  EXPECT_EQ(skinny.grid.splitK, 2);
+  // A batch of 32 small matrices fills the SMs without split-K.
+  EXPECT_EQ(defaultMmaSchedule(32, 128, 128, 4096, limits).grid.splitK, 1);
+  for (const MmaMatmulSchedule &s : {large, mid, skinny})
+    EXPECT_TRUE(contains(space, s));
+}
+
+TEST(MmaMatmulSpace, ChecksNameTheField) {
+  TargetLimits h100 = TargetLimits::h100();
+  auto why = [&](const MmaMatmulSchedule &s, const TargetLimits *l) {
+    return checkMmaSchedule(s, l);
+  };
+  auto has = [](const std::string &msg, const char *part) {
+    return msg.find(part) != std::string::npos;
+  };
+  EXPECT_TRUE(has(why(make({96, 128, 32}, {32, 32}), nullptr),
+                  "block M must be a power of two in [16, 256], got 96"));
+  EXPECT_TRUE(has(why(make({128, 128, 8}, {64, 32}), nullptr),
+                  "block K must be 16, 32 or 64, got 8"));
+  EXPECT_TRUE(has(why(make({128, 128, 32}, {24, 32}), nullptr),
+                  "warp M must be a positive multiple of 16, got 24"));
+  EXPECT_TRUE(has(why(make({64, 128, 32}, {128, 32}), nullptr),
+                  "warp M = 128 does not divide block M = 64"));
+  EXPECT_TRUE(has(why(make({256, 256, 32}, {16, 16}), nullptr),
+                  "8192 threads per block"));
+  // 2 warps, but the 16 x 16 tile of A is 32 pieces.
+  EXPECT_TRUE(has(why(make({16, 32, 16}, {16, 16}), nullptr),
+                  "cannot be split evenly into 16-byte pieces over 64"));
+  MmaMatmulSchedule tf32 = make({128, 128, 32}, {64, 32});
+  tf32.mma = {16, 8, 8};
+  EXPECT_TRUE(has(why(tf32, nullptr), "mma must be [16, 8, 16]"));
+  MmaMatmulSchedule split = make({128, 128, 32}, {64, 32});
+  split.grid.splitK = 100;
+  EXPECT_TRUE(has(why(split, nullptr), "split_k must be in [1, 64]"));
+  // 256 x 256 x 64 tiles need 64 KiB of shared memory.
+  EXPECT_TRUE(has(why(make({256, 256, 64}, {64, 64}), &h100),
+                  "bytes of shared memory"));
+  // A 128 x 128 warp tile: 256 accumulators per thread.
+  MmaMatmulSchedule heavy = make({128, 128, 32}, {128, 128});
+  EXPECT_EQ(why(heavy, nullptr), "");
+  EXPECT_TRUE(has(why(heavy, &h100), "registers per thread"));
+}
+
+} // namespace
