@@ -43,6 +43,7 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa) {
                   "function-boundary-type-conversion=identity-layout-map}");
   addPipeline(pm, "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1},"
                   "canonicalize");
+  pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
 }
 
 void hidet::buildRuleBasedSchedulingPipeline(
@@ -55,7 +56,8 @@ void hidet::buildRuleBasedSchedulingPipeline(
   // Templates first; the rule-based scheduler takes what is left.
   ScheduleAnchorsOptions anchors;
   anchors.numSMs = options.numSMs;
-  pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
+  if (options.anchors)
+    pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.fastMath)

@@ -13,7 +13,7 @@
 #include "Hidet/Transforms/Passes.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
-#include "Hidet/Schedule/SimtMatmulSpace.h"
+#include "Templates/Gemm.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,28 +34,53 @@ struct PrintScheduleSpacePass
   void runOnOperation() final {
     schedule::TargetLimits limits;
     limits.numSMs = numSMs;
-    std::vector<schedule::SimtMatmulSchedule> space =
+    std::vector<schedule::SimtMatmulSchedule> simt =
         schedule::enumerateSimtSpace(limits);
+    std::vector<schedule::MmaMatmulSchedule> mma =
+        schedule::enumerateMmaSpace(limits);
     llvm::raw_ostream &os = llvm::outs();
     MLIRContext *ctx = &getContext();
-    getOperation()->walk([&](linalg::MatmulOp op) {
-      auto a = dyn_cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
-      auto b = dyn_cast<ShapedType>(op.getDpsInputOperand(1)->get().getType());
-      if (!a || !b || !a.hasStaticShape() || !b.hasStaticShape() ||
-          !a.getElementType().isF32())
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!templates::isGemmAnchor(op))
         return;
-      int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-      os << "anchor linalg.matmul " << m << "x" << n << "x" << k
-         << " f32: template simt_matmul, " << space.size() << " schedules\n";
-      os << "  default: "
-         << Attribute(SimtMatmulAttr::get(
-                ctx, schedule::defaultSimtSchedule(m, n, limits)))
-         << "\n";
+      std::string why;
+      FailureOr<templates::GemmProblem> problem = templates::matchGemm(op, why, /*onBuffers=*/false);
+      if (failed(problem))
+        return;
+      const templates::GemmProblem &p = *problem;
+      os << "anchor " << p.kind << " ";
+      if (p.batch > 1)
+        os << p.batch << "x";
+      os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x "
+         << p.bElt << " -> " << p.cElt << ": ";
+      bool isSimt = p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32();
+      bool isMma = !isSimt && p.aElt == p.bElt &&
+                   (p.aElt.isF16() || p.aElt.isBF16());
+      if (!isSimt && !isMma) {
+        os << "no template\n";
+        return;
+      }
+      Attribute pick;
+      if (isSimt) {
+        os << "template simt_matmul, " << simt.size() << " schedules\n";
+        pick = SimtMatmulAttr::get(
+            ctx, schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
+      } else {
+        os << "template mma_matmul, " << mma.size() << " schedules\n";
+        pick = MmaMatmulAttr::get(
+            ctx, schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits));
+      }
+      os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))
         os << "  written on the op: " << chosen << "\n";
-      if (list)
-        for (const schedule::SimtMatmulSchedule &s : space)
+      if (!list)
+        return;
+      if (isSimt)
+        for (const schedule::SimtMatmulSchedule &s : simt)
           os << "  " << Attribute(SimtMatmulAttr::get(ctx, s)) << "\n";
+      else
+        for (const schedule::MmaMatmulSchedule &s : mma)
+          os << "  " << Attribute(MmaMatmulAttr::get(ctx, s)) << "\n";
     });
     os.flush();
     markAllAnalysesPreserved();

@@ -61,14 +61,7 @@ struct RuleBasedSchedulePass
     }
     OpBuilder b(&getContext());
     // A buffer copy is the injective op linalg.copy.
-    getOperation()->walk([&](memref::CopyOp copy) {
-      if (copy->getParentOfType<gpu::LaunchOp>())
-        return;
-      b.setInsertionPoint(copy);
-      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
-                             copy.getTarget());
-      copy->erase();
-    });
+    rewriteCopiesAsLinalg(getOperation());
     // Row groups first: their ops leave the list below.
     if (fuseRows) {
       SmallVector<Block *> blocks;

@@ -16,7 +16,10 @@
 #include "Templates/Templates.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 namespace hidet {
 #define GEN_PASS_DEF_SCHEDULEANCHORS
@@ -25,86 +28,113 @@ namespace hidet {
 
 using namespace mlir;
 using namespace hidet;
+using namespace hidet::templates;
 
-/// Why `op` has no template, or empty when it has one.
-static std::string whyNoTemplate(linalg::MatmulOp op) {
-  if (!op.hasPureBufferSemantics())
-    return "the op works on tensors (bufferize first)";
-  for (Value v : op->getOperands()) {
-    auto type = dyn_cast<MemRefType>(v.getType());
-    if (!type || !type.hasStaticShape())
-      return "dynamic shapes have no template yet";
-    if (!type.getElementType().isF32())
-      return "only f32 has a template yet (the SIMT one)";
-    if (!type.getLayout().isIdentity())
-      return "only row-major buffers have a template yet";
-  }
-  // Transposed or broadcast forms carry other indexing maps.
-  MLIRContext *ctx = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> plain = {AffineMap::get(3, 0, {m, k}, ctx),
-                                  AffineMap::get(3, 0, {k, n}, ctx),
-                                  AffineMap::get(3, 0, {m, n}, ctx)};
-  if (op.getIndexingMapsArray() != plain)
-    return "transposed or broadcast operands have no template yet";
-  return "";
+namespace {
+/// The templates a GEMM can take, by element types.
+enum class GemmTemplate { None, Simt, Mma };
+} // namespace
+
+static GemmTemplate templateFor(const GemmProblem &p) {
+  if (p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32())
+    return GemmTemplate::Simt;
+  bool half = (p.aElt.isF16() && p.bElt.isF16()) ||
+              (p.aElt.isBF16() && p.bElt.isBF16());
+  if (half && (p.cElt.isF16() || p.cElt.isBF16() || p.cElt.isF32()))
+    return GemmTemplate::Mma;
+  return GemmTemplate::None;
 }
 
 namespace {
 struct ScheduleAnchorsPass
     : public hidet::impl::ScheduleAnchorsBase<ScheduleAnchorsPass> {
   using Base::Base;
-  void runOnOperation() final {
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation()->walk([&](linalg::MatmulOp op) {
-      if (!op->getParentOfType<gpu::LaunchOp>())
-        matmuls.push_back(op);
-    });
-    OpBuilder b(&getContext());
-    for (linalg::MatmulOp op : matmuls) {
-      if (std::string why = whyNoTemplate(op); !why.empty()) {
-        op->emitRemark("hidet-schedule-anchors: left to the rule-based "
-                       "scheduler: ")
-            << why;
-        continue;
-      }
-      Attribute attr = op->getAttr(kScheduleAttrName);
-      auto schedule = dyn_cast_if_present<SimtMatmulAttr>(attr);
-      if (attr && !schedule) {
-        op->emitError("hidet-schedule-anchors: '")
-            << kScheduleAttrName << "' of a linalg.matmul must be a "
-            << "#hidet.simt_matmul, got " << attr;
-        return signalPassFailure();
-      }
-      auto a = cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
-      auto bt = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
-      schedule::TargetLimits limits;
-      limits.numSMs = numSMs;
-      if (!schedule)
-        schedule = SimtMatmulAttr::get(
-            &getContext(), schedule::defaultSimtSchedule(
-                               a.getDimSize(0), bt.getDimSize(1), limits));
-      // A written schedule is structurally valid (its verifier ran) but may
-      // not fit the target.
-      if (std::string why =
-              schedule::checkSimtSchedule(schedule.toSchedule(), &limits);
-          !why.empty()) {
-        op->emitError("hidet-schedule-anchors: the schedule does not fit the "
-                      "target: ")
-            << why;
-        return signalPassFailure();
-      }
-      b.setInsertionPoint(op);
-      templates::buildSimtMatmul(b, op, schedule);
-      // Record the decision on the kernel it produced.
-      Operation *launch = op->getPrevNode();
-      while (launch && !isa<gpu::LaunchOp>(launch))
-        launch = launch->getPrevNode();
-      if (launch)
-        launch->setAttr(kScheduleAttrName, schedule);
-      op->erase();
+
+  /// Instantiates the template of `op`, or leaves it with a remark.
+  LogicalResult schedule(linalg::LinalgOp op) {
+    auto leave = [&](const Twine &why) {
+      op->emitRemark("hidet-schedule-anchors: left to the rule-based "
+                     "scheduler: ")
+          << why;
+      return success();
+    };
+    std::string why;
+    FailureOr<GemmProblem> problem = matchGemm(op, why);
+    if (failed(problem))
+      return leave(why);
+    GemmProblem &p = *problem;
+    GemmTemplate kind = templateFor(p);
+    if (kind == GemmTemplate::None) {
+      std::string types;
+      llvm::raw_string_ostream os(types);
+      os << p.aElt << " x " << p.bElt << " -> " << p.cElt;
+      return leave("no template for " + types +
+                   " (f32 x f32 -> f32 is SIMT; f16 or bf16 operands with "
+                   "f16, bf16 or f32 results are tensor-core)");
     }
+    schedule::TargetLimits limits;
+    limits.numSMs = numSMs;
+    Attribute attr = op->getAttr(kScheduleAttrName);
+    Attribute chosen;
+    std::string misfit;
+    if (kind == GemmTemplate::Simt) {
+      auto s = dyn_cast_if_present<SimtMatmulAttr>(attr);
+      if (attr && !s)
+        return op->emitError("hidet-schedule-anchors: '")
+               << kScheduleAttrName << "' of this f32 " << p.kind
+               << " must be a #hidet.simt_matmul, got " << attr;
+      if (!s)
+        s = SimtMatmulAttr::get(&getContext(),
+                                schedule::defaultSimtSchedule(
+                                    p.batch, p.m, p.n, p.k, limits));
+      misfit = schedule::checkSimtSchedule(s.toSchedule(), &limits);
+      chosen = s;
+    } else {
+      auto s = dyn_cast_if_present<MmaMatmulAttr>(attr);
+      if (attr && !s)
+        return op->emitError("hidet-schedule-anchors: '")
+               << kScheduleAttrName << "' of this " << p.aElt << " "
+               << p.kind << " must be a #hidet.mma_matmul, got " << attr;
+      if (!s)
+        s = MmaMatmulAttr::get(&getContext(),
+                               schedule::defaultMmaSchedule(p.batch, p.m, p.n,
+                                                            p.k, limits));
+      misfit = schedule::checkMmaSchedule(s.toSchedule(), &limits);
+      chosen = s;
+    }
+    // A written schedule is structurally valid (its verifier ran) but may
+    // not fit the target.
+    if (!misfit.empty())
+      return op->emitError("hidet-schedule-anchors: the schedule does not "
+                           "fit the target: ")
+             << misfit;
+    OpBuilder b(op);
+    Operation *before = op->getPrevNode();
+    if (kind == GemmTemplate::Simt)
+      buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen));
+    else
+      buildMmaMatmul(b, op.getLoc(), p, cast<MmaMatmulAttr>(chosen));
+    // Record the decision on the GEMM kernel (the first launch it built).
+    Block::iterator it =
+        before ? std::next(before->getIterator()) : op->getBlock()->begin();
+    for (; &*it != op.getOperation(); ++it)
+      if (isa<gpu::LaunchOp>(*it)) {
+        it->setAttr(kScheduleAttrName, chosen);
+        break;
+      }
+    op->erase();
+    return success();
+  }
+
+  void runOnOperation() final {
+    SmallVector<linalg::LinalgOp> anchors;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<gpu::LaunchOp>() && isGemmAnchor(op))
+        anchors.push_back(op);
+    });
+    for (linalg::LinalgOp op : anchors)
+      if (failed(schedule(op)))
+        return signalPassFailure();
   }
 };
 } // namespace

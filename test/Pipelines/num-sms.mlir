@@ -1,13 +1,21 @@
 // RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based | FileCheck %s --check-prefix=H100
 // RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="num-sms=1" | FileCheck %s --check-prefix=ONE
+// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="anchors=0" | FileCheck %s --check-prefix=NAIVE
 
 // The pipeline's num-sms option reaches the anchor heuristic: a 256 x 256
 // output fills 132 SMs only with the smallest tiles, one SM with the
 // largest.
 // H100: gpu.launch
-// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8>}
 // ONE: gpu.launch
-// ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+// ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// With anchors=0 the matmul gets the rule-based scheduler's naive kernel
+// (a thread per output element, a serial K loop): the GPU reference of the
+// benchmarks.
+// NAIVE-NOT: hidet.schedule
+// NAIVE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c256, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// NAIVE:      scf.for %{{.*}} = %c0 to %c256 step %c1 {
+// NAIVE-NOT: hidet.schedule
 func.func @mm(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>

@@ -1,18 +1,30 @@
 // RUN: hidet-opt %s --hidet-print-schedule-space -o /dev/null | FileCheck %s
 // RUN: hidet-opt %s --hidet-print-schedule-space=list=1 -o /dev/null | grep -c "^  #hidet.simt_matmul" | FileCheck %s --check-prefix=COUNT
+// RUN: hidet-opt %s --hidet-print-schedule-space=list=1 -o /dev/null | grep -c "^  #hidet.mma_matmul" | FileCheck %s --check-prefix=MMACOUNT
 // RUN: hidet-opt %s --hidet-print-schedule-space="num-sms=1" -o /dev/null | FileCheck %s --check-prefix=ONESM
 
-// Each f32 matmul: its template, the size of the H100 space (hardware
-// values filtered by threads, shared memory and registers), the
-// heuristic's pick for its shape, and the schedule written on the op.
-// CHECK: anchor linalg.matmul 4096x4096x1024 f32: template simt_matmul, 1092 schedules
-// CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>
-// CHECK: anchor linalg.matmul 1x4096x4096 f32: template simt_matmul, 1092 schedules
-// CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>
+// Each anchor: its GEMM view (batch x M x N x K and types), its template,
+// the size of the H100 space (hardware values filtered by threads, shared
+// memory and registers), the heuristic's pick for its shape, and the
+// schedule written on the op.
+// CHECK: anchor linalg.matmul 4096x4096x1024 f32 x f32 -> f32: template simt_matmul, 10920 schedules
+// CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>
+// CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 10920 schedules
+// CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8>
 // CHECK-NEXT: written on the op: #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>
+// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template mma_matmul, 2770 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], swizzle = 8>
+// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template mma_matmul, 2770 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
+// ResNet-50's 3x3 layer at batch 32 as an implicit GEMM: M = 32 * 56 * 56,
+// N = 64, K = 3 * 3 * 64.
+// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 2770 schedules
+// CHECK: anchor linalg.matmul 8x8x8 f64 x f64 -> f64: no template
 // CHECK-NOT: anchor
-// The listing has every schedule: 1092 lines per anchor.
-// COUNT: 2184
+// The listing has every schedule: 10920 lines per SIMT anchor, 2770 per
+// tensor-core anchor.
+// COUNT: 21840
+// MMACOUNT: 8310
 // ONESM: anchor linalg.matmul 1x4096x4096
 // ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2]
 
@@ -27,8 +39,24 @@ func.func @skinny_scheduled(%a: tensor<1x4096xf32>, %b: tensor<4096x4096xf32>, %
   return %r : tensor<1x4096xf32>
 }
 
-// No template for f16 yet: nothing is printed.
 func.func @half(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf16>) -> tensor<64x64xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf16>) -> tensor<64x64xf16>
   return %r : tensor<64x64xf16>
+}
+
+func.func @attention_scores(%q: tensor<12x512x64xbf16>, %k: tensor<12x64x512xbf16>, %s: tensor<12x512x512xf32>) -> tensor<12x512x512xf32> {
+  %r = linalg.batch_matmul ins(%q, %k : tensor<12x512x64xbf16>, tensor<12x64x512xbf16>) outs(%s : tensor<12x512x512xf32>) -> tensor<12x512x512xf32>
+  return %r : tensor<12x512x512xf32>
+}
+
+func.func @conv(%x: tensor<32x58x58x64xf16>, %w: tensor<3x3x64x64xf16>, %y: tensor<32x56x56x64xf16>) -> tensor<32x56x56x64xf16> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<32x58x58x64xf16>, tensor<3x3x64x64xf16>) outs(%y : tensor<32x56x56x64xf16>) -> tensor<32x56x56x64xf16>
+  return %r : tensor<32x56x56x64xf16>
+}
+
+// Anchors without a template say so.
+func.func @double(%a: tensor<8x8xf64>, %b: tensor<8x8xf64>, %c: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x8xf64>, tensor<8x8xf64>) outs(%c : tensor<8x8xf64>) -> tensor<8x8xf64>
+  return %r : tensor<8x8xf64>
 }

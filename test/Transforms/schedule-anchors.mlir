@@ -4,21 +4,22 @@
 // An f32 matmul without a schedule gets the heuristic's schedule, recorded
 // on the kernel: with one SM (num-sms=1) the largest tiles, 128 x 128; with
 // the default 132 SMs the 16 x 32 tiles, the largest shape that still gives
-// every SM a block (21 x 14 blocks).
+// every SM a block (21 x 14 = 294 blocks). Tiles go in groups of 8 rows.
 // HEUR-LABEL: func.func @default_schedule(
-// HEUR:         tm.num_workers #tm.spatial<[21, 14]>
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+// HEUR:         tm.num_workers #tm.spatial<[1, 1, 294]>
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8>}
 // The kernel with the largest tiles: a block per C tile
-// (spatial over the 3 x 4 tiles of 333 x 444), the warp and lane positions
+// (spatial over the batch, the K slices and the 3 x 4 = 12 tiles of 333 x
+// 444), the warp and lane positions
 // from the spatial factors, the accumulators in a private array addressed by
 // the fully unrolled repeat factors, and a K loop that moves the auto_map
 // tile loads of A (k-major) and B from registers to shared memory, then
 // fetches the next tiles into registers before the FMAs (register double
 // buffering), with barriers around the compute.
 // CHECK-LABEL: func.func @default_schedule(
-// CHECK:         tm.num_workers #tm.spatial<[3, 4]>
+// CHECK:         tm.num_workers #tm.spatial<[1, 1, 12]>
 // CHECK:         gpu.launch {{.*}} workgroup(%[[AS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
-// CHECK:           tm.foreach (%{{.*}}, %{{.*}}) in #tm.spatial<[3, 4]> on block_x {
+// CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 1, 12]> on block_x {
 // CHECK:             tm.spatial <[4, 2]> on
 // CHECK:             tm.spatial <[4, 8]> on
 // CHECK:             %[[ACC:.*]] = memref.alloca() : memref<8x8xf32>
@@ -39,7 +40,7 @@
 // CHECK:                   tm.repeat (%{{.*}}, %{{.*}}) in <[4, 4], unroll = [full, full]> {
 // CHECK:                     math.fma
 // CHECK:               gpu.barrier
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-NOT:     linalg.matmul
 func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
   linalg.matmul ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
@@ -64,7 +65,7 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 
 // A large output gets 128 x 128 tiles with the default 132 SMs.
 // HEUR-LABEL: func.func @large(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-LABEL: func.func @large(
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
@@ -73,32 +74,15 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<20
 
 // -----
 
-// A 16 x 130 output gets the smallest tiles (no shape gives 132 blocks).
+// A 16 x 130 output gets the smallest tiles (no shape gives 132 blocks),
+// and its 5 blocks are split 8 ways along K (38 K steps; at least 4 per
+// slice), with the second kernel that sums the slices.
 // HEUR-LABEL: func.func @small(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>}
+// HEUR:         tm.foreach {{.*}} in #tm.spatial<[1, 16, 130]> on global_x
 // CHECK-LABEL: func.func @small(
 func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x130xf32>) {
   linalg.matmul ins(%a, %b : memref<16x300xf32>, memref<300x130xf32>) outs(%c : memref<16x130xf32>)
-  return
-}
-
-// -----
-
-// Without a template (f16 so far) the op is left, with a remark.
-// CHECK-LABEL: func.func @no_template(
-// CHECK:         linalg.matmul
-func.func @no_template(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>) {
-  // expected-remark @+1 {{left to the rule-based scheduler: only f32 has a template yet (the SIMT one)}}
-  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
-  return
-}
-
-// -----
-
-// A schedule of the wrong kind is an error.
-func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
-  // expected-error @+1 {{'hidet.schedule' of a linalg.matmul must be a #hidet.simt_matmul, got 3 : i64}}
-  linalg.matmul {hidet.schedule = 3} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
 
@@ -110,5 +94,243 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
   // expected-error @+1 {{the schedule does not fit the target: the tiles need 65536 bytes of shared memory; the target has 49152}}
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 4], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 2], block_k = 64>}
       ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
+  return
+}
+
+// -----
+
+// The tensor-core template: f16 operands, f32 accumulators. Warps own
+// 32 x 32 tiles (spatial 2 x 2 of 64 x 64), lanes the mma C fragment
+// (spatial 8 x 4) and ldmatrix rows (spatial 4 x 8); each thread keeps
+// 2 x 4 fragments of 4 accumulators. A (K = 555, not a multiple of 8) is
+// loaded an element at a time, B (N = 444) 4 at a time, each predicated;
+// both go to shared memory in 16-byte pieces at XOR-swizzled positions,
+// then through ldmatrix (B transposed: it is k-major in memory) into
+// mma.sync. Tiles are visited in groups of 4 rows (swizzle = 4).
+// CHECK-LABEL: func.func @mma(
+// CHECK:         tm.num_workers #tm.spatial<[1, 1, 42]>
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[AS:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x64xf16, #gpu.address_space<workgroup>>)
+// CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %[[TILE:.*]]) in #tm.spatial<[1, 1, 42]> on block_x {
+// CHECK:             arith.divui %[[TILE]], %c28
+// CHECK:             arith.minui
+// CHECK:             tm.spatial <[2, 2]> on
+// CHECK:             tm.spatial <[8, 4]> on
+// CHECK:             tm.spatial <[4, 8]> on
+// CHECK:             %[[ACC:.*]] = memref.alloca() : memref<2x16xf32>
+// CHECK:             tm.repeat ({{.*}}) in <[2, 4, 2, 2], unroll = [full, full, full, full]> {
+// CHECK:               scf.if
+// CHECK:               memref.store %{{.*}}, %[[ACC]]
+// CHECK:             %[[RA:.*]] = memref.alloca() : memref<2x8xf16>
+// CHECK:             tm.spatial <[32, 4]> on
+// CHECK:             %[[RB:.*]] = memref.alloca() : memref<2x8xf16>
+// CHECK:             tm.spatial <[16, 8]> on
+// CHECK:             vector.load %arg0[{{.*}}] {alignment = 2 : i64} : memref<333x555xf16>, vector<1xf16>
+// CHECK:             vector.load %arg1[{{.*}}] {alignment = 8 : i64} : memref<555x444xf16>, vector<4xf16>
+// CHECK:             scf.for
+// CHECK:               vector.load %[[RA]]
+// CHECK:               arith.xori
+// CHECK:               vector.store %{{.*}}, %[[AS]][{{.*}}] {alignment = 16 : i64}
+// CHECK:               vector.load %[[RB]]
+// CHECK:               arith.xori
+// CHECK:               vector.store %{{.*}}, %[[BS]][{{.*}}] {alignment = 16 : i64}
+// CHECK:               gpu.barrier
+// CHECK:               tm.repeat (%{{.*}}) in <[2]> {
+// CHECK:                 nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xf16>
+// CHECK:                 nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
+// CHECK:                 tm.repeat ({{.*}}) in <[2, 4], unroll = [full, full]> {
+// CHECK:                   nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:               gpu.barrier
+// CHECK:             tm.repeat ({{.*}}) in <[2, 4, 2, 2], unroll = [full, full, full, full]> {
+// CHECK:               scf.if
+// CHECK:                 memref.store %{{.*}}, %arg2[{{.*}}] : memref<333x444xf32>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], swizzle = 4>}
+// CHECK-NOT:     linalg.matmul
+func.func @mma(%a: memref<333x555xf16>, %b: memref<555x444xf16>, %c: memref<333x444xf32>) {
+  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], swizzle = 4>}
+      ins(%a, %b : memref<333x555xf16>, memref<555x444xf16>) outs(%c : memref<333x444xf32>)
+  return
+}
+
+// -----
+
+// bf16 goes to nvvm.mma.sync (nvgpu.mma.sync cannot lower bf16 in MLIR
+// 22), with the fragments packed in 32-bit registers; bf16 results are
+// rounded from the f32 accumulators. Aligned rows (K = N = 256) load in
+// 16-byte vectors.
+// HEUR-LABEL: func.func @bf16(
+// HEUR:         vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<256x256xbf16>, vector<8xbf16>
+// HEUR:         vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<256x256xbf16>, vector<8xbf16>
+// HEUR:         nvgpu.ldmatrix {{.*}} -> vector<4x2xbf16>
+// HEUR:         vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
+// HEUR:         nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+// HEUR:         arith.truncf {{.*}} : f32 to bf16
+// HEUR:         memref.store {{.*}} : memref<256x256xbf16>
+func.func @bf16(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %c: memref<256x256xbf16>) {
+  linalg.matmul ins(%a, %b : memref<256x256xbf16>, memref<256x256xbf16>) outs(%c : memref<256x256xbf16>)
+  return
+}
+
+// -----
+
+// Transposed operands keep their memory order in shared memory and
+// ldmatrix transposes instead: A^T (k-major) is [k][m] and loaded with
+// transpose, B^T (n-major, as nn.Linear weights) is [n][k] and loaded
+// without.
+// CHECK-LABEL: func.func @transposed(
+// CHECK:         workgroup(%[[AS:.*]] : memref<32x64xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>)
+// CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = true}
+// CHECK:         nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+func.func @transposed(%a: memref<256x128xf16>, %b: memref<512x256xf16>, %c: memref<128x512xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16]>}
+      ins(%a, %b : memref<256x128xf16>, memref<512x256xf16>) outs(%c : memref<128x512xf32>)
+  return
+}
+
+// -----
+
+// A batch matmul with a broadcast operand (B shared by the batches, as a
+// linalg.generic contraction): the batch is the outer grid dimension, and
+// B's addresses do not use it.
+// CHECK-LABEL: func.func @batch_broadcast(
+// CHECK:         tm.num_workers #tm.spatial<[6, 1, 4]>
+// CHECK:         tm.foreach (%[[BATCH:.*]], %{{.*}}, %{{.*}}) in #tm.spatial<[6, 1, 4]> on block_x {
+// CHECK:           vector.load %arg0[%[[BATCH]], {{.*}}] {alignment = 16 : i64} : memref<6x128x64xf16>, vector<8xf16>
+// CHECK:           vector.load %arg1[{{.*}}, {{.*}}] {alignment = 16 : i64} : memref<64x256xf16>, vector<8xf16>
+// CHECK:           nvgpu.mma.sync
+// CHECK:           memref.store {{.*}}, %arg2[%[[BATCH]], {{.*}}] : memref<6x128x256xf16>
+#a = affine_map<(b, m, n, k) -> (b, m, k)>
+#b = affine_map<(b, m, n, k) -> (k, n)>
+#c = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @batch_broadcast(%a: memref<6x128x64xf16>, %b: memref<64x256xf16>, %c: memref<6x128x256xf16>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      {hidet.schedule = #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16]>}
+      ins(%a, %b : memref<6x128x64xf16>, memref<64x256xf16>) outs(%c : memref<6x128x256xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+// linalg.batch_matmul on f32 goes to the SIMT template, batch outermost.
+// CHECK-LABEL: func.func @batch_simt(
+// CHECK:         tm.foreach (%[[BATCH:.*]], %{{.*}}, %{{.*}}) in #tm.spatial<[4, 1, 8]> on block_x {
+// CHECK:           memref.load %arg0[%[[BATCH]], {{.*}}] : memref<4x64x32xf32>
+// CHECK:           math.fma
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memref<4x64x64xf32>) {
+  linalg.batch_matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+      ins(%a, %b : memref<4x64x32xf32>, memref<4x32x64xf32>) outs(%c : memref<4x64x64xf32>)
+  return
+}
+
+// -----
+
+// Convolution through implicit GEMM (NHWC/HWCF, stride 2, dilation 1):
+// m = (image, output row, output column), k = (filter row, filter column,
+// channel). The im2col indices are computed in A's loads (divisions by
+// OH * OW = 64, OW = 8, KW * C = 48 and C = 16, then y * 2 + r), never
+// materialized; with C = 16 they are 16-byte vectors.
+// CHECK-LABEL: func.func @conv_nhwc(
+// CHECK:         scf.if %{{.*}} -> (vector<8xf16>)
+// CHECK:           arith.divui %{{.*}}, %c64
+// CHECK:           arith.divui %{{.*}}, %c8
+// CHECK:           arith.divui %{{.*}}, %c16
+// CHECK:           arith.divui %{{.*}}, %c3
+// CHECK:           arith.muli %{{.*}}, %c2
+// CHECK:           vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<2x17x17x16xf16>, vector<8xf16>
+// CHECK:         nvgpu.mma.sync
+// CHECK-NOT:     linalg.conv_2d
+func.func @conv_nhwc(%x: memref<2x17x17x16xf16>, %w: memref<3x3x16x32xf16>, %y: memref<2x8x8x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : memref<2x17x17x16xf16>, memref<3x3x16x32xf16>) outs(%y : memref<2x8x8x32xf32>)
+  return
+}
+
+// -----
+
+// NCHW/FCHW convolutions too: k = (channel, filter row, filter column), so
+// the filter is an F x K matrix (k-major B).
+// CHECK-LABEL: func.func @conv_nchw(
+// CHECK:         nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// CHECK:         nvgpu.mma.sync
+// CHECK-NOT:     linalg.conv_2d
+func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: memref<1x16x8x8xf16>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x8x10x10xf16>, memref<16x8x3x3xf16>) outs(%y : memref<1x16x8x8xf16>)
+  return
+}
+
+// -----
+
+// Split-K: each of the 4 slices writes f32 partials to a workspace, and a
+// second kernel adds them, in order, to C.
+// CHECK-LABEL: func.func @split_k(
+// CHECK:         %[[WS:.*]] = memref.alloc() : memref<4x1x16x64xf32>
+// CHECK:         tm.foreach (%{{.*}}, %[[SLICE:.*]], %{{.*}}) in #tm.spatial<[1, 4, 1]> on block_x {
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK:           memref.store %{{.*}}, %[[WS]][%[[SLICE]], {{.*}}] : memref<4x1x16x64xf32>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
+// CHECK:         tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 16, 64]> on global_x {
+// CHECK-COUNT-4:   memref.load %[[WS]]
+// CHECK:           arith.truncf {{.*}} : f32 to f16
+// CHECK:         memref.dealloc %[[WS]]
+func.func @split_k(%a: memref<16x2048xf16>, %b: memref<2048x64xf16>, %c: memref<16x64xf16>) {
+  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
+      ins(%a, %b : memref<16x2048xf16>, memref<2048x64xf16>) outs(%c : memref<16x64xf16>)
+  return
+}
+
+// -----
+
+// Without a template the op is left, with a remark that says why.
+// CHECK-LABEL: func.func @no_template(
+// CHECK:         linalg.matmul
+// CHECK:         linalg.matmul
+// CHECK:         linalg.batch_reduce_matmul
+// CHECK:         linalg.matmul
+func.func @no_template(%a: memref<64x64xf64>, %b: memref<64x64xf64>, %c: memref<64x64xf64>,
+                       %h: memref<64x64xf16>, %f: memref<64x64xf32>,
+                       %ba: memref<2x64x64xf32>, %bb: memref<2x64x64xf32>, %d: memref<?x64xf32>) {
+  // expected-remark @+1 {{left to the rule-based scheduler: no template for f64 x f64 -> f64 (f32 x f32 -> f32 is SIMT; f16 or bf16 operands with f16, bf16 or f32 results are tensor-core)}}
+  linalg.matmul ins(%a, %b : memref<64x64xf64>, memref<64x64xf64>) outs(%c : memref<64x64xf64>)
+  // expected-remark @+1 {{no template for f16 x f32 -> f32}}
+  linalg.matmul ins(%h, %f : memref<64x64xf16>, memref<64x64xf32>) outs(%f : memref<64x64xf32>)
+  // expected-remark @+1 {{the contraction has 0 batch, 1 m, 1 n and 2 k dimensions}}
+  linalg.batch_reduce_matmul ins(%ba, %bb : memref<2x64x64xf32>, memref<2x64x64xf32>) outs(%f : memref<64x64xf32>)
+  // expected-remark @+1 {{dynamic shapes have no template yet}}
+  linalg.matmul ins(%d, %f : memref<?x64xf32>, memref<64x64xf32>) outs(%d : memref<?x64xf32>)
+  return
+}
+
+// -----
+
+// A schedule of the wrong kind is an error.
+func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{'hidet.schedule' of this f32 linalg.matmul must be a #hidet.simt_matmul, got 3 : i64}}
+  linalg.matmul {hidet.schedule = 3} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+func.func @wrong_schedule_mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>) {
+  // expected-error @+1 {{'hidet.schedule' of this 'f16' linalg.matmul must be a #hidet.mma_matmul, got #hidet.simt_matmul}}
+  linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+      ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  return
+}
+
+// -----
+
+// A tensor-core schedule that needs more shared memory than the target has.
+func.func @mma_too_big(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 65536 bytes of shared memory; the target has 49152}}
+  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [256, 256, 64], warp = [64, 64], mma = [16, 8, 16]>}
+      ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return
 }

@@ -57,6 +57,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("Schedule row groups (softmax, layer norm, ...) as one "
                      "kernel"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> anchors{
+      *this, "anchors",
+      llvm::cl::desc("Instantiate the anchor templates (matmul, batch "
+                     "matmul, convolution); off, anchors get the naive "
+                     "rule-based kernels, e.g. as a GPU reference"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms",
       llvm::cl::desc("Multiprocessors of the target GPU, for the anchor "

@@ -27,6 +27,10 @@ namespace hidet {
 #define GEN_PASS_REGISTRATION
 #include "Hidet/Transforms/Passes.h.inc"
 
+/// Rewrites the memref.copy ops under `root` that are outside GPU kernels as
+/// linalg.copy (what `hidet-copies-to-linalg` does).
+void rewriteCopiesAsLinalg(mlir::Operation *root);
+
 } // namespace hidet
 
 #endif // HIDET_TRANSFORMS_PASSES_H

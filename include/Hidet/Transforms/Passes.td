@@ -40,7 +40,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::math::MathDialect", "::hidet::tm::TaskMappingDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::hidet::tm::TaskMappingDialect",
     "::hidet::HidetDialect"];
 }
 
@@ -66,6 +68,7 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
     Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
            "Multiprocessors of the target GPU, for the heuristic">,
   ];
+  let dependentDialects = ["::hidet::HidetDialect"];
 }
 
 def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"> {
@@ -182,6 +185,18 @@ def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
   let description = [{
     Calls `AggregatedOpInterface::decomposeOperation` on ops such as
     `linalg.softmax`, so that the schedulers see only structured ops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CopiesToLinalg : Pass<"hidet-copies-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Rewrites memref.copy as linalg.copy.";
+  let description = [{
+    Bufferization writes copies (for example of `tensor.pad`'s source into
+    its padded buffer) as `memref.copy`. Outside GPU kernels these become
+    `linalg.copy`, a structured op like any other: the GPU schedulers give
+    it a kernel, and the CPU reference lowers it to loops, where a
+    `memref.copy` between strided buffers would call the C runner library.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

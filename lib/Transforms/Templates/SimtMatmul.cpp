@@ -22,6 +22,8 @@
 
 #include "Templates.h"
 
+#include "Gemm.h"
+
 #include "../RuleBased/RuleBased.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
@@ -35,70 +37,21 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::rulebased;
+using namespace hidet::templates;
 
-/// Creates a tm.repeat over `shape`, fully unrolled, and calls `body` with
-/// its indices.
-static void fullyUnrolled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                          function_ref<void(OpBuilder &, ValueRange)> body) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<int64_t> ranks, unroll(shape.size(), /*full=*/0);
-  for (size_t i = 0; i < shape.size(); ++i)
-    ranks.push_back(i);
-  auto loop = hidet::tm::RepeatOp::create(
-      b, loc, hidet::tm::RepeatAttr::get(ctx, shape, ranks, unroll));
-  OpBuilder::InsertionGuard guard(b);
-  Block *block = b.createBlock(&loop.getBody());
-  for (size_t i = 0; i < shape.size(); ++i)
-    block->addArgument(b.getIndexType(), loc);
-  hidet::tm::YieldOp::create(b, loc);
-  b.setInsertionPointToStart(block);
-  body(b, block->getArguments());
-}
-
-/// `cond ? load(buffer[idx]) : 0`.
-static Value loadOrZero(OpBuilder &b, Location loc, Value cond, Value buffer,
-                        ValueRange idx, Type elt) {
-  auto ifOp = scf::IfOp::create(b, loc, elt, cond, /*withElse=*/true);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  scf::YieldOp::create(b, loc,
-                       memref::LoadOp::create(b, loc, buffer, idx).getResult());
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  scf::YieldOp::create(
-      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elt)).getResult());
-  return ifOp.getResult(0);
-}
-
-static Value lessThan(OpBuilder &b, Location loc, Value v, int64_t bound) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
-                               cst(b, loc, bound));
-}
-
-static Value affine(OpBuilder &b, Location loc, Value x, int64_t scale,
-                    Value y) {
-  return arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, x, cst(b, loc, scale)), y);
-}
-
-void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
+void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
+                                       const GemmProblem &p,
                                        SimtMatmulAttr s) {
-  Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
-  Value A = op.getDpsInputOperand(0)->get();
-  Value B = op.getDpsInputOperand(1)->get();
-  Value C = op.getDpsInitOperand(0)->get();
-  auto aType = cast<MemRefType>(A.getType());
-  auto bType = cast<MemRefType>(B.getType());
-  Type elt = aType.getElementType();
-  int64_t M = aType.getDimSize(0), K = aType.getDimSize(1);
-  int64_t N = bType.getDimSize(1);
+  Type elt = p.cElt;
+  int64_t M = p.m, N = p.n, K = p.k;
   int64_t BM = s.getBlockM(), BN = s.getBlockN(), BK = s.getBlockK();
   int64_t threads = s.getNumThreads();
   ArrayRef<int64_t> outer = s.getWarpOuter(), mid = s.getWarpMid(),
                     inner = s.getWarpInner(), warps = s.getBlockWarps();
 
-  auto blockMapping = hidet::tm::SpatialAttr::get(
-      ctx, ArrayRef<int64_t>{(M + BM - 1) / BM, (N + BN - 1) / BN});
+  GemmGrid grid(p, BM, BN, BK, s.getSwizzle(), s.getSplitK());
+  GemmOutput output{&p, createSplitKWorkspace(b, loc, p, grid.splits)};
   auto tileA = *algebra::TaskMapping::autoMap({BM, BK}, threads);
   auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -106,18 +59,12 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
       MemRefType::get({BK, BM}, elt, AffineMap(), workgroup),
       MemRefType::get({BK, BN}, elt, AffineMap(), workgroup)};
 
-  createLaunch(b, loc, blockMapping, /*workersPerBlock=*/1, threads,
+  createLaunch(b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
     Value As = launch.getWorkgroupAttributions()[0];
     Value Bs = launch.getWorkgroupAttributions()[1];
-    auto blocks = hidet::tm::ForEachOp::create(b, loc, blockMapping,
-                                               hidet::tm::GPUWorker::block_x);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(blocks.getBody().front().getTerminator());
-    Value m0 = arith::MulIOp::create(b, loc, blocks.getTaskIndices()[0],
-                                     cst(b, loc, BM));
-    Value n0 = arith::MulIOp::create(b, loc, blocks.getTaskIndices()[1],
-                                     cst(b, loc, BN));
+    forEachGemmBlock(b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
+    Value m0 = blk.m0, n0 = blk.n0;
     Value tid = launch.getThreadIds().x;
     Value warp = arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
     Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
@@ -159,9 +106,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
     forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
       Value gr = arith::AddIOp::create(b, loc, m0, row);
       Value gc = arith::AddIOp::create(b, loc, n0, col);
-      Value in = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, M),
-                                       lessThan(b, loc, gc, N));
-      memref::StoreOp::create(b, loc, loadOrZero(b, loc, in, C, {gr, gc}, elt),
+      memref::StoreOp::create(b, loc, output.loadInit(b, loc, blk, gr, gc),
                               acc, ValueRange{sr, sc});
     });
     // Tile loads go global -> registers -> shared memory. The auto_map tile
@@ -211,7 +156,9 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
         Value in = arith::AndIOp::create(
             b, loc, lessThan(b, loc, gr, t.isA ? M : K),
             lessThan(b, loc, gc, t.isA ? K : N));
-        Value v = loadOrZero(b, loc, in, t.isA ? A : B, {gr, gc}, elt);
+        const GemmOperand &x = t.isA ? p.a : p.b;
+        Value v = loadOrZero(b, loc, in, x.buffer,
+                             x.address(b, loc, blk.batch, gr, gc), elt);
         memref::StoreOp::create(b, loc, v, t.regs, slot);
       });
     };
@@ -223,11 +170,11 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
                                 t.isA ? ValueRange{c, r} : ValueRange{r, c});
       });
     };
-    int64_t kTiles = (K + BK - 1) / BK;
-    fetch(loadA, cst(b, loc, 0));
-    fetch(loadB, cst(b, loc, 0));
-    auto kLoop = scf::ForOp::create(b, loc, cst(b, loc, 0),
-                                    cst(b, loc, kTiles), cst(b, loc, 1));
+    Value k0 = arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, BK));
+    fetch(loadA, k0);
+    fetch(loadB, k0);
+    auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
+                                    cst(b, loc, 1));
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -257,14 +204,11 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, linalg::MatmulOp op,
     forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
       Value gr = arith::AddIOp::create(b, loc, m0, row);
       Value gc = arith::AddIOp::create(b, loc, n0, col);
-      Value in = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, M),
-                                       lessThan(b, loc, gc, N));
-      auto ifOp = scf::IfOp::create(b, loc, in, /*withElse=*/false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      memref::StoreOp::create(
-          b, loc, memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc}), C,
-          ValueRange{gr, gc});
+      output.store(b, loc, blk, gr, gc,
+                   memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc}));
+    });
     });
   }, shared);
+  if (output.workspace)
+    emitSplitKReduction(b, loc, p, output.workspace, grid.splits);
 }

@@ -13,18 +13,24 @@
 #ifndef HIDET_LIB_TRANSFORMS_TEMPLATES_TEMPLATES_H
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_TEMPLATES_H
 
+#include "Gemm.h"
+
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
 namespace hidet {
 namespace templates {
 
-/// Emits, before `op`, the SIMT kernel computing C += A * B for a static f32
-/// linalg.matmul on row-major buffers, as `schedule` says.
-void buildSimtMatmul(mlir::OpBuilder &b, mlir::linalg::MatmulOp op,
-                     SimtMatmulAttr schedule);
+/// Emits at `b`'s insertion point the SIMT kernel(s) computing the f32
+/// GEMM `p` as `schedule` says (a second kernel with split-K).
+void buildSimtMatmul(mlir::OpBuilder &b, mlir::Location loc,
+                     const GemmProblem &p, SimtMatmulAttr schedule);
+
+/// Emits at `b`'s insertion point the tensor-core kernel(s) computing the
+/// f16 or bf16 GEMM `p` (f32 accumulation) as `schedule` says.
+void buildMmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
+                    const GemmProblem &p, MmaMatmulAttr schedule);
 
 } // namespace templates
 } // namespace hidet

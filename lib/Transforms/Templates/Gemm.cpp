@@ -1,0 +1,234 @@
+//===- Gemm.cpp - Helpers shared by the matmul templates ------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gemm.h"
+
+#include "../RuleBased/RuleBased.h"
+
+#include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::templates;
+using hidet::rulebased::cst;
+
+void hidet::templates::fullyUnrolled(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    function_ref<void(OpBuilder &, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<int64_t> ranks, unroll(shape.size(), /*full=*/0);
+  for (size_t i = 0; i < shape.size(); ++i)
+    ranks.push_back(i);
+  auto loop = hidet::tm::RepeatOp::create(
+      b, loc, hidet::tm::RepeatAttr::get(ctx, shape, ranks, unroll));
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&loop.getBody());
+  for (size_t i = 0; i < shape.size(); ++i)
+    block->addArgument(b.getIndexType(), loc);
+  hidet::tm::YieldOp::create(b, loc);
+  b.setInsertionPointToStart(block);
+  body(b, block->getArguments());
+}
+
+Value hidet::templates::loadOrZero(OpBuilder &b, Location loc, Value cond,
+                                   Value buffer, ValueRange idx, Type type,
+                                   llvm::MaybeAlign align) {
+  auto ifOp = scf::IfOp::create(b, loc, type, cond, /*withElse=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value loaded;
+  if (auto vt = dyn_cast<VectorType>(type))
+    loaded = vector::LoadOp::create(b, loc, vt, buffer, idx,
+                                    /*nontemporal=*/false, align);
+  else
+    loaded = memref::LoadOp::create(b, loc, buffer, idx);
+  scf::YieldOp::create(b, loc, loaded);
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
+  return ifOp.getResult(0);
+}
+
+Value hidet::templates::lessThan(OpBuilder &b, Location loc, Value v,
+                                 int64_t bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
+                               cst(b, loc, bound));
+}
+
+Value hidet::templates::affine(OpBuilder &b, Location loc, Value x,
+                               int64_t scale, Value y) {
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, x, cst(b, loc, scale)), y);
+}
+
+std::pair<Value, Value>
+hidet::templates::swizzleTile(OpBuilder &b, Location loc, Value tile,
+                              int64_t tilesM, int64_t tilesN, int64_t group) {
+  if (group <= 1 || tilesM <= 1) {
+    Value n = cst(b, loc, tilesN);
+    return {arith::DivUIOp::create(b, loc, tile, n),
+            arith::RemUIOp::create(b, loc, tile, n)};
+  }
+  // Group g holds tile rows [g*group, g*group + size) where the last group
+  // may be shorter; inside a group, tiles go down a column first.
+  Value perGroup = cst(b, loc, group * tilesN);
+  Value g = arith::DivUIOp::create(b, loc, tile, perGroup);
+  Value inGroup = arith::RemUIOp::create(b, loc, tile, perGroup);
+  Value first = arith::MulIOp::create(b, loc, g, cst(b, loc, group));
+  Value size = arith::MinUIOp::create(
+      b, loc, cst(b, loc, group),
+      arith::SubIOp::create(b, loc, cst(b, loc, tilesM), first));
+  return {arith::AddIOp::create(
+              b, loc, first, arith::RemUIOp::create(b, loc, inGroup, size)),
+          arith::DivUIOp::create(b, loc, inGroup, size)};
+}
+
+Value hidet::templates::castTo(OpBuilder &b, Location loc, Value v,
+                               Type elt) {
+  unsigned from = v.getType().getIntOrFloatBitWidth(),
+           to = elt.getIntOrFloatBitWidth();
+  if (v.getType() == elt)
+    return v;
+  if (to < from)
+    return arith::TruncFOp::create(b, loc, elt, v);
+  return arith::ExtFOp::create(b, loc, elt, v);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmGrid
+//===----------------------------------------------------------------------===//
+
+GemmGrid::GemmGrid(const GemmProblem &p, int64_t blockM, int64_t blockN,
+                   int64_t blockK, int64_t swizzle, int64_t splits)
+    : blockM(blockM), blockN(blockN), blockK(blockK),
+      tilesM((p.m + blockM - 1) / blockM), tilesN((p.n + blockN - 1) / blockN),
+      kTiles((p.k + blockK - 1) / blockK), swizzle(swizzle) {
+  // No empty slices: a split larger than the K tiles is clamped.
+  this->splits = std::max<int64_t>(1, std::min(splits, kTiles));
+  kTilesPerSplit = (kTiles + this->splits - 1) / this->splits;
+  this->splits = (kTiles + kTilesPerSplit - 1) / kTilesPerSplit;
+}
+
+hidet::tm::SpatialAttr GemmGrid::mapping(MLIRContext *ctx,
+                                         const GemmProblem &p) const {
+  return hidet::tm::SpatialAttr::get(
+      ctx, ArrayRef<int64_t>{p.batch, splits, tilesM * tilesN});
+}
+
+void hidet::templates::forEachGemmBlock(
+    OpBuilder &b, Location loc, const GemmProblem &p, const GemmGrid &grid,
+    function_ref<void(OpBuilder &, const GemmBlock &)> body) {
+  auto blocks = hidet::tm::ForEachOp::create(b, loc,
+                                             grid.mapping(b.getContext(), p),
+                                             hidet::tm::GPUWorker::block_x);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(blocks.getBody().front().getTerminator());
+  ValueRange task = blocks.getTaskIndices();
+  GemmBlock blk;
+  blk.batch = task[0];
+  blk.split = task[1];
+  auto [tm, tn] = swizzleTile(b, loc, task[2], grid.tilesM, grid.tilesN,
+                              grid.swizzle);
+  blk.m0 = arith::MulIOp::create(b, loc, tm, cst(b, loc, grid.blockM));
+  blk.n0 = arith::MulIOp::create(b, loc, tn, cst(b, loc, grid.blockN));
+  blk.kBegin = arith::MulIOp::create(b, loc, blk.split,
+                                     cst(b, loc, grid.kTilesPerSplit));
+  blk.kEnd = arith::MinUIOp::create(
+      b, loc, cst(b, loc, grid.kTiles),
+      arith::AddIOp::create(b, loc, blk.kBegin,
+                            cst(b, loc, grid.kTilesPerSplit)));
+  body(b, blk);
+}
+
+//===----------------------------------------------------------------------===//
+// GemmOutput
+//===----------------------------------------------------------------------===//
+
+/// `row < m && col < n`.
+static Value inOutput(OpBuilder &b, Location loc, const GemmProblem &p,
+                      Value row, Value col) {
+  return arith::AndIOp::create(b, loc, lessThan(b, loc, row, p.m),
+                               lessThan(b, loc, col, p.n));
+}
+
+Value GemmOutput::loadInit(OpBuilder &b, Location loc, const GemmBlock &blk,
+                           Value row, Value col) const {
+  Type f32 = b.getF32Type();
+  if (workspace)
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
+  const GemmProblem &p = *problem;
+  auto ifOp = scf::IfOp::create(b, loc, f32, inOutput(b, loc, p, row, col),
+                                /*withElse=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value v = memref::LoadOp::create(b, loc, p.c.buffer,
+                                   p.c.address(b, loc, blk.batch, row, col));
+  scf::YieldOp::create(b, loc, castTo(b, loc, v, f32));
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  scf::YieldOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(f32)).getResult());
+  return ifOp.getResult(0);
+}
+
+void GemmOutput::store(OpBuilder &b, Location loc, const GemmBlock &blk,
+                       Value row, Value col, Value v) const {
+  const GemmProblem &p = *problem;
+  auto ifOp = scf::IfOp::create(b, loc, inOutput(b, loc, p, row, col),
+                                /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (workspace) {
+    memref::StoreOp::create(b, loc, v, workspace,
+                            ValueRange{blk.split, blk.batch, row, col});
+    return;
+  }
+  memref::StoreOp::create(b, loc, castTo(b, loc, v, p.cElt), p.c.buffer,
+                          p.c.address(b, loc, blk.batch, row, col));
+}
+
+Value hidet::templates::createSplitKWorkspace(OpBuilder &b, Location loc,
+                                              const GemmProblem &p,
+                                              int64_t splits) {
+  if (splits <= 1)
+    return Value();
+  return memref::AllocOp::create(
+      b, loc, MemRefType::get({splits, p.batch, p.m, p.n}, b.getF32Type()));
+}
+
+void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
+                                           const GemmProblem &p,
+                                           Value workspace, int64_t splits) {
+  constexpr int64_t kBlock = 256;
+  auto mapping = hidet::tm::SpatialAttr::get(
+      b.getContext(), ArrayRef<int64_t>{p.batch, p.m, p.n});
+  rulebased::createLaunch(b, loc, mapping, kBlock, kBlock,
+                          [&](OpBuilder &b, gpu::LaunchOp) {
+    auto elems = hidet::tm::ForEachOp::create(b, loc, mapping,
+                                              hidet::tm::GPUWorker::global_x);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(elems.getBody().front().getTerminator());
+    ValueRange idx = elems.getTaskIndices();
+    SmallVector<Value> cIdx = p.c.address(b, loc, idx[0], idx[1], idx[2]);
+    Value sum = castTo(b, loc, memref::LoadOp::create(b, loc, p.c.buffer, cIdx),
+                       b.getF32Type());
+    // Slices are added in order, so the result does not depend on timing.
+    for (int64_t s = 0; s < splits; ++s)
+      sum = arith::AddFOp::create(
+          b, loc, sum,
+          memref::LoadOp::create(
+              b, loc, workspace,
+              ValueRange{cst(b, loc, s), idx[0], idx[1], idx[2]}));
+    memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), p.c.buffer,
+                            cIdx);
+  });
+  memref::DeallocOp::create(b, loc, workspace);
+}

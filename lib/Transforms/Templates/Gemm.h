@@ -1,0 +1,175 @@
+//===- Gemm.h - Anchor ops seen as batched GEMMs ----------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every anchor the matmul templates take (linalg.matmul and its transposed
+// forms, batch matmuls with or without a broadcast operand, linalg.generic
+// contractions, and convolutions through implicit GEMM) is the same
+// problem to them: C[b, m, n] += sum_k A[b, m, k] * B[b, k, n]. What differs
+// is where an element of A, B or C lives in memory. A GemmProblem carries
+// the extents and, for each operand, that address function plus which
+// logical dimension is contiguous in memory, so the templates are written
+// once and the im2col indexing of a convolution is computed in the loads,
+// never materialized.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_LIB_TRANSFORMS_TEMPLATES_GEMM_H
+#define HIDET_LIB_TRANSFORMS_TEMPLATES_GEMM_H
+
+#include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+#include <string>
+
+namespace hidet {
+namespace templates {
+
+/// One operand of a GEMM, as the logical 2-D matrix the template sees
+/// (A: rows m, columns k; B: rows k, columns n; C: rows m, columns n) in
+/// each batch.
+struct GemmOperand {
+  mlir::Value buffer;
+  /// Memory indices of the logical element (batch, row, col). Only called
+  /// for elements inside the logical extents.
+  std::function<llvm::SmallVector<mlir::Value>(
+      mlir::OpBuilder &, mlir::Location, mlir::Value batch, mlir::Value row,
+      mlir::Value col)>
+      address;
+  /// The logical dimension (0: rows, 1: columns) whose consecutive elements
+  /// are adjacent in memory, or -1 when neither is.
+  int innerDim = -1;
+  /// Largest number of elements along `innerDim`, starting at a multiple of
+  /// it, that are contiguous and aligned to their total size (1: no
+  /// vectors).
+  int64_t vectorWidth = 1;
+  /// Whether the operand is the same for every batch (a broadcast).
+  bool broadcast = false;
+};
+
+/// C[b, m, n] += sum_k A[b, m, k] * B[b, k, n] for b < batch.
+struct GemmProblem {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  mlir::Type aElt, bElt, cElt;
+  GemmOperand a, b, c;
+  /// What the anchor is, for remarks and the space printer
+  /// ("linalg.matmul", "linalg.conv_2d_nhwc_hwcf", ...).
+  std::string kind;
+};
+
+/// Reads `op` as a GEMM. On failure, `why` says what has no template: the
+/// op is not a contraction or convolution the templates know, has dynamic
+/// shapes or non-identity layouts, or (with `onBuffers`) works on tensors.
+/// The address functions are meaningful only on buffers.
+mlir::FailureOr<GemmProblem> matchGemm(mlir::linalg::LinalgOp op,
+                                       std::string &why,
+                                       bool onBuffers = true);
+
+/// Whether `op` is an anchor of the matmul templates (a contraction or a
+/// 2-D convolution), whether or not `matchGemm` accepts it.
+bool isGemmAnchor(mlir::linalg::LinalgOp op);
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the templates (Gemm.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Creates a tm.repeat over `shape`, fully unrolled (its indices then
+/// address private arrays that live in registers), and calls `body` with
+/// its indices.
+void fullyUnrolled(mlir::OpBuilder &b, mlir::Location loc,
+                   llvm::ArrayRef<int64_t> shape,
+                   llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)>
+                       body);
+
+/// `cond ? load(buffer[idx]) : 0` for a scalar or vector `type`.
+mlir::Value loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
+                       mlir::Value buffer, mlir::ValueRange idx,
+                       mlir::Type type, llvm::MaybeAlign align = {});
+
+/// `v < bound` (unsigned).
+mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                     int64_t bound);
+
+/// `x * scale + y`.
+mlir::Value affine(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                   int64_t scale, mlir::Value y);
+
+/// Row and column tile of the flat tile index `tile` of a tilesM x tilesN
+/// grid. With `group` > 1 the tiles are visited in groups of `group` tile
+/// rows, column by column (thread-block swizzle), so that blocks running at
+/// the same time share their A and B tiles in L2; the last group may be
+/// shorter, which a task mapping cannot say, hence plain arithmetic.
+std::pair<mlir::Value, mlir::Value> swizzleTile(mlir::OpBuilder &b,
+                                                mlir::Location loc,
+                                                mlir::Value tile,
+                                                int64_t tilesM, int64_t tilesN,
+                                                int64_t group);
+
+/// The converts between the accumulator type (f32) and `elt`.
+mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                   mlir::Type elt);
+
+//===----------------------------------------------------------------------===//
+// The grid of a GEMM kernel (Gemm.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The grid of a GEMM kernel: a block per (batch, K slice, output tile).
+struct GemmGrid {
+  int64_t blockM, blockN, blockK;
+  int64_t tilesM, tilesN, kTiles, splits, kTilesPerSplit, swizzle;
+  GemmGrid(const GemmProblem &p, int64_t blockM, int64_t blockN,
+           int64_t blockK, int64_t swizzle, int64_t splits);
+  /// spatial([batch, splits, tilesM * tilesN]), the mapping of blocks.
+  hidet::tm::SpatialAttr mapping(mlir::MLIRContext *ctx,
+                                 const GemmProblem &p) const;
+};
+
+/// What a block works on: its batch and K slice, the first row and column
+/// of its C tile, and its K tiles [kBegin, kEnd).
+struct GemmBlock {
+  mlir::Value batch, split, m0, n0, kBegin, kEnd;
+};
+
+/// Inside a gpu.launch of `grid.mapping` blocks: iterates the block's task
+/// with tm.foreach on block_x and calls `body` inside it.
+void forEachGemmBlock(
+    mlir::OpBuilder &b, mlir::Location loc, const GemmProblem &p,
+    const GemmGrid &grid,
+    llvm::function_ref<void(mlir::OpBuilder &, const GemmBlock &)> body);
+
+/// Where a kernel's results go: C, or with split-K an f32 workspace
+/// [splits][batch][m][n] that a second kernel sums into C.
+struct GemmOutput {
+  const GemmProblem *problem;
+  mlir::Value workspace; ///< null without split-K
+  /// The f32 accumulator's start for C[batch, row, col]: C's value, or 0
+  /// past the edges and with split-K (the second kernel adds C).
+  mlir::Value loadInit(mlir::OpBuilder &b, mlir::Location loc,
+                       const GemmBlock &blk, mlir::Value row,
+                       mlir::Value col) const;
+  /// Stores the f32 result `v` of C[batch, row, col]; nothing past the
+  /// edges.
+  void store(mlir::OpBuilder &b, mlir::Location loc, const GemmBlock &blk,
+             mlir::Value row, mlir::Value col, mlir::Value v) const;
+};
+
+/// With `splits` > 1: allocates the f32 workspace before the kernel and
+/// returns it; null otherwise.
+mlir::Value createSplitKWorkspace(mlir::OpBuilder &b, mlir::Location loc,
+                                  const GemmProblem &p, int64_t splits);
+
+/// The second kernel of split-K: C = C + sum of the slices, a thread per
+/// element of C.
+void emitSplitKReduction(mlir::OpBuilder &b, mlir::Location loc,
+                         const GemmProblem &p, mlir::Value workspace,
+                         int64_t splits);
+
+} // namespace templates
+} // namespace hidet
+
+#endif // HIDET_LIB_TRANSFORMS_TEMPLATES_GEMM_H

@@ -1,0 +1,271 @@
+//===- GemmMatch.cpp - Read anchor ops as batched GEMMs -------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Contractions are recognized through upstream's contraction interface
+// (inferContractionDims), so transposed matmuls, batch matmuls with a
+// broadcast operand and linalg.generic contractions are all one case.
+// Convolutions are mapped to implicit GEMMs: m = (image, output row,
+// output column), k = the filter window and input channels in the filter's
+// memory order, so B and C are plain matrices in memory and only A's
+// addresses need the im2col arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gemm.h"
+
+#include "../RuleBased/RuleBased.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::templates;
+using hidet::rulebased::cst;
+
+/// Largest power of two up to 16 bytes of `elt` that divides `extent`.
+static int64_t vectorWidthFor(Type elt, int64_t extent) {
+  int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+  int64_t w = 16 / bytes;
+  while (w > 1 && extent % w != 0)
+    w /= 2;
+  return w;
+}
+
+static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
+  if (onBuffers && !op.hasPureBufferSemantics())
+    return "the op works on tensors (bufferize first)";
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<ShapedType>(v.getType());
+    if (!type)
+      return "an operand is not a tensor or buffer";
+    if (!type.hasStaticShape())
+      return "dynamic shapes have no template yet";
+    auto memref = dyn_cast<MemRefType>(type);
+    if (memref && !memref.getLayout().isIdentity())
+      return "only buffers with the identity layout have a template yet";
+    if (!isa<FloatType>(type.getElementType()))
+      return "only floating-point operands have a template";
+  }
+  return "";
+}
+
+/// A contraction with one m, n and k dimension and at most one batch
+/// dimension, each operand indexed by a projected permutation.
+static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
+                                               std::string &why) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || !linalg::isaContractionOpInterface(op)) {
+    why = "not a multiply-add contraction";
+    return failure();
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // A batch that only one operand has (the other is broadcast) is an extra
+  // m or n dimension to upstream's analysis; the outer one in C is the
+  // batch.
+  if (dims->batch.empty() && dims->k.size() == 1 &&
+      dims->m.size() + dims->n.size() == 3) {
+    auto &two = dims->m.size() == 2 ? dims->m : dims->n;
+    auto posInC = [&](unsigned d) {
+      return *maps[2].getResultPosition(getAffineDimExpr(d, op.getContext()));
+    };
+    unsigned outer = posInC(two[0]) < posInC(two[1]) ? 0 : 1;
+    dims->batch.push_back(two[outer]);
+    two.erase(two.begin() + outer);
+  }
+  if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1 ||
+      dims->batch.size() > 1) {
+    why = "the contraction has " + std::to_string(dims->batch.size()) +
+          " batch, " + std::to_string(dims->m.size()) + " m, " +
+          std::to_string(dims->n.size()) + " n and " +
+          std::to_string(dims->k.size()) +
+          " k dimensions; the templates take at most one batch and exactly "
+          "one of the others";
+    return failure();
+  }
+  for (AffineMap map : maps)
+    if (!map.isProjectedPermutation()) {
+      why = "an operand is indexed by more than a permutation of the loops";
+      return failure();
+    }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  GemmProblem p;
+  int64_t bDim =
+      dims->batch.empty() ? -1 : static_cast<int64_t>(dims->batch[0]);
+  unsigned mDim = dims->m[0], nDim = dims->n[0], kDim = dims->k[0];
+  p.batch = bDim < 0 ? 1 : ranges[bDim];
+  p.m = ranges[mDim];
+  p.n = ranges[nDim];
+  p.k = ranges[kDim];
+  p.kind = op->getName().getStringRef().str();
+  // Operand i's logical (row, column) loop dimensions.
+  const std::pair<unsigned, unsigned> roles[] = {
+      {mDim, kDim}, {kDim, nDim}, {mDim, nDim}};
+  GemmOperand *operands[] = {&p.a, &p.b, &p.c};
+  Type *elts[] = {&p.aElt, &p.bElt, &p.cElt};
+  unsigned numLoops = op.getNumLoops();
+  for (unsigned i = 0; i < 3; ++i) {
+    OpOperand &operand = op->getOpOperand(i);
+    auto type = cast<ShapedType>(operand.get().getType());
+    AffineMap map = maps[i];
+    unsigned rowDim = roles[i].first, colDim = roles[i].second;
+    GemmOperand &g = *operands[i];
+    *elts[i] = type.getElementType();
+    g.buffer = operand.get();
+    g.broadcast = bDim >= 0 && !map.isFunctionOfDim(bDim);
+    if (map.getNumResults() > 0) {
+      unsigned last =
+          cast<AffineDimExpr>(map.getResults().back()).getPosition();
+      g.innerDim = last == rowDim ? 0 : last == colDim ? 1 : -1;
+      if (g.innerDim >= 0)
+        g.vectorWidth =
+            vectorWidthFor(type.getElementType(), type.getShape().back());
+    }
+    g.address = [=](OpBuilder &b, Location loc, Value batch, Value row,
+                     Value col) {
+      SmallVector<Value> ivs(numLoops);
+      if (bDim >= 0)
+        ivs[bDim] = batch;
+      ivs[rowDim] = row;
+      ivs[colDim] = col;
+      SmallVector<Value> indices;
+      for (AffineExpr e : map.getResults())
+        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+      return indices;
+    };
+  }
+  return p;
+}
+
+/// `x / d` and `x % d` for a constant `d`.
+static std::pair<Value, Value> divMod(OpBuilder &b, Location loc, Value x,
+                                      int64_t d) {
+  Value dv = cst(b, loc, d);
+  return {arith::DivUIOp::create(b, loc, x, dv).getResult(),
+          arith::RemUIOp::create(b, loc, x, dv).getResult()};
+}
+
+/// `x * s + y * d` for the input coordinate of an output position `x` and a
+/// filter tap `y`.
+static Value window(OpBuilder &b, Location loc, Value x, int64_t s, Value y,
+                    int64_t d) {
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, x, cst(b, loc, s)),
+      arith::MulIOp::create(b, loc, y, cst(b, loc, d)));
+}
+
+/// A 2-D convolution (NHWC/HWCF or NCHW/FCHW) as an implicit GEMM.
+template <typename ConvOp>
+static GemmProblem matchConv(ConvOp op, bool nhwc) {
+  auto in = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
+  auto filter = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType());
+  auto out = cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
+  SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
+  SmallVector<int64_t> dilations(
+      op.getDilations().template getValues<int64_t>());
+  // NHWC: in [N, H, W, C], filter [KH, KW, C, F], out [N, OH, OW, F].
+  // NCHW: in [N, C, H, W], filter [F, C, KH, KW], out [N, F, OH, OW].
+  int64_t c = in.getDimSize(nhwc ? 3 : 1);
+  int64_t f = filter.getDimSize(nhwc ? 3 : 0);
+  int64_t kh = filter.getDimSize(nhwc ? 0 : 2),
+          kw = filter.getDimSize(nhwc ? 1 : 3);
+  int64_t n = out.getDimSize(0), oh = out.getDimSize(nhwc ? 1 : 2),
+          ow = out.getDimSize(nhwc ? 2 : 3);
+  GemmProblem p;
+  p.m = n * oh * ow;
+  p.n = f;
+  p.k = kh * kw * c;
+  p.kind = op->getName().getStringRef().str();
+  p.aElt = in.getElementType();
+  p.bElt = filter.getElementType();
+  p.cElt = out.getElementType();
+  p.a.buffer = op.getDpsInputOperand(0)->get();
+  p.b.buffer = op.getDpsInputOperand(1)->get();
+  p.c.buffer = op.getDpsInitOperand(0)->get();
+  int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
+          dw = dilations[1];
+  // m -> (image, output row, output column).
+  auto outPos = [=](OpBuilder &b, Location loc, Value m) {
+    auto [img, pix] = divMod(b, loc, m, oh * ow);
+    auto [y, x] = divMod(b, loc, pix, ow);
+    return std::array<Value, 3>{img, y, x};
+  };
+  if (nhwc) {
+    // k = (kh, kw, c), channels fastest: the filter is a K x F matrix.
+    auto tap = [=](OpBuilder &b, Location loc, Value k) {
+      auto [r, ch] = divMod(b, loc, k, c);
+      auto [ty, tx] = divMod(b, loc, r, kw);
+      return std::array<Value, 3>{ty, tx, ch};
+    };
+    p.a.address = [=](OpBuilder &b, Location loc, Value, Value row,
+                      Value col) {
+      auto [img, y, x] = outPos(b, loc, row);
+      auto [ty, tx, ch] = tap(b, loc, col);
+      return SmallVector<Value>{img, window(b, loc, y, sh, ty, dh),
+                                window(b, loc, x, sw, tx, dw), ch};
+    };
+    p.a.innerDim = 1;
+    p.a.vectorWidth = vectorWidthFor(p.aElt, c);
+    p.b.address = [=](OpBuilder &b, Location loc, Value, Value row,
+                      Value col) {
+      auto [ty, tx, ch] = tap(b, loc, row);
+      return SmallVector<Value>{ty, tx, ch, col};
+    };
+    p.b.innerDim = 1;
+    p.b.vectorWidth = vectorWidthFor(p.bElt, f);
+    p.c.address = [=](OpBuilder &b, Location loc, Value, Value row,
+                      Value col) {
+      auto [img, y, x] = outPos(b, loc, row);
+      return SmallVector<Value>{img, y, x, col};
+    };
+    p.c.innerDim = 1;
+    p.c.vectorWidth = vectorWidthFor(p.cElt, f);
+    return p;
+  }
+  // k = (c, kh, kw), window fastest: the filter is an F x K matrix.
+  auto tap = [=](OpBuilder &b, Location loc, Value k) {
+    auto [ch, r] = divMod(b, loc, k, kh * kw);
+    auto [ty, tx] = divMod(b, loc, r, kw);
+    return std::array<Value, 3>{ch, ty, tx};
+  };
+  p.a.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
+    auto [img, y, x] = outPos(b, loc, row);
+    auto [ch, ty, tx] = tap(b, loc, col);
+    return SmallVector<Value>{img, ch, window(b, loc, y, sh, ty, dh),
+                              window(b, loc, x, sw, tx, dw)};
+  };
+  p.b.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
+    auto [ch, ty, tx] = tap(b, loc, row);
+    return SmallVector<Value>{col, ch, ty, tx};
+  };
+  p.b.innerDim = 0;
+  p.b.vectorWidth = vectorWidthFor(p.bElt, c * kh * kw);
+  p.c.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
+    auto [img, y, x] = outPos(b, loc, row);
+    return SmallVector<Value>{img, col, y, x};
+  };
+  p.c.innerDim = 0;
+  p.c.vectorWidth = vectorWidthFor(p.cElt, oh * ow);
+  return p;
+}
+
+bool hidet::templates::isGemmAnchor(linalg::LinalgOp op) {
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op) ||
+         linalg::isaContractionOpInterface(op);
+}
+
+FailureOr<GemmProblem> hidet::templates::matchGemm(linalg::LinalgOp op,
+                                                   std::string &why,
+                                                   bool onBuffers) {
+  why = checkOperands(op, onBuffers);
+  if (!why.empty())
+    return failure();
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+    return matchConv(conv, /*nhwc=*/true);
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
+    return matchConv(conv, /*nhwc=*/false);
+  return matchContraction(op, why);
+}

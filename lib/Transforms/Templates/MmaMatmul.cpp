@@ -1,0 +1,445 @@
+//===- MmaMatmul.cpp - The tensor-core matmul template --------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The tensor-core matmul template (f16/bf16 operands, f32 accumulation). A
+// block computes a BM x BN tile of C; its threads own the tile through
+//
+//   spatial(BM/WM, BN/WN) * repeat(WM/16, WN/8) * C fragment of m16n8k16
+//
+// where the fragment is repeat(2, 1) * spatial(8, 4) * repeat(1, 2) over
+// the lanes (PTX ISA, "Matrix Fragments for mma.m16n8k16"). The spatial
+// factors are tm.spatial ops on the warp and lane ids; the repeat factors
+// are fully unrolled tm.repeat ops whose indices address private arrays
+// (accumulators and fragments) that live in registers.
+//
+// Each K step moves a BM x BK tile of A and a BK x BN tile of B from global
+// memory to registers (16-byte pieces, spread over the threads by auto_map)
+// and then to shared memory, and the next step's pieces are loaded into
+// registers before this step's mma instructions run (register double
+// buffering; issue 5 replaces this staging with cp.async/TMA pipelines).
+// Every tile keeps the memory order its operand has in global memory
+// ([rows][k] or [k][rows]); ldmatrix transposes on the way to registers
+// when needed, so transposed operands cost nothing. Inside a shared row,
+// the 16-byte piece j of row r is stored at piece j ^ f(r), which spreads
+// the 8 rows that one ldmatrix phase reads over all 32 banks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Templates.h"
+
+#include "../RuleBased/RuleBased.h"
+
+#include "Hidet/Algebra/TaskMapping.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::rulebased;
+using namespace hidet::templates;
+
+namespace {
+
+/// Elements in a 16-byte piece of 16-bit values (a row of an ldmatrix
+/// 8x8 matrix).
+constexpr int64_t kPiece = 8;
+
+/// One operand's tile in shared memory. Logically `rows x cols` (A:
+/// BM x BK, B: BK x BN); stored as [outer][inner] where `innerDim` is the
+/// logical dimension that is contiguous in global memory.
+struct SharedTile {
+  int64_t rows, cols;
+  int innerDim;
+  Value buffer;
+
+  int64_t outer() const { return innerDim == 1 ? rows : cols; }
+  int64_t inner() const { return innerDim == 1 ? cols : rows; }
+  MemRefType type(MLIRContext *ctx, Type elt) const {
+    return MemRefType::get(
+        {outer(), inner()}, elt, AffineMap(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  }
+  /// The stored column of the piece that starts at inner index `i` (a
+  /// multiple of 8) of row `o`: piece i/8 moves to (i/8) ^ f(o), where f
+  /// gives each of 8 consecutive rows a different bank group. With W
+  /// pieces per row, W * 16 bytes per row: rows that share banks (8 / W
+  /// of them when W < 8) get the same f.
+  Value storedInner(OpBuilder &b, Location loc, Value o, Value i) const {
+    int64_t pieces = inner() / kPiece;
+    int64_t rowsPerLine = std::max<int64_t>(1, kPiece / pieces);
+    int64_t period = std::min<int64_t>(pieces, kPiece);
+    Value f = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, o, cst(b, loc, rowsPerLine)),
+        cst(b, loc, period));
+    Value piece = arith::DivUIOp::create(b, loc, i, cst(b, loc, kPiece));
+    Value swizzled = arith::XOrIOp::create(b, loc, piece, f);
+    return arith::MulIOp::create(b, loc, swizzled, cst(b, loc, kPiece));
+  }
+};
+
+/// The thread's share of moving one operand's tile from global memory to
+/// shared memory: pieces [outer][inner / 8] spread over the threads by
+/// auto_map = repeat(R) * spatial(S); the spatial part is the thread's
+/// fixed position and the repeat index its register slot.
+struct TileCopy {
+  const GemmOperand *operand;
+  bool isA;
+  SharedTile tile;
+  algebra::Shape rep, spat;
+  Value regs, s0, s1;
+  Type elt;
+  int64_t width; ///< elements per global load
+};
+
+} // namespace
+
+/// Visits the thread's pieces: (outer, inner start) in the tile and the
+/// register slot.
+static void forPieces(OpBuilder &b, Location loc, const TileCopy &t,
+                      function_ref<void(OpBuilder &, Value, Value, Value)> body) {
+  fullyUnrolled(b, loc, {t.rep[0], t.rep[1]}, [&](OpBuilder &b, ValueRange p) {
+    Value o = affine(b, loc, p[0], t.spat[0], t.s0);
+    Value piece = affine(b, loc, p[1], t.spat[1], t.s1);
+    Value i = arith::MulIOp::create(b, loc, piece, cst(b, loc, kPiece));
+    body(b, o, i, affine(b, loc, p[0], t.rep[1], p[1]));
+  });
+}
+
+void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
+                                      const GemmProblem &p, MmaMatmulAttr s) {
+  MLIRContext *ctx = b.getContext();
+  schedule::MmaMatmulSchedule sched = s.toSchedule();
+  int64_t BM = sched.block[0], BN = sched.block[1], BK = sched.block[2];
+  int64_t WM = sched.warp[0], WN = sched.warp[1];
+  int64_t MT = WM / 16, NT = WN / 8;
+  int64_t threads = sched.numThreads();
+  Type elt = p.aElt;
+  Type f32 = b.getF32Type();
+  bool isBF16 = elt.isBF16();
+
+  GemmGrid grid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK);
+  GemmOutput output{&p, createSplitKWorkspace(b, loc, p, grid.splits)};
+  // Tiles keep the operand's contiguous dimension innermost (k when the
+  // operand has none).
+  auto innerOf = [](const GemmOperand &x, int kDim) {
+    return x.innerDim >= 0 ? x.innerDim : kDim;
+  };
+  SharedTile tileA{BM, BK, innerOf(p.a, 1), Value()};
+  SharedTile tileB{BK, BN, innerOf(p.b, 0), Value()};
+  SmallVector<Type> shared = {tileA.type(ctx, elt), tileB.type(ctx, elt)};
+
+  createLaunch(b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
+               [&](OpBuilder &b, gpu::LaunchOp launch) {
+    tileA.buffer = launch.getWorkgroupAttributions()[0];
+    tileB.buffer = launch.getWorkgroupAttributions()[1];
+    forEachGemmBlock(b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
+      Value tid = launch.getThreadIds().x;
+      Value warp = arith::DivUIOp::create(b, loc, tid, cst(b, loc, rulebased::kWarpSize));
+      Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, rulebased::kWarpSize));
+      SmallVector<Type, 2> two(2, b.getIndexType());
+      // spatial(BM/WM, BN/WN): the warp's tile.
+      auto warpPos = hidet::tm::SpatialOp::create(
+          b, loc, two, warp,
+          hidet::tm::SpatialAttr::get(ctx, {BM / WM, BN / WN}));
+      Value wm0 = arith::MulIOp::create(b, loc, warpPos.getResult(0),
+                                        cst(b, loc, WM));
+      Value wn0 = arith::MulIOp::create(b, loc, warpPos.getResult(1),
+                                        cst(b, loc, WN));
+      // spatial(8, 4) of the C fragment: (groupID, threadID_in_group).
+      auto quad = hidet::tm::SpatialOp::create(
+          b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {8, 4}));
+      // spatial(4, 8) of ldmatrix: lane l gives the address of row l % 8 of
+      // matrix l / 8.
+      auto ldPos = hidet::tm::SpatialOp::create(
+          b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {4, 8}));
+      Value matrix = ldPos.getResult(0), matrixRow = ldPos.getResult(1);
+
+      // Accumulators [MT][NT * 4] (f32), for the repeat(MT, NT) *
+      // repeat(2, 1) * spatial(8, 4) * repeat(1, 2) tasks of the thread:
+      // [mi][ni * 4 + i * 2 + j] is element (i, j) of the mma C fragment.
+      Value accFlat = memref::AllocaOp::create(
+          b, loc, MemRefType::get({MT, NT * 4}, f32));
+      auto forAccumulators = [&](function_ref<void(OpBuilder &, Value, Value,
+                                                   Value, Value)> body) {
+        fullyUnrolled(b, loc, {MT, NT, 2, 2}, [&](OpBuilder &b, ValueRange r) {
+          Value row = affine(b, loc, r[0], 16, wm0);
+          row = affine(b, loc, r[2], 8, arith::AddIOp::create(
+                                            b, loc, row, quad.getResult(0)));
+          Value col = affine(b, loc, r[1], 8, wn0);
+          col = affine(b, loc, quad.getResult(1), 2,
+                       arith::AddIOp::create(b, loc, col, r[3]));
+          Value gr = arith::AddIOp::create(b, loc, blk.m0, row);
+          Value gc = arith::AddIOp::create(b, loc, blk.n0, col);
+          Value slot = affine(b, loc, r[2], 2, r[3]);
+          body(b, gr, gc, r[0], affine(b, loc, r[1], 4, slot));
+        });
+      };
+      forAccumulators([&](OpBuilder &b, Value gr, Value gc, Value mi,
+                          Value slot) {
+        memref::StoreOp::create(b, loc, output.loadInit(b, loc, blk, gr, gc),
+                                accFlat, ValueRange{mi, slot});
+      });
+
+      // Global -> registers -> shared memory.
+      auto makeCopy = [&](const GemmOperand &x, bool isA,
+                          const SharedTile &tile) {
+        TileCopy t;
+        t.operand = &x;
+        t.isA = isA;
+        t.tile = tile;
+        t.elt = elt;
+        t.width = x.innerDim == tile.innerDim
+                      ? std::min<int64_t>(x.vectorWidth, kPiece)
+                      : 1;
+        auto pieces = *algebra::TaskMapping::autoMap(
+            {tile.outer(), tile.inner() / kPiece}, threads);
+        t.rep = pieces.getFactors()[0].getShape();
+        t.spat = pieces.getFactors()[1].getShape();
+        t.regs = memref::AllocaOp::create(
+            b, loc, MemRefType::get({t.rep[0] * t.rep[1], kPiece}, elt));
+        auto pos = hidet::tm::SpatialOp::create(
+            b, loc, two, tid, hidet::tm::SpatialAttr::get(ctx, t.spat));
+        t.s0 = pos.getResult(0);
+        t.s1 = pos.getResult(1);
+        return t;
+      };
+      TileCopy copyA = makeCopy(p.a, /*isA=*/true, tileA);
+      TileCopy copyB = makeCopy(p.b, /*isA=*/false, tileB);
+      auto pieceType = VectorType::get({kPiece}, elt);
+      // Loads the pieces of the K tile starting at k0 into registers, in
+      // loads of `width` elements, each zero past the edges (including a
+      // whole tile past K, so the prefetch after the last step reads
+      // nothing).
+      auto fetch = [&](const TileCopy &t, Value k0) {
+        forPieces(b, loc, t, [&](OpBuilder &b, Value o, Value i, Value slot) {
+          auto partType = VectorType::get({t.width}, elt);
+          Value piece = arith::ConstantOp::create(
+              b, loc, b.getZeroAttr(pieceType));
+          for (int64_t e = 0; e < kPiece; e += t.width) {
+            Value ie = arith::AddIOp::create(b, loc, i, cst(b, loc, e));
+            Value r = t.tile.innerDim == 1 ? o : ie;
+            Value c = t.tile.innerDim == 1 ? ie : o;
+            Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
+            Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
+            Value in = arith::AndIOp::create(
+                b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
+                lessThan(b, loc, gc, t.isA ? p.k : p.n));
+            // Only called inside the operand, so no address is formed past
+            // its edges.
+            auto ifOp = scf::IfOp::create(b, loc, partType, in,
+                                          /*withElse=*/true);
+            {
+              OpBuilder::InsertionGuard g(b);
+              b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+              SmallVector<Value> idx =
+                  t.operand->address(b, loc, blk.batch, gr, gc);
+              Value v = vector::LoadOp::create(
+                  b, loc, partType, t.operand->buffer, idx,
+                  /*nontemporal=*/false, vectorAlign(elt, t.width));
+              scf::YieldOp::create(b, loc, v);
+              b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+              scf::YieldOp::create(
+                  b, loc,
+                  arith::ConstantOp::create(b, loc, b.getZeroAttr(partType))
+                      .getResult());
+            }
+            if (t.width == kPiece) {
+              piece = ifOp.getResult(0);
+              continue;
+            }
+            // Element by element: the NVVM lowering has no pattern for
+            // vector.insert_strided_slice.
+            for (int64_t j = 0; j < t.width; ++j)
+              piece = vector::InsertOp::create(
+                  b, loc,
+                  vector::ExtractOp::create(b, loc, ifOp.getResult(0),
+                                            ArrayRef<int64_t>{j}),
+                  piece, ArrayRef<int64_t>{e + j});
+          }
+          vector::StoreOp::create(b, loc, piece, t.regs,
+                                  ValueRange{slot, cst(b, loc, 0)});
+        });
+      };
+      auto stash = [&](const TileCopy &t) {
+        forPieces(b, loc, t, [&](OpBuilder &b, Value o, Value i, Value slot) {
+          Value v = vector::LoadOp::create(b, loc, pieceType, t.regs,
+                                           ValueRange{slot, cst(b, loc, 0)});
+          vector::StoreOp::create(
+              b, loc, v, t.tile.buffer,
+              ValueRange{o, t.tile.storedInner(b, loc, o, i)},
+              /*nontemporal=*/false, vectorAlign(elt, kPiece));
+        });
+      };
+
+      // ldmatrix.x4 of the 16 x 16 block at (p0, q0) of a tile, p the
+      // block's non-k dimension (m of A, n of B) and q its k dimension.
+      // Matrix i of A covers (p, q) offsets ((i % 2) * 8, (i / 2) * 8),
+      // giving the a0..a7 registers of the mma.m16n8k16 A fragment; for B
+      // it is ((i / 2) * 8, (i % 2) * 8), the b0..b3 registers of two
+      // n8 fragments.
+      auto ldmatrix = [&](OpBuilder &b, const SharedTile &tile, bool isA,
+                          Value p0, Value q0) {
+        Value half = arith::RemUIOp::create(b, loc, matrix, cst(b, loc, 2));
+        Value pair = arith::DivUIOp::create(b, loc, matrix, cst(b, loc, 2));
+        Value pOff = arith::MulIOp::create(b, loc, isA ? half : pair,
+                                           cst(b, loc, 8));
+        Value qOff = arith::MulIOp::create(b, loc, isA ? pair : half,
+                                           cst(b, loc, 8));
+        Value pp = arith::AddIOp::create(b, loc, p0, pOff);
+        Value qq = arith::AddIOp::create(b, loc, q0, qOff);
+        // The row this lane addresses runs along the stored inner
+        // dimension: k when the tile is k-inner, else the p dimension.
+        int kDim = isA ? 1 : 0;
+        bool kInner = tile.innerDim == kDim;
+        Value o = arith::AddIOp::create(b, loc, kInner ? pp : qq, matrixRow);
+        Value i = kInner ? qq : pp;
+        Value stored = tile.storedInner(b, loc, o, i);
+        return nvgpu::LdMatrixOp::create(
+            b, loc, VectorType::get({4, 2}, elt), tile.buffer,
+            ValueRange{o, stored}, b.getBoolAttr(!kInner),
+            b.getI32IntegerAttr(4));
+      };
+      Value aFrag = memref::AllocaOp::create(
+          b, loc, MemRefType::get({MT, kPiece}, elt));
+      Value bFrag = memref::AllocaOp::create(
+          b, loc, MemRefType::get({NT / 2, kPiece}, elt));
+      // Fragments are R x 2 vectors (R rows of two 16-bit values or two
+      // f32); they move to and from the private arrays a row at a time,
+      // since only rank-1 vector loads, stores, inserts and extracts lower
+      // to NVVM directly.
+      auto storeRows = [&](OpBuilder &b, Value v, Value buffer, Value index,
+                           Value offset) {
+        auto type = cast<VectorType>(v.getType());
+        for (int64_t r = 0; r < type.getDimSize(0); ++r)
+          vector::StoreOp::create(
+              b, loc, vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r}),
+              buffer, ValueRange{index, affine(b, loc, cst(b, loc, r), 2, offset)});
+      };
+      auto loadRows = [&](OpBuilder &b, int64_t rows, Type t, Value buffer,
+                          Value index, Value offset) {
+        auto type = VectorType::get({rows, 2}, t);
+        Value v = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+        for (int64_t r = 0; r < rows; ++r)
+          v = vector::InsertOp::create(
+              b, loc,
+              vector::LoadOp::create(
+                  b, loc, VectorType::get({2}, t), buffer,
+                  ValueRange{index, affine(b, loc, cst(b, loc, r), 2, offset)}),
+              v, ArrayRef<int64_t>{r});
+        return v;
+      };
+      // mma.sync on one 16 x 8 tile: d = a * b + c.
+      auto mma = [&](OpBuilder &b, Value a, Value bv, Value c) -> Value {
+        if (!isBF16)
+          return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
+                                          ArrayRef<int64_t>{16, 8, 16});
+        // nvgpu.mma.sync cannot lower bf16 in MLIR 22 (its NVVM conversion
+        // does not deduce bf16 PTX types), so bf16 goes to nvvm.mma.sync,
+        // which takes the fragments as packed 32-bit registers.
+        auto regs = [&](Value v, int64_t n) {
+          SmallVector<Value> out;
+          for (int64_t j = 0; j < n; ++j) {
+            Value row = vector::ExtractOp::create(b, loc, v,
+                                                  ArrayRef<int64_t>{j});
+            Value packed = vector::BitCastOp::create(
+                b, loc, VectorType::get({1}, b.getI32Type()), row);
+            out.push_back(vector::ExtractOp::create(b, loc, packed,
+                                                    ArrayRef<int64_t>{0}));
+          }
+          return out;
+        };
+        SmallVector<Value> cs;
+        for (int64_t j = 0; j < 4; ++j)
+          cs.push_back(vector::ExtractOp::create(
+              b, loc, c, ArrayRef<int64_t>{j / 2, j % 2}));
+        auto resType = LLVM::LLVMStructType::getLiteral(
+            ctx, SmallVector<Type>(4, f32));
+        Value d = NVVM::MmaOp::create(
+            b, loc, resType, regs(a, 4), regs(bv, 2), cs,
+            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                          NVVM::MMATypes::bf16},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        auto type = VectorType::get({2, 2}, f32);
+        Value out = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+        for (int64_t j = 0; j < 4; ++j)
+          out = vector::InsertOp::create(
+              b, loc, LLVM::ExtractValueOp::create(b, loc, d, j), out,
+              ArrayRef<int64_t>{j / 2, j % 2});
+        return out;
+      };
+      // One K tile already in shared memory: BK / 16 steps of ldmatrix
+      // into the fragments, then MT x NT mma instructions.
+      auto compute = [&](OpBuilder &b) {
+        Value zero = cst(b, loc, 0);
+        fullyUnrolled(b, loc, {BK / 16}, [&](OpBuilder &b, ValueRange kk) {
+          Value q0 = arith::MulIOp::create(b, loc, kk[0], cst(b, loc, 16));
+          fullyUnrolled(b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
+            Value v = ldmatrix(b, tileA, /*isA=*/true,
+                               affine(b, loc, mi[0], 16, wm0), q0);
+            storeRows(b, v, aFrag, mi[0], zero);
+          });
+          fullyUnrolled(b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
+            Value v = ldmatrix(b, tileB, /*isA=*/false,
+                               affine(b, loc, nj[0], 16, wn0), q0);
+            storeRows(b, v, bFrag, nj[0], zero);
+          });
+          fullyUnrolled(b, loc, {MT, NT}, [&](OpBuilder &b, ValueRange t) {
+            Value a = loadRows(b, 4, elt, aFrag, t[0], zero);
+            // Fragment ni is rows 2 * (ni % 2) + {0, 1} of ldmatrix result
+            // ni / 2.
+            Value nj = arith::DivUIOp::create(b, loc, t[1], cst(b, loc, 2));
+            Value off = arith::MulIOp::create(
+                b, loc, arith::RemUIOp::create(b, loc, t[1], cst(b, loc, 2)),
+                cst(b, loc, 4));
+            Value bv = loadRows(b, 2, elt, bFrag, nj, off);
+            Value accOff = arith::MulIOp::create(b, loc, t[1], cst(b, loc, 4));
+            Value c = loadRows(b, 2, f32, accFlat, t[0], accOff);
+            storeRows(b, mma(b, a, bv, c), accFlat, t[0], accOff);
+          });
+        });
+      };
+
+      Value k0 = arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, BK));
+      fetch(copyA, k0);
+      fetch(copyB, k0);
+      auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
+                                      cst(b, loc, 1));
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        stash(copyA);
+        stash(copyB);
+        gpu::BarrierOp::create(b, loc);
+        Value next = arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc, kLoop.getInductionVar(),
+                                  cst(b, loc, 1)),
+            cst(b, loc, BK));
+        fetch(copyA, next);
+        fetch(copyB, next);
+        compute(b);
+        gpu::BarrierOp::create(b, loc);
+      }
+      forAccumulators([&](OpBuilder &b, Value gr, Value gc, Value mi,
+                          Value slot) {
+        output.store(b, loc, blk, gr, gc,
+                     memref::LoadOp::create(b, loc, accFlat,
+                                            ValueRange{mi, slot}));
+      });
+    });
+  }, shared);
+  if (output.workspace)
+    emitSplitKReduction(b, loc, p, output.workspace, grid.splits);
+}
