@@ -4,8 +4,10 @@
 #
 #   utils/gpu-integration.sh prepare DIR [build-dir]
 #       compiles every test/Integration/GPU/*.mlir into DIR/<name>.gpu.so
-#       (GPU) and DIR/<name>.cpu.so (CPU reference), and copies hidet-run and
-#       libhidet_runtime.so into DIR. DIR needs nothing but the CUDA driver.
+#       (GPU) and DIR/<name>.cpu.so (CPU reference, built from
+#       Inputs/<name>.ref.mlir when the test has one), and copies hidet-run
+#       and libhidet_runtime.so into DIR. DIR needs nothing but the CUDA
+#       driver.
 #   utils/gpu-integration.sh run DIR [LOG]
 #       runs hidet-run on every pair, prints one line per test and a final
 #       "N passed, N failed" line; the log goes to LOG when given.
@@ -27,7 +29,10 @@ prepare)
     name="$(basename "$f" .mlir)"
     "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" \
       --runtime-dir="$build/lib" || status=1
-    "$build/bin/hidet-compile" "$f" --target=cpu -o "$dir/$name.cpu.so" ||
+    ref="$f"
+    [ -f "$src/test/Integration/GPU/Inputs/$name.ref.mlir" ] &&
+      ref="$src/test/Integration/GPU/Inputs/$name.ref.mlir"
+    "$build/bin/hidet-compile" "$ref" --target=cpu -o "$dir/$name.cpu.so" ||
       status=1
   done
   exit "$status"

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   hidet-run <gpu-lib.so> [--ref <cpu-lib.so>] [--func NAME] [--seed N]
+//   hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] [--func NAME]
+//             [--seed N]
 //             [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] [--atol X]
 //
 // Loads an ahead-of-time compiled GPU library and, optionally, the CPU build
@@ -57,8 +58,8 @@ enum ExitCode {
 };
 
 const char *const kSynopsis =
-    "usage: hidet-run <gpu-lib.so> [--ref <cpu-lib.so>] [--func NAME] "
-    "[--seed N]\n"
+    "usage: hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] "
+    "[--func NAME] [--seed N]\n"
     "                 [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] "
     "[--atol X]\n";
 
@@ -68,6 +69,8 @@ const char *const kHelp =
     "random inputs, checks each output against <cpu-lib.so> and times them.\n"
     "\n"
     "  --ref LIB     CPU reference build; without it nothing is verified\n"
+    "  --ref-gpu     the reference is a GPU build too (e.g. naive kernels from\n"
+    "                hidet-gpu-pipeline{anchors=0}): it gets device buffers\n"
     "  --func NAME   only this function (default: all in the manifest)\n"
     "  --seed N      input generator seed (default 0)\n"
     "  --warmup N    untimed calls before timing (default 10)\n"
@@ -97,6 +100,8 @@ struct Options {
   double rtolL2 = -1; // Negative: the dtype's default.
   double atol = -1;   // Negative: not checked.
   bool queueBehindSpin = true; // --no-spin turns it off.
+  bool refOnGpu = false;        // --ref-gpu
+
 };
 
 void printError(const std::string &message) {
@@ -141,6 +146,10 @@ bool parseCommandLine(int argc, char **argv, Options &options, bool &help,
         return false;
       }
       positional.push_back(arg);
+      continue;
+    }
+    if (arg == std::string("--ref-gpu")) {
+      options.refOnGpu = true;
       continue;
     }
     if (arg == std::string("--no-spin")) {
@@ -570,8 +579,42 @@ bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
   if (!checkRuntime(label + ": copying outputs back"))
     return false;
 
-  if (refEntry) {
+  if (refEntry && options.refOnGpu) {
+    // A GPU reference gets its own device copies of the same inputs; its
+    // outputs come back into hostData, as a CPU reference writes them.
+    DeviceBuffers refDevice;
+    std::vector<std::vector<int64_t>> descriptors;
+    refArgs.clear();
+    for (size_t i = 0; i < numArgs; ++i) {
+      const ArgSpec &arg = func.args[i];
+      void *buffer = hidetMalloc(arg.getSizeBytes());
+      if (!buffer)
+        return reportCudaError(label + ": allocating reference arg " +
+                               std::to_string(i));
+      refDevice.pointers.push_back(buffer);
+      int status =
+          arg.isOutput ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
+                       : hidetMemcpyHtoD(buffer, hostData[i].data(),
+                                         arg.getSizeBytes());
+      if (status != HIDET_RUNTIME_OK)
+        return reportCudaError(label + ": preparing reference arg " +
+                               std::to_string(i));
+      descriptors.push_back(makeDescriptor(buffer, arg));
+    }
+    for (size_t i = 0; i < numArgs; ++i)
+      refArgs.push_back(descriptors[i].data());
     callEntry(refEntry, refArgs);
+    hidetStreamSynchronize(stream);
+    hidetDeviceSynchronize();
+    for (size_t i = func.numInputs; i < numArgs; ++i)
+      hidetMemcpyDtoH(hostData[i].data(), refDevice.pointers[i],
+                      hostData[i].size());
+    if (!checkRuntime(label + ": running the GPU reference"))
+      return false;
+  } else if (refEntry) {
+    callEntry(refEntry, refArgs);
+  }
+  if (refEntry) {
     result.verified = true;
     for (size_t i = func.numInputs; i < numArgs; ++i) {
       const ArgSpec &arg = func.args[i];
