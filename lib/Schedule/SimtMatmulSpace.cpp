@@ -124,7 +124,7 @@ SimtMatmulSchedule hidet::schedule::defaultSimtSchedule(
   };
   SimtMatmulSchedule pick = candidates[std::size(candidates) - 1];
   for (const SimtMatmulSchedule &c : candidates)
-    if (blocksOf(c) >= limits.numSMs) {
+    if (fillsTheGpu(blocksOf(c), limits)) {
       pick = c;
       break;
     }

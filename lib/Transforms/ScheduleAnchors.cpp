@@ -72,6 +72,14 @@ struct ScheduleAnchorsPass
                    " (f32 x f32 -> f32 is SIMT; f16 or bf16 operands with "
                    "f16, bf16 or f32 results are tensor-core)");
     }
+    // A linalg.fill of C right before the anchor (bufferized `C = 0; C +=
+    // A * B`) becomes the accumulators' start: no fill kernel, no read of C.
+    auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
+    if (fill && fill.hasPureBufferSemantics() &&
+        fill.getDpsInitOperand(0)->get() == p.c.buffer)
+      p.cInit = fill.getDpsInputOperand(0)->get();
+    else
+      fill = nullptr;
     schedule::TargetLimits limits;
     limits.numSMs = numSMs;
     Attribute attr = op->getAttr(kScheduleAttrName);
@@ -109,6 +117,8 @@ struct ScheduleAnchorsPass
                            "fit the target: ")
              << misfit;
     OpBuilder b(op);
+    if (fill)
+      fill->erase();
     Operation *before = op->getPrevNode();
     if (kind == GemmTemplate::Simt)
       buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen));

@@ -12,13 +12,13 @@
 // (spatial over the batch, the K slices and the 3 x 4 = 12 tiles of 333 x
 // 444), the warp and lane positions
 // from the spatial factors, the accumulators in a private array addressed by
-// the fully unrolled repeat factors, and a K loop that moves the auto_map
-// tile loads of A (k-major) and B from registers to shared memory, then
-// fetches the next tiles into registers before the FMAs (register double
-// buffering), with barriers around the compute.
+// the fully unrolled repeat factors, and a K loop over two shared-memory
+// stages: the auto_map tile loads of A (k-major) and B of the next step go
+// to registers before the FMAs (register double buffering) and to the other
+// stage after them, with one barrier per step.
 // CHECK-LABEL: func.func @default_schedule(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 12]>
-// CHECK:         gpu.launch {{.*}} workgroup(%[[AS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} workgroup(%[[AS:.*]] : memref<2x8x128xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x8x128xf32, #gpu.address_space<workgroup>>)
 // CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 1, 12]> on block_x {
 // CHECK:             tm.spatial <[4, 2]> on
 // CHECK:             tm.spatial <[4, 8]> on
@@ -27,19 +27,24 @@
 // CHECK:             tm.spatial <[32, 8]> on
 // CHECK:             %[[RB:.*]] = memref.alloca() : memref<4xf32>
 // CHECK:             tm.spatial <[2, 128]> on
-// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[KT:.*]] step
-// CHECK:               memref.load %[[RA]]
-// CHECK:               memref.store %{{.*}}, %[[AS]]
-// CHECK:               memref.load %[[RB]]
-// CHECK:               memref.store %{{.*}}, %[[BS]]
-// CHECK:               gpu.barrier
+// CHECK:             memref.store %{{.*}}, %[[AS]][%c0
+// CHECK:             gpu.barrier
+// CHECK:             scf.for %[[T:.*]] = %[[KB:.*]] to %{{.*}} step
+// CHECK:               %[[STAGE:.*]] = arith.remui
 // CHECK:               memref.store %{{.*}}, %[[RA]]
 // CHECK:               memref.store %{{.*}}, %[[RB]]
-// CHECK:               tm.repeat (%{{.*}}) in <[8], unroll = [full]> {
+// CHECK:               tm.repeat (%[[KK:.*]]) in <[8], unroll = [full]> {
 // CHECK:                 tm.repeat (%{{.*}}, %{{.*}}) in <[2, 2]> {
 // CHECK:                   tm.repeat (%{{.*}}, %{{.*}}) in <[4, 4], unroll = [full, full]> {
+// CHECK:                     memref.load %[[AS]][%[[STAGE]], %[[KK]], {{.*}}]
 // CHECK:                     math.fma
+// CHECK:               %[[OTHER:.*]] = arith.subi %c1{{.*}}, %[[STAGE]]
+// CHECK:               memref.load %[[RA]]
+// CHECK:               memref.store %{{.*}}, %[[AS]][%[[OTHER]], {{.*}}]
+// CHECK:               memref.load %[[RB]]
+// CHECK:               memref.store %{{.*}}, %[[BS]][%[[OTHER]], {{.*}}]
 // CHECK:               gpu.barrier
+// CHECK-NEXT:        }
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-NOT:     linalg.matmul
 func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
@@ -53,7 +58,7 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // HEUR-LABEL: func.func @user_schedule(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 // CHECK-LABEL: func.func @user_schedule(
-// CHECK:         workgroup(%{{.*}} : memref<4x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<4x16xf32, #gpu.address_space<workgroup>>)
+// CHECK:         workgroup(%{{.*}} : memref<2x4x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x4x16xf32, #gpu.address_space<workgroup>>)
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
@@ -89,9 +94,9 @@ func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x
 // -----
 
 // A schedule can be valid in the IR and still not fit the target: 128 x 128
-// tiles with k = 64 need 64 KiB of shared memory.
+// tiles with k = 64 need 128 KiB of shared memory in two stages.
 func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 65536 bytes of shared memory; the target has 49152}}
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 131072 bytes of shared memory; the target has 49152}}
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 4], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 2], block_k = 64>}
       ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
   return
@@ -106,10 +111,13 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // loaded an element at a time, B (N = 444) 4 at a time, each predicated;
 // both go to shared memory in 16-byte pieces at XOR-swizzled positions,
 // then through ldmatrix (B transposed: it is k-major in memory) into
-// mma.sync. Tiles are visited in groups of 4 rows (swizzle = 4).
+// mma.sync. Shared memory has two stages: each K step loads the next tile
+// into registers, runs the mma instructions on one stage, stores the next
+// tile to the other and synchronizes once. Tiles are visited in groups of 4
+// rows (swizzle = 4).
 // CHECK-LABEL: func.func @mma(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 42]>
-// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[AS:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<32x64xf16, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[AS:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>)
 // CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %[[TILE:.*]]) in #tm.spatial<[1, 1, 42]> on block_x {
 // CHECK:             arith.divui %[[TILE]], %c28
 // CHECK:             arith.minui
@@ -126,20 +134,28 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // CHECK:             tm.spatial <[16, 8]> on
 // CHECK:             vector.load %arg0[{{.*}}] {alignment = 2 : i64} : memref<333x555xf16>, vector<1xf16>
 // CHECK:             vector.load %arg1[{{.*}}] {alignment = 8 : i64} : memref<555x444xf16>, vector<4xf16>
-// CHECK:             scf.for
-// CHECK:               vector.load %[[RA]]
-// CHECK:               arith.xori
-// CHECK:               vector.store %{{.*}}, %[[AS]][{{.*}}] {alignment = 16 : i64}
-// CHECK:               vector.load %[[RB]]
-// CHECK:               arith.xori
-// CHECK:               vector.store %{{.*}}, %[[BS]][{{.*}}] {alignment = 16 : i64}
-// CHECK:               gpu.barrier
+// CHECK:             vector.load %[[RA]]
+// CHECK:             arith.xori
+// CHECK:             vector.store %{{.*}}, %[[AS]][%c0{{.*}}, {{.*}}] {alignment = 16 : i64}
+// CHECK:             vector.store %{{.*}}, %[[BS]][%c0{{.*}}, {{.*}}] {alignment = 16 : i64}
+// CHECK:             gpu.barrier
+// CHECK:             scf.for %[[T:.*]] = %[[KB:.*]] to %{{.*}} step
+// CHECK:               %[[REL:.*]] = arith.subi %[[T]], %[[KB]]
+// CHECK:               %[[STAGE:.*]] = arith.remui %[[REL]], %c2
+// CHECK:               vector.load %arg0
+// CHECK:               vector.store %{{.*}}, %[[RA]]
+// CHECK:               vector.load %arg1
+// CHECK:               vector.store %{{.*}}, %[[RB]]
 // CHECK:               tm.repeat (%{{.*}}) in <[2]> {
-// CHECK:                 nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xf16>
-// CHECK:                 nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
+// CHECK:                 nvgpu.ldmatrix %[[AS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xf16>
+// CHECK:                 nvgpu.ldmatrix %[[BS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
 // CHECK:                 tm.repeat ({{.*}}) in <[2, 4], unroll = [full, full]> {
 // CHECK:                   nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:               %[[OTHER:.*]] = arith.subi %c1{{.*}}, %[[STAGE]]
+// CHECK:               vector.store %{{.*}}, %[[AS]][%[[OTHER]], {{.*}}] {alignment = 16 : i64}
+// CHECK:               vector.store %{{.*}}, %[[BS]][%[[OTHER]], {{.*}}] {alignment = 16 : i64}
 // CHECK:               gpu.barrier
+// CHECK-NEXT:        }
 // CHECK:             tm.repeat ({{.*}}) in <[2, 4, 2, 2], unroll = [full, full, full, full]> {
 // CHECK:               scf.if
 // CHECK:                 memref.store %{{.*}}, %arg2[{{.*}}] : memref<333x444xf32>
@@ -177,7 +193,7 @@ func.func @bf16(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %c: memref<2
 // transpose, B^T (n-major, as nn.Linear weights) is [n][k] and loaded
 // without.
 // CHECK-LABEL: func.func @transposed(
-// CHECK:         workgroup(%[[AS:.*]] : memref<32x64xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>)
+// CHECK:         workgroup(%[[AS:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>)
 // CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK:         nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
 func.func @transposed(%a: memref<256x128xf16>, %b: memref<512x256xf16>, %c: memref<128x512xf32>) {
@@ -329,8 +345,29 @@ func.func @wrong_schedule_mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: 
 
 // A tensor-core schedule that needs more shared memory than the target has.
 func.func @mma_too_big(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 65536 bytes of shared memory; the target has 49152}}
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 131072 bytes of shared memory; the target has 49152}}
   linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [256, 256, 64], warp = [64, 64], mma = [16, 8, 16]>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
+  return
+}
+
+// -----
+
+// A fill of C right before the anchor (bufferized `C = 0.5; C += A * B`)
+// becomes the accumulators' start: the fill is gone and C is only written.
+// CHECK-LABEL: func.func @fill_folded(
+// CHECK-SAME:    %{{.*}}: memref<64x64xf16>, %{{.*}}: memref<64x64xf16>, %[[C:.*]]: memref<64x64xf16>
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
+// CHECK-NOT:     memref.load %[[C]]
+// CHECK:         %[[INIT:.*]] = arith.extf %[[HALF]] : f16 to f32
+// CHECK:         memref.store %[[INIT]], %alloca
+// CHECK-NOT:     memref.load %[[C]]
+// CHECK:         memref.store %{{.*}}, %[[C]]
+// CHECK-NOT:     linalg.fill
+func.func @fill_folded(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>) {
+  %half = arith.constant 0.5 : f16
+  linalg.fill ins(%half : f16) outs(%c : memref<64x64xf16>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
   return
 }

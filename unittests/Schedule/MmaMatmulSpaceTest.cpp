@@ -74,24 +74,30 @@ TEST(MmaMatmulSpace, TighterTargetsGiveSmallerSpaces) {
 TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
   TargetLimits limits; // 132 SMs
   std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(limits);
-  // Large outputs: 128 x 128 block tiles of 8 warps, grouped by 8 rows.
+  // Large outputs: 128 x 128 block tiles of 4 warps, grouped by 8 rows.
   MmaMatmulSchedule large = defaultMmaSchedule(1, 4096, 4096, 4096, limits);
   EXPECT_EQ(large.block, (std::array<int64_t, 3>{128, 128, 32}));
-  EXPECT_EQ(large.numWarps(), 8);
+  EXPECT_EQ(large.numWarps(), 4);
   EXPECT_EQ(large.grid.swizzle, 8);
   EXPECT_EQ(large.grid.splitK, 1);
-  // 2048 x 1024: 128 blocks of 128 x 128 do not fill 132 SMs; 128 x 64
-  // gives 256.
-  MmaMatmulSchedule mid = defaultMmaSchedule(1, 2048, 1024, 1024, limits);
+  // 1024 x 1024: 64 blocks of 128 x 128 do not fill 132 SMs; 128 x 64
+  // gives 128, 97% of them: enough.
+  MmaMatmulSchedule mid = defaultMmaSchedule(1, 1024, 1024, 1024, limits);
   EXPECT_EQ(mid.block[1], 64);
+  EXPECT_EQ(mid.grid.splitK, 1);
+  // N = 64 (a ResNet convolution as a GEMM): 128-wide tiles would be half
+  // padding, so 128 x 64.
+  MmaMatmulSchedule narrow = defaultMmaSchedule(1, 100352, 64, 576, limits);
+  EXPECT_EQ(narrow.block[0], 128);
+  EXPECT_EQ(narrow.block[1], 64);
   // M = 1: 16-row tiles, and split-K when K is long (64 blocks for
-  // N = 4096, 2 slices fill the SMs).
+  // N = 4096; 4 slices give 256, within two per SM).
   MmaMatmulSchedule skinny = defaultMmaSchedule(1, 1, 4096, 4096, limits);
   EXPECT_EQ(skinny.block[0], 16);
-  EXPECT_EQ(skinny.grid.splitK, 2);
+  EXPECT_EQ(skinny.grid.splitK, 4);
   // A batch of 32 small matrices fills the SMs without split-K.
   EXPECT_EQ(defaultMmaSchedule(32, 128, 128, 4096, limits).grid.splitK, 1);
-  for (const MmaMatmulSchedule &s : {large, mid, skinny})
+  for (const MmaMatmulSchedule &s : {large, mid, narrow, skinny})
     EXPECT_TRUE(contains(space, s));
 }
 

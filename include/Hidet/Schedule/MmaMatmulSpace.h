@@ -38,9 +38,9 @@ struct MmaMatmulSchedule {
   int64_t numThreads() const { return numWarps() * 32; }
   /// Bytes of one element of A and B (16-bit for m16n8k16).
   int64_t elementBytes() const { return 2; }
-  /// Shared memory of the A and B tiles, in bytes.
+  /// Shared memory of the A and B tiles, two stages, in bytes.
   int64_t sharedBytes() const {
-    return (block[0] + block[1]) * block[2] * elementBytes();
+    return 2 * (block[0] + block[1]) * block[2] * elementBytes();
   }
   /// Registers per thread: f32 accumulators, A and B fragments of one k
   /// step, the staged global loads, and a reserve for addresses.
@@ -61,9 +61,10 @@ std::vector<MmaMatmulSchedule>
 enumerateMmaSpace(const TargetLimits &limits = TargetLimits::h100());
 
 /// The heuristic: the largest of four block tiles (128x128, 128x64, 64x64,
-/// 16x64) that gives each SM a block for `batch` M x N outputs, else the
-/// smallest, with split-K (defaultSplitK) when even that leaves most SMs
-/// idle; tiles in groups of 8 rows.
+/// 16x64; 4 warps each) that is not mostly padding (tileFits) and fills
+/// the GPU (fillsTheGpu) for `batch` M x N outputs, else the smallest, with
+/// split-K (defaultSplitK) when the blocks are fewer than the SMs; tiles in
+/// groups of 8 rows.
 MmaMatmulSchedule defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
                                      int64_t k, const TargetLimits &limits);
 

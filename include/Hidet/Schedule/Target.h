@@ -48,11 +48,20 @@ inline constexpr int64_t kSwizzleValues[] = {1, 8};
 inline constexpr int64_t kSplitKValues[] = {1, 2, 4, 8, 16};
 
 /// The heuristic's split-K for an output of `blocks` blocks and `kTiles`
-/// K steps: split only when the blocks leave more than half the SMs idle,
-/// into as many slices as fill them (a power of two, at most 16), keeping
-/// at least 4 K steps per slice.
+/// K steps: split only when the blocks do not fill the GPU, into the most
+/// slices (a power of two, at most 16) that keep the grid within two blocks
+/// per SM and at least 4 K steps per slice.
 int64_t defaultSplitK(int64_t blocks, int64_t kTiles,
                       const TargetLimits &limits);
+
+/// Whether a grid of `blocks` blocks fills the GPU: at least 90% of a
+/// block per SM.
+bool fillsTheGpu(int64_t blocks, const TargetLimits &limits);
+
+/// Whether a tile side of `tile` fits an extent of `extent`: at most the
+/// extent rounded up to a power of two (16 at least), so that no more than
+/// half of a tile is padding.
+bool tileFits(int64_t tile, int64_t extent);
 
 } // namespace schedule
 } // namespace hidet

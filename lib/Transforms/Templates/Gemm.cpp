@@ -163,9 +163,11 @@ static Value inOutput(OpBuilder &b, Location loc, const GemmProblem &p,
 Value GemmOutput::loadInit(OpBuilder &b, Location loc, const GemmBlock &blk,
                            Value row, Value col) const {
   Type f32 = b.getF32Type();
+  const GemmProblem &p = *problem;
   if (workspace)
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
-  const GemmProblem &p = *problem;
+  if (p.cInit)
+    return castTo(b, loc, p.cInit, f32);
   auto ifOp = scf::IfOp::create(b, loc, f32, inOutput(b, loc, p, row, col),
                                 /*withElse=*/true);
   OpBuilder::InsertionGuard g(b);
@@ -218,8 +220,10 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
     b.setInsertionPoint(elems.getBody().front().getTerminator());
     ValueRange idx = elems.getTaskIndices();
     SmallVector<Value> cIdx = p.c.address(b, loc, idx[0], idx[1], idx[2]);
-    Value sum = castTo(b, loc, memref::LoadOp::create(b, loc, p.c.buffer, cIdx),
-                       b.getF32Type());
+    Value init = p.cInit ? p.cInit
+                         : memref::LoadOp::create(b, loc, p.c.buffer, cIdx)
+                               .getResult();
+    Value sum = castTo(b, loc, init, b.getF32Type());
     // Slices are added in order, so the result does not depend on timing.
     for (int64_t s = 0; s < splits; ++s)
       sum = arith::AddFOp::create(

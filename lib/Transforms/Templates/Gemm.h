@@ -57,6 +57,10 @@ struct GemmProblem {
   int64_t batch = 1, m = 0, n = 0, k = 0;
   mlir::Type aElt, bElt, cElt;
   GemmOperand a, b, c;
+  /// When set, C's initial value is this scalar everywhere (the anchor's
+  /// output was just filled with it): the accumulators start from it and C
+  /// is never read.
+  mlir::Value cInit;
   /// What the anchor is, for remarks and the space printer
   /// ("linalg.matmul", "linalg.conv_2d_nhwc_hwcf", ...).
   std::string kind;

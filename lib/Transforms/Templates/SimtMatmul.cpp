@@ -15,8 +15,9 @@
 // also address the thread's accumulators (a private array that lives in
 // registers). Each K step stages BM x BK of A (k-major) and BK x BN of B in
 // shared memory with auto_map loads, zero-filled past the matrix edges, so
-// any M, N, K works; the global loads of the next step are issued into
-// registers before the current step's FMAs.
+// any M, N, K works. Shared memory has two stages: the global loads of the
+// next step are issued into registers before the current step's FMAs and
+// stored to the other stage after them, with one barrier per step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +57,8 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   SmallVector<Type> shared = {
-      MemRefType::get({BK, BM}, elt, AffineMap(), workgroup),
-      MemRefType::get({BK, BN}, elt, AffineMap(), workgroup)};
+      MemRefType::get({2, BK, BM}, elt, AffineMap(), workgroup),
+      MemRefType::get({2, BK, BN}, elt, AffineMap(), workgroup)};
 
   createLaunch(b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
@@ -162,36 +163,44 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
         memref::StoreOp::create(b, loc, v, t.regs, slot);
       });
     };
-    // Registers -> shared memory: A k-major (As[k][m]), B as is.
-    auto stash = [&](const TileLoad &t) {
+    // Registers -> shared memory stage `stage`: A k-major (As[k][m]), B as
+    // is.
+    auto stash = [&](const TileLoad &t, Value stage) {
       forTileTasks(t, [&](OpBuilder &b, Value r, Value c, Value slot) {
         Value v = memref::LoadOp::create(b, loc, t.regs, slot);
         memref::StoreOp::create(b, loc, v, t.isA ? As : Bs,
-                                t.isA ? ValueRange{c, r} : ValueRange{r, c});
+                                t.isA ? ValueRange{stage, c, r}
+                                      : ValueRange{stage, r, c});
       });
     };
+    // Hidet's pipeline: shared memory holds two stages; each K step issues
+    // the next tile's global loads, runs its FMAs on one stage, stores the
+    // loaded tile to the other and synchronizes once.
     Value k0 = arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, BK));
     fetch(loadA, k0);
     fetch(loadB, k0);
+    stash(loadA, cst(b, loc, 0));
+    stash(loadB, cst(b, loc, 0));
+    gpu::BarrierOp::create(b, loc);
     auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
                                     cst(b, loc, 1));
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(kLoop.getBody());
-      stash(loadA);
-      stash(loadB);
-      gpu::BarrierOp::create(b, loc);
+      Value t = kLoop.getInductionVar();
+      Value stage = arith::RemUIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, t, blk.kBegin), cst(b, loc, 2));
       Value next = arith::MulIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, kLoop.getInductionVar(),
-                                cst(b, loc, 1)),
+          b, loc, arith::AddIOp::create(b, loc, t, cst(b, loc, 1)),
           cst(b, loc, BK));
       fetch(loadA, next);
       fetch(loadB, next);
       fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
         forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
-          Value a = memref::LoadOp::create(b, loc, As, ValueRange{kk[0], row});
-          Value bv = memref::LoadOp::create(b, loc, Bs, ValueRange{kk[0], col});
+          Value a = memref::LoadOp::create(b, loc, As,
+                                           ValueRange{stage, kk[0], row});
+          Value bv = memref::LoadOp::create(b, loc, Bs,
+                                            ValueRange{stage, kk[0], col});
           Value c = memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc});
           // One fused multiply-add per product, as cuBLAS does; it differs
           // from a separate multiply and add by one rounding.
@@ -199,6 +208,9 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                   acc, ValueRange{sr, sc});
         });
       });
+      Value other = arith::SubIOp::create(b, loc, cst(b, loc, 1), stage);
+      stash(loadA, other);
+      stash(loadB, other);
       gpu::BarrierOp::create(b, loc);
     }
     forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
