@@ -15,14 +15,36 @@ prepare_dir() {
   done
 }
 
-# run_all DIR [hidet-run options...]: verifies and times every pair in DIR,
+# prepare_gpu_ref DIR BUILD BENCH: for each BENCH/<name>.mlir, compiles
+# DIR/<name>.gpu.so and, from BENCH/ref/<name>.mlir (the same function with
+# f32 accumulation and one rounding), DIR/<name>.ref.so with the anchor
+# templates off: naive GPU kernels, the reference for shapes too large for
+# the CPU. The schedule each anchor gets is saved in DIR/<name>.schedule.
+prepare_gpu_ref() {
+  local dir="$1" build="$2" bench="$3" f name
+  mkdir -p "$dir"
+  cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
+  for f in "$bench"/*.mlir; do
+    name="$(basename "$f" .mlir)"
+    "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
+    "$build/bin/hidet-compile" "$bench/ref/$name.mlir" -o "$dir/$name.ref.so" \
+      --runtime-dir="$build/lib" --pipeline-options="anchors=0"
+    "$build/bin/hidet-opt" "$f" --hidet-print-schedule-space -o /dev/null |
+      sed -n 's/^  default: //p' >"$dir/$name.schedule"
+  done
+}
+
+# run_all DIR [hidet-run options...]: verifies and times every library in
+# DIR against DIR/<name>.ref.so (a GPU reference) or DIR/<name>.cpu.so,
 # writing DIR/<name>.json.
 run_all() {
   local dir="$1" gpu name
   shift
   for gpu in "$dir"/*.gpu.so; do
     name="$(basename "$gpu" .gpu.so)"
-    LD_LIBRARY_PATH="$dir" "$dir/hidet-run" "$gpu" --ref "$dir/$name.cpu.so" \
+    local ref=(--ref "$dir/$name.cpu.so")
+    [ -f "$dir/$name.ref.so" ] && ref=(--ref "$dir/$name.ref.so" --ref-gpu)
+    LD_LIBRARY_PATH="$dir" "$dir/hidet-run" "$gpu" "${ref[@]}" \
       --json "$dir/$name.json" "$@"
   done
 }

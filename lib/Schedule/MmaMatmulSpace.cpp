@@ -113,15 +113,32 @@ MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
     return batch * ((m + c.block[0] - 1) / c.block[0]) *
            ((n + c.block[1] - 1) / c.block[1]);
   };
-  MmaMatmulSchedule pick = candidates[std::size(candidates) - 1];
-  for (const MmaMatmulSchedule &c : candidates)
+  auto residentOf = [&](const MmaMatmulSchedule &c) {
+    return residentBlocks(c.numThreads(), c.estimatedRegisters(),
+                          c.sharedBytes(), limits);
+  };
+  // The 16-row tile is for skinny outputs (M <= 128); a taller output that
+  // no other tile fills gets 64 x 64 tiles and split-K instead.
+  const MmaMatmulSchedule &skinny = candidates[std::size(candidates) - 1];
+  MmaMatmulSchedule pick = m <= 128 ? skinny : candidates[2];
+  bool fallback = true;
+  for (const MmaMatmulSchedule &c : candidates) {
+    if (&c == &skinny)
+      break;
     if (tileFits(c.block[0], m) && tileFits(c.block[1], n) &&
-        fillsTheGpu(blocksOf(c), limits)) {
+        fillsTheGpu(blocksOf(c), 1, limits)) {
       pick = c;
+      fallback = false;
       break;
     }
+  }
   pick.grid.swizzle = 8;
-  pick.grid.splitK = defaultSplitK(
-      blocksOf(pick), (k + pick.block[2] - 1) / pick.block[2], limits);
+  // Split K when even the fallback tile leaves SMs short of blocks (or
+  // some SM idle): measured faster for skinny outputs, slower for tall
+  // ones that a larger tile already fills.
+  if (fallback || !fillsTheGpu(blocksOf(pick), 1, limits))
+    pick.grid.splitK =
+        defaultSplitK(blocksOf(pick), residentOf(pick),
+                      (k + pick.block[2] - 1) / pick.block[2], limits);
   return pick;
 }

@@ -122,14 +122,24 @@ SimtMatmulSchedule hidet::schedule::defaultSimtSchedule(
     return batch * ((m + c.blockM() - 1) / c.blockM()) *
            ((n + c.blockN() - 1) / c.blockN());
   };
+  auto residentOf = [&](const SimtMatmulSchedule &c) {
+    return residentBlocks(c.numThreads(), c.estimatedRegisters(),
+                          c.sharedBytes(), limits);
+  };
   SimtMatmulSchedule pick = candidates[std::size(candidates) - 1];
-  for (const SimtMatmulSchedule &c : candidates)
-    if (fillsTheGpu(blocksOf(c), limits)) {
-      pick = c;
+  bool fallback = true;
+  for (size_t i = 0; i + 1 < std::size(candidates); ++i)
+    if (fillsTheGpu(blocksOf(candidates[i]), 1, limits)) {
+      pick = candidates[i];
+      fallback = false;
       break;
     }
   pick.grid.swizzle = 8;
-  pick.grid.splitK = defaultSplitK(blocksOf(pick),
-                                   (k + pick.blockK - 1) / pick.blockK, limits);
+  // As for the tensor-core template: split the fallback tile, or tiles
+  // that leave some SM idle.
+  if (fallback || !fillsTheGpu(blocksOf(pick), 1, limits))
+    pick.grid.splitK =
+        defaultSplitK(blocksOf(pick), residentOf(pick),
+                      (k + pick.blockK - 1) / pick.blockK, limits);
   return pick;
 }

@@ -6,6 +6,8 @@
 
 #include "Hidet/Schedule/Target.h"
 
+#include <algorithm>
+
 using namespace hidet::schedule;
 
 std::string hidet::schedule::checkGridSchedule(const GridSchedule &g) {
@@ -16,19 +18,34 @@ std::string hidet::schedule::checkGridSchedule(const GridSchedule &g) {
   return "";
 }
 
-int64_t hidet::schedule::defaultSplitK(int64_t blocks, int64_t kTiles,
+int64_t hidet::schedule::residentBlocks(int64_t threads, int64_t registers,
+                                        int64_t sharedBytes,
+                                        const TargetLimits &limits) {
+  // Registers are allocated per warp in units of 256.
+  int64_t warps = (threads + 31) / 32;
+  int64_t perWarp = (registers * 32 + 255) / 256 * 256;
+  int64_t blocks = limits.registersPerSM / (warps * perWarp);
+  // The driver reserves 1 KiB of shared memory per block.
+  blocks = std::min(blocks, limits.sharedBytesPerSM / (sharedBytes + 1024));
+  blocks = std::min(blocks, limits.maxThreadsPerSM / threads);
+  return std::max<int64_t>(1, std::min(blocks, limits.maxBlocksPerSM));
+}
+
+bool hidet::schedule::fillsTheGpu(int64_t blocks, int64_t perSM,
+                                  const TargetLimits &limits) {
+  return blocks * 10 >= limits.numSMs * perSM * 9;
+}
+
+int64_t hidet::schedule::defaultSplitK(int64_t blocks, int64_t resident,
+                                       int64_t kTiles,
                                        const TargetLimits &limits) {
-  if (blocks <= 0 || fillsTheGpu(blocks, limits))
+  if (blocks <= 0 || fillsTheGpu(blocks, std::min<int64_t>(resident, 2), limits))
     return 1;
   int64_t split = 1;
-  while (split < 16 && blocks * split * 2 <= 2 * limits.numSMs &&
+  while (split < 16 && blocks * split * 2 <= limits.numSMs * resident &&
          kTiles / (split * 2) >= 4)
     split *= 2;
   return split;
-}
-
-bool hidet::schedule::fillsTheGpu(int64_t blocks, const TargetLimits &limits) {
-  return blocks * 10 >= limits.numSMs * 9;
 }
 
 bool hidet::schedule::tileFits(int64_t tile, int64_t extent) {

@@ -3,10 +3,10 @@
 // RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="anchors=0" | FileCheck %s --check-prefix=NAIVE
 
 // The pipeline's num-sms option reaches the anchor heuristic: a 256 x 256
-// output fills 132 SMs only with the smallest tiles, one SM with the
-// largest.
+// output fills 132 SMs only with the smallest tiles (split 8 ways along K to
+// give each SM more than one block), one SM with the largest.
 // H100: gpu.launch
-// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8>}
+// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>}
 // ONE: gpu.launch
 // ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // With anchors=0 the matmul gets the rule-based scheduler's naive kernel

@@ -90,14 +90,21 @@ TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
   MmaMatmulSchedule narrow = defaultMmaSchedule(1, 100352, 64, 576, limits);
   EXPECT_EQ(narrow.block[0], 128);
   EXPECT_EQ(narrow.block[1], 64);
-  // M = 1: 16-row tiles, and split-K when K is long (64 blocks for
-  // N = 4096; 4 slices give 256, within two per SM).
+  // M = 1: 16-row tiles, and split-K when K is long: 64 blocks for
+  // N = 4096, 8 slices give 512, within the 6 such blocks an SM holds.
   MmaMatmulSchedule skinny = defaultMmaSchedule(1, 1, 4096, 4096, limits);
   EXPECT_EQ(skinny.block[0], 16);
-  EXPECT_EQ(skinny.grid.splitK, 4);
+  EXPECT_EQ(skinny.grid.splitK, 8);
+  // A tall output that only the 16-row tile would fill gets 64 x 64 tiles
+  // (ResNet's last 3x3 convolution at batch 32 as a GEMM).
+  MmaMatmulSchedule tall = defaultMmaSchedule(1, 1568, 512, 4608, limits);
+  EXPECT_EQ(tall.block[0], 64);
+  EXPECT_EQ(tall.block[1], 64);
+  // A tall output filled by large tiles is not split.
+  EXPECT_EQ(defaultMmaSchedule(1, 4096, 768, 3072, limits).grid.splitK, 1);
   // A batch of 32 small matrices fills the SMs without split-K.
   EXPECT_EQ(defaultMmaSchedule(32, 128, 128, 4096, limits).grid.splitK, 1);
-  for (const MmaMatmulSchedule &s : {large, mid, narrow, skinny})
+  for (const MmaMatmulSchedule &s : {large, mid, narrow, skinny, tall})
     EXPECT_TRUE(contains(space, s));
 }
 

@@ -97,16 +97,18 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   SimtMatmulSchedule skinny = defaultSimtSchedule(1, 1, 4096, 4096, limits);
   EXPECT_EQ(skinny.blockM(), 16);
   EXPECT_EQ(skinny.blockN(), 32);
-  // ... whose 128 blocks fill the SMs, so no split-K.
-  EXPECT_EQ(skinny.grid.splitK, 1);
+  // ... whose 128 blocks give each SM one, not the two that would hide
+  // latency: 8 slices of K.
+  EXPECT_EQ(skinny.grid.splitK, 8);
   // A batch counts: 8 batches of 256 x 256 in 64 x 64 tiles give 128
   // blocks, 97% of the 132 SMs: enough (90% at least).
   SimtMatmulSchedule batched = defaultSimtSchedule(8, 256, 256, 256, limits);
   EXPECT_EQ(batched.blockM(), 64);
-  // Few output tiles and a long K: split-K fills the SMs, up to two blocks
-  // each. 128 x 128 in 16 x 32 tiles gives 32 blocks; 8 slices give 256.
+  // Few output tiles and a long K: split-K fills the SMs, up to the blocks
+  // they hold at once. 128 x 128 in 16 x 32 tiles gives 32 blocks; 16
+  // slices (the most) give 512.
   SimtMatmulSchedule deep = defaultSimtSchedule(1, 128, 128, 8192, limits);
-  EXPECT_EQ(deep.grid.splitK, 8);
+  EXPECT_EQ(deep.grid.splitK, 16);
   // ... but not with a short K (4 K steps per slice at least).
   EXPECT_EQ(defaultSimtSchedule(1, 128, 128, 32, limits).grid.splitK, 1);
   // Tiles go in groups of 8 rows.

@@ -25,6 +25,10 @@ struct TargetLimits {
   int64_t maxSharedBytesPerBlock = 48 * 1024; ///< static shared memory
   int64_t maxRegistersPerThread = 255;
   int64_t numSMs = 132;
+  int64_t registersPerSM = 64 * 1024;
+  int64_t sharedBytesPerSM = 228 * 1024;
+  int64_t maxThreadsPerSM = 2048;
+  int64_t maxBlocksPerSM = 32;
   /// The H100 SXM (sm_90a), the project's reference GPU.
   static TargetLimits h100() { return TargetLimits(); }
 };
@@ -47,16 +51,23 @@ std::string checkGridSchedule(const GridSchedule &g);
 inline constexpr int64_t kSwizzleValues[] = {1, 8};
 inline constexpr int64_t kSplitKValues[] = {1, 2, 4, 8, 16};
 
-/// The heuristic's split-K for an output of `blocks` blocks and `kTiles`
-/// K steps: split only when the blocks do not fill the GPU, into the most
-/// slices (a power of two, at most 16) that keep the grid within two blocks
-/// per SM and at least 4 K steps per slice.
-int64_t defaultSplitK(int64_t blocks, int64_t kTiles,
-                      const TargetLimits &limits);
+/// How many blocks of `threads` threads using `registers` registers each
+/// and `sharedBytes` of shared memory an SM holds at once.
+int64_t residentBlocks(int64_t threads, int64_t registers, int64_t sharedBytes,
+                       const TargetLimits &limits);
 
-/// Whether a grid of `blocks` blocks fills the GPU: at least 90% of a
-/// block per SM.
-bool fillsTheGpu(int64_t blocks, const TargetLimits &limits);
+/// Whether a grid of `blocks` blocks gives at least 90% of `perSM` blocks
+/// to every SM.
+bool fillsTheGpu(int64_t blocks, int64_t perSM, const TargetLimits &limits);
+
+/// The heuristic's split-K for an output of `blocks` blocks, `resident` of
+/// which fit on an SM, and `kTiles` K steps: split only when the blocks
+/// leave SMs without min(resident, 2) blocks (a second block hides the
+/// latency the first waits on), into the most slices (a power of two, at
+/// most 16) that keep the grid within the blocks the SMs hold at once and
+/// at least 4 K steps per slice.
+int64_t defaultSplitK(int64_t blocks, int64_t resident, int64_t kTiles,
+                      const TargetLimits &limits);
 
 /// Whether a tile side of `tile` fits an extent of `extent`: at most the
 /// extent rounded up to a power of two (16 at least), so that no more than

@@ -20,16 +20,43 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     the IR. Ops without a template are left, with a remark saying why, to
     `hidet-rule-based-schedule`.
 
-    Templates so far: `linalg.matmul` on f32 row-major buffers with static
-    shapes, the paper's SIMT template (`#hidet.simt_matmul`). Heuristic:
-    the largest of four hardware-chosen tile shapes (128x128, 64x64, 32x64,
-    16x32; `warp_mid = [4, 8]`, `block_k = 8`) that gives each of the
-    `num-sms` multiprocessors a block, else the smallest.
+    Anchors are read as batched GEMMs, `C[b, m, n] += A[b, m, k] *
+    B[b, k, n]`, with an address function per operand:
+
+    - `linalg.matmul` with any operand maps (transposed A or B),
+      `linalg.batch_matmul`, and `linalg.generic` contractions with one m,
+      n and k loop and at most one batch loop, which one operand may lack
+      (it is then broadcast to every batch);
+    - `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nchw_fchw` with any
+      stride and dilation, as implicit GEMMs whose im2col indexing is
+      computed in the loads of A (padding is a separate `tensor.pad`).
+
+    All operands must be static buffers with the identity layout.
+    Templates by element types:
+
+    - f32 x f32 -> f32: the paper's SIMT template (`#hidet.simt_matmul`);
+    - f16 x f16 or bf16 x bf16 -> f16, bf16 or f32: the tensor-core template
+      (`#hidet.mma_matmul`: mma.sync m16n8k16, f32 accumulation, ldmatrix
+      from XOR-swizzled shared memory).
+
+    Both handle any M, N, K (zero-filled loads, predicated stores), keep two
+    shared-memory stages, and take the grid fields `swizzle` (grouped tile
+    order) and `split_k` (K slices summed by a second kernel). A
+    `linalg.fill` of C right before the anchor becomes the accumulators'
+    start value.
+
+    Heuristic (no `hidet.schedule` on the op): the largest of four tile
+    shapes that is not mostly padding and gives at least 90% of the
+    `num-sms` SMs a block (SIMT: 128x128, 64x64, 32x64, 16x32; tensor core:
+    128x128, 128x64, 64x64, and 16x64 for outputs of at most 128 rows),
+    else the last; the fallback tile, or one that leaves an SM idle, is
+    split along K until the SMs hold two blocks each, as many as fit, or
+    4 K steps per slice remain. Tiles go in groups of 8 rows.
 
     ```mlir
-    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2],
-        warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4],
-        block_k = 8>} ins(%a, %b : ...) outs(%c : ...)
+    linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32],
+        warp = [64, 64], mma = [16, 8, 16], swizzle = 8>}
+        ins(%a, %b : ...) outs(%c : ...)
     ```
   }];
   let options = [
@@ -49,17 +76,20 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
 def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
   let summary = "Prints the schedule space of every anchor op.";
   let description = [{
-    For every anchor op that has a template, prints to standard output the
-    template, the size of its hardware-centric schedule space for the target
-    (candidates from warp counts, 32-lane shapes, per-thread tiles and K
-    steps, filtered by threads, shared memory and registers), the schedule
-    the heuristic picks for the op's shape, and, with `list=1`, every
-    schedule of the space as an attribute a user or tuner can write on the
-    op. The IR is left unchanged.
+    For every anchor op (on tensors or buffers), prints to standard output
+    its GEMM view (batch x M x N x K and element types), its template, the
+    size of the template's hardware-centric schedule space for the target
+    (candidates from hardware values: warp counts, lane shapes, per-thread
+    or per-warp tiles, K steps, mma shape, swizzle, split-K; filtered by
+    threads, shared memory and registers), the schedule the heuristic picks
+    for the op's shape, the schedule written on the op if any, and, with
+    `list=1`, every schedule of the space as an attribute a user or tuner
+    can write on the op. Anchors without a template say so. The IR is left
+    unchanged.
 
     ```
-    anchor linalg.matmul 333x444x555 f32: template simt_matmul, 1107 schedules
-      default: #hidet.simt_matmul<block_warps = [2, 2], ...>
+    anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 2230 schedules
+      default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
     ```
   }];
   let options = [

@@ -1,0 +1,16 @@
+// ResNet-50 conv 256x14x14 -> 256, 3x3, stride 1, pad 1, batch 32, f16 NHWC/HWCF; the input is pre-padded (16x16), reference: f32 accumulation, one rounding, anchors=0 (naive GPU kernels).
+func.func @conv_c256_h14_f256_r3_s1_b32(%x: tensor<32x16x16x256xf16>, %w: tensor<3x3x256x256xf16>) -> tensor<32x14x14x256xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x14x14x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x14x14x256xf32>) -> tensor<32x14x14x256xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<32x16x16x256xf16>, tensor<3x3x256x256xf16>) outs(%f : tensor<32x14x14x256xf32>) -> tensor<32x14x14x256xf32>
+  %o = tensor.empty() : tensor<32x14x14x256xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<32x14x14x256xf32>) outs(%o : tensor<32x14x14x256xf16>) {
+  ^bb0(%v: f32, %u: f16):
+    %c = arith.truncf %v : f32 to f16
+    linalg.yield %c : f16
+  } -> tensor<32x14x14x256xf16>
+  return %t : tensor<32x14x14x256xf16>
+}

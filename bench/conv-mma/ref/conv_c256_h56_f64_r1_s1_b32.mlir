@@ -1,0 +1,16 @@
+// ResNet-50 conv 256x56x56 -> 64, 1x1, stride 1, pad 0, batch 32, f16 NHWC/HWCF; the input is pre-padded (56x56), reference: f32 accumulation, one rounding, anchors=0 (naive GPU kernels).
+func.func @conv_c256_h56_f64_r1_s1_b32(%x: tensor<32x56x56x256xf16>, %w: tensor<1x1x256x64xf16>) -> tensor<32x56x56x64xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x56x56x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x56x56x64xf32>) -> tensor<32x56x56x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<32x56x56x256xf16>, tensor<1x1x256x64xf16>) outs(%f : tensor<32x56x56x64xf32>) -> tensor<32x56x56x64xf32>
+  %o = tensor.empty() : tensor<32x56x56x64xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<32x56x56x64xf32>) outs(%o : tensor<32x56x56x64xf16>) {
+  ^bb0(%v: f32, %u: f16):
+    %c = arith.truncf %v : f32 to f16
+    linalg.yield %c : f16
+  } -> tensor<32x56x56x64xf16>
+  return %t : tensor<32x56x56x64xf16>
+}

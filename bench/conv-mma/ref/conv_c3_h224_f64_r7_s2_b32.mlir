@@ -1,0 +1,16 @@
+// ResNet-50 conv 3x224x224 -> 64, 7x7, stride 2, pad 3, batch 32, f16 NHWC/HWCF; the input is pre-padded (230x230), reference: f32 accumulation, one rounding, anchors=0 (naive GPU kernels).
+func.func @conv_c3_h224_f64_r7_s2_b32(%x: tensor<32x230x230x3xf16>, %w: tensor<7x7x3x64xf16>) -> tensor<32x112x112x64xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x112x112x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x112x112x64xf32>) -> tensor<32x112x112x64xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<32x230x230x3xf16>, tensor<7x7x3x64xf16>) outs(%f : tensor<32x112x112x64xf32>) -> tensor<32x112x112x64xf32>
+  %o = tensor.empty() : tensor<32x112x112x64xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r : tensor<32x112x112x64xf32>) outs(%o : tensor<32x112x112x64xf16>) {
+  ^bb0(%v: f32, %u: f16):
+    %c = arith.truncf %v : f32 to f16
+    linalg.yield %c : f16
+  } -> tensor<32x112x112x64xf16>
+  return %t : tensor<32x112x112x64xf16>
+}

@@ -1,0 +1,8 @@
+// bf16 matmul 1x4096x4096 (M x N x K) through the tensor-core template (default schedule).
+func.func @mm_bf16_1x4096x4096(%a: tensor<1x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<1x4096xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<1x4096xbf16>
+  %f = linalg.fill ins(%z : bf16) outs(%e : tensor<1x4096xbf16>) -> tensor<1x4096xbf16>
+  %r = linalg.matmul ins(%a, %b : tensor<1x4096xbf16>, tensor<4096x4096xbf16>) outs(%f : tensor<1x4096xbf16>) -> tensor<1x4096xbf16>
+  return %r : tensor<1x4096xbf16>
+}

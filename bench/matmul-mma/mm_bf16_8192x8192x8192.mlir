@@ -1,0 +1,8 @@
+// bf16 matmul 8192x8192x8192 (M x N x K) through the tensor-core template (default schedule).
+func.func @mm_bf16_8192x8192x8192(%a: tensor<8192x8192xbf16>, %b: tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<8192x8192xbf16>
+  %f = linalg.fill ins(%z : bf16) outs(%e : tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16>
+  %r = linalg.matmul ins(%a, %b : tensor<8192x8192xbf16>, tensor<8192x8192xbf16>) outs(%f : tensor<8192x8192xbf16>) -> tensor<8192x8192xbf16>
+  return %r : tensor<8192x8192xbf16>
+}

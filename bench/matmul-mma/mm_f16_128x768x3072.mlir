@@ -1,0 +1,8 @@
+// f16 matmul 128x768x3072 (M x N x K) through the tensor-core template (default schedule).
+func.func @mm_f16_128x768x3072(%a: tensor<128x3072xf16>, %b: tensor<3072x768xf16>) -> tensor<128x768xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<128x768xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<128x768xf16>) -> tensor<128x768xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<128x3072xf16>, tensor<3072x768xf16>) outs(%f : tensor<128x768xf16>) -> tensor<128x768xf16>
+  return %r : tensor<128x768xf16>
+}

@@ -1,0 +1,15 @@
+// f16 matmul 128x768x3072 (M x N x K) reference: f32 accumulation, one rounding; compiled with anchors=0 (naive GPU kernels).
+func.func @mm_f16_128x768x3072(%a: tensor<128x3072xf16>, %b: tensor<3072x768xf16>) -> tensor<128x768xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x768xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x768xf32>) -> tensor<128x768xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x3072xf16>, tensor<3072x768xf16>) outs(%f : tensor<128x768xf32>) -> tensor<128x768xf32>
+  %o = tensor.empty() : tensor<128x768xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<128x768xf32>) outs(%o : tensor<128x768xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %c = arith.truncf %x : f32 to f16
+    linalg.yield %c : f16
+  } -> tensor<128x768xf16>
+  return %t : tensor<128x768xf16>
+}
