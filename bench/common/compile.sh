@@ -48,3 +48,28 @@ run_all() {
       --json "$dir/$name.json" "$@"
   done
 }
+
+# gpu_ref_bench BENCH prepare DIR [build-dir] | run DIR OUT COMMIT DATE:
+# the driver of the benchmarks checked against naive GPU kernels
+# (prepare_gpu_ref); `run` then calls BENCH/report.py.
+gpu_ref_bench() {
+  local bench="$1" mode="${2:?usage: run.sh prepare|run DIR ...}"
+  local dir="${3:?usage: run.sh prepare|run DIR ...}"
+  local src
+  src="$(cd "$bench/../.." && pwd)"
+  case "$mode" in
+  prepare)
+    prepare_gpu_ref "$dir" "${4:-$src/build}" "$bench"
+    ;;
+  run)
+    dir="$(cd "$dir" && pwd)"
+    local out="${4:?OUT}" commit="${5:?COMMIT}" date="${6:?DATE}"
+    run_all "$dir" --warmup 5 --reps 30
+    python3 "$bench/report.py" "$dir" "$out" "$commit" "$date"
+    ;;
+  *)
+    echo "usage: run.sh prepare|run DIR ..." >&2
+    return 2
+    ;;
+  esac
+}

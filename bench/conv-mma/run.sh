@@ -7,18 +7,5 @@
 # (ref/, compiled with anchors=0) before it is timed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-src="$(cd "$here/../.." && pwd)"
 source "$here/../common/compile.sh"
-mode="${1:?usage: run.sh prepare|run DIR ...}"
-dir="${2:?usage: run.sh prepare|run DIR ...}"
-case "$mode" in
-prepare)
-  prepare_gpu_ref "$dir" "${3:-$src/build}" "$here"
-  ;;
-run)
-  dir="$(cd "$dir" && pwd)"
-  out="${3:?OUT}" commit="${4:?COMMIT}" date="${5:?DATE}"
-  run_all "$dir" --warmup 5 --reps 30
-  python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
-  ;;
-esac
+gpu_ref_bench "$here" "$@"

@@ -66,15 +66,7 @@ std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
            std::to_string(threads) + " threads";
   if (!limits)
     return "";
-  if (s.sharedBytes() > limits->maxSharedBytesPerBlock)
-    return "the tiles need " + std::to_string(s.sharedBytes()) +
-           " bytes of shared memory; the target has " +
-           std::to_string(limits->maxSharedBytesPerBlock);
-  if (s.estimatedRegisters() > limits->maxRegistersPerThread)
-    return "about " + std::to_string(s.estimatedRegisters()) +
-           " registers per thread; the target has " +
-           std::to_string(limits->maxRegistersPerThread);
-  return "";
+  return checkResources(s.sharedBytes(), s.estimatedRegisters(), *limits);
 }
 
 std::vector<MmaMatmulSchedule>
@@ -132,13 +124,7 @@ MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
       break;
     }
   }
-  pick.grid.swizzle = 8;
-  // Split K when even the fallback tile leaves SMs short of blocks (or
-  // some SM idle): measured faster for skinny outputs, slower for tall
-  // ones that a larger tile already fills.
-  if (fallback || !fillsTheGpu(blocksOf(pick), 1, limits))
-    pick.grid.splitK =
-        defaultSplitK(blocksOf(pick), residentOf(pick),
-                      (k + pick.block[2] - 1) / pick.block[2], limits);
+  pick.grid = defaultGrid(fallback, blocksOf(pick), residentOf(pick),
+                          (k + pick.block[2] - 1) / pick.block[2], limits);
   return pick;
 }

@@ -70,15 +70,7 @@ std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
            " accumulators per thread; at most 256";
   if (!limits)
     return "";
-  if (s.sharedBytes() > limits->maxSharedBytesPerBlock)
-    return "the tiles need " + std::to_string(s.sharedBytes()) +
-           " bytes of shared memory; the target has " +
-           std::to_string(limits->maxSharedBytesPerBlock);
-  if (s.estimatedRegisters() > limits->maxRegistersPerThread)
-    return "about " + std::to_string(s.estimatedRegisters()) +
-           " registers per thread; the target has " +
-           std::to_string(limits->maxRegistersPerThread);
-  return "";
+  return checkResources(s.sharedBytes(), s.estimatedRegisters(), *limits);
 }
 
 std::vector<SimtMatmulSchedule>
@@ -134,12 +126,7 @@ SimtMatmulSchedule hidet::schedule::defaultSimtSchedule(
       fallback = false;
       break;
     }
-  pick.grid.swizzle = 8;
-  // As for the tensor-core template: split the fallback tile, or tiles
-  // that leave some SM idle.
-  if (fallback || !fillsTheGpu(blocksOf(pick), 1, limits))
-    pick.grid.splitK =
-        defaultSplitK(blocksOf(pick), residentOf(pick),
-                      (k + pick.blockK - 1) / pick.blockK, limits);
+  pick.grid = defaultGrid(fallback, blocksOf(pick), residentOf(pick),
+                          (k + pick.blockK - 1) / pick.blockK, limits);
   return pick;
 }

@@ -54,3 +54,27 @@ bool hidet::schedule::tileFits(int64_t tile, int64_t extent) {
     padded *= 2;
   return tile <= padded;
 }
+
+std::string hidet::schedule::checkResources(int64_t sharedBytes,
+                                            int64_t registers,
+                                            const TargetLimits &limits) {
+  if (sharedBytes > limits.maxSharedBytesPerBlock)
+    return "the tiles need " + std::to_string(sharedBytes) +
+           " bytes of shared memory; the target has " +
+           std::to_string(limits.maxSharedBytesPerBlock);
+  if (registers > limits.maxRegistersPerThread)
+    return "about " + std::to_string(registers) +
+           " registers per thread; the target has " +
+           std::to_string(limits.maxRegistersPerThread);
+  return "";
+}
+
+GridSchedule hidet::schedule::defaultGrid(bool fallback, int64_t blocks,
+                                          int64_t resident, int64_t kTiles,
+                                          const TargetLimits &limits) {
+  GridSchedule grid;
+  grid.swizzle = 8;
+  if (fallback || !fillsTheGpu(blocks, 1, limits))
+    grid.splitK = defaultSplitK(blocks, resident, kTiles, limits);
+  return grid;
+}

@@ -47,6 +47,11 @@ struct GridSchedule {
 /// Why `g` is malformed (naming the field), or empty.
 std::string checkGridSchedule(const GridSchedule &g);
 
+/// Why a kernel needing `sharedBytes` of shared memory and about
+/// `registers` registers per thread does not fit `limits`, or empty.
+std::string checkResources(int64_t sharedBytes, int64_t registers,
+                           const TargetLimits &limits);
+
 /// Hardware-meaningful values of the grid fields, for the enumerations.
 inline constexpr int64_t kSwizzleValues[] = {1, 8};
 inline constexpr int64_t kSplitKValues[] = {1, 2, 4, 8, 16};
@@ -68,6 +73,13 @@ bool fillsTheGpu(int64_t blocks, int64_t perSM, const TargetLimits &limits);
 /// at least 4 K steps per slice.
 int64_t defaultSplitK(int64_t blocks, int64_t resident, int64_t kTiles,
                       const TargetLimits &limits);
+
+/// The grid fields the heuristics give the tile they picked: groups of 8
+/// tile rows, and split-K (defaultSplitK) when the tile is their fallback
+/// or leaves an SM without a block (measured faster for skinny outputs,
+/// slower for tall ones that a larger tile already fills).
+GridSchedule defaultGrid(bool fallback, int64_t blocks, int64_t resident,
+                         int64_t kTiles, const TargetLimits &limits);
 
 /// Whether a tile side of `tile` fits an extent of `extent`: at most the
 /// extent rounded up to a power of two (16 at least), so that no more than

@@ -419,36 +419,17 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
         });
       };
 
-      // Hidet's pipeline, one barrier per K tile: the next tile's global
-      // loads are issued, this tile's mma instructions run from one stage,
-      // then the loaded tile is stored to the other stage (last read before
-      // the previous barrier).
-      Value k0 = arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, BK));
-      fetch(copyA, k0);
-      fetch(copyB, k0);
-      stash(copyA, cst(b, loc, 0));
-      stash(copyB, cst(b, loc, 0));
-      gpu::BarrierOp::create(b, loc);
-      auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
-                                      cst(b, loc, 1));
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value t = kLoop.getInductionVar();
-        Value stage = arith::RemUIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, t, blk.kBegin),
-            cst(b, loc, kStages));
-        Value next = arith::MulIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, t, cst(b, loc, 1)),
-            cst(b, loc, BK));
-        fetch(copyA, next);
-        fetch(copyB, next);
-        compute(b, stage);
-        Value other = arith::SubIOp::create(b, loc, cst(b, loc, 1), stage);
-        stash(copyA, other);
-        stash(copyB, other);
-        gpu::BarrierOp::create(b, loc);
-      }
+      emitDoubleBufferedKLoop(
+          b, loc, blk, BK,
+          [&](OpBuilder &b, Value k0) {
+            fetch(copyA, k0);
+            fetch(copyB, k0);
+          },
+          [&](OpBuilder &b, Value stage) {
+            stash(copyA, stage);
+            stash(copyB, stage);
+          },
+          compute);
       forAccumulators([&](OpBuilder &b, Value gr, Value gc, Value mi,
                           Value slot) {
         output.store(b, loc, blk, gr, gc,

@@ -173,28 +173,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                       : ValueRange{stage, r, c});
       });
     };
-    // Hidet's pipeline: shared memory holds two stages; each K step issues
-    // the next tile's global loads, runs its FMAs on one stage, stores the
-    // loaded tile to the other and synchronizes once.
-    Value k0 = arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, BK));
-    fetch(loadA, k0);
-    fetch(loadB, k0);
-    stash(loadA, cst(b, loc, 0));
-    stash(loadB, cst(b, loc, 0));
-    gpu::BarrierOp::create(b, loc);
-    auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
-                                    cst(b, loc, 1));
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value t = kLoop.getInductionVar();
-      Value stage = arith::RemUIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, t, blk.kBegin), cst(b, loc, 2));
-      Value next = arith::MulIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, t, cst(b, loc, 1)),
-          cst(b, loc, BK));
-      fetch(loadA, next);
-      fetch(loadB, next);
+    auto compute = [&](OpBuilder &b, Value stage) {
       fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
         forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
           Value a = memref::LoadOp::create(b, loc, As,
@@ -208,11 +187,18 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                   acc, ValueRange{sr, sc});
         });
       });
-      Value other = arith::SubIOp::create(b, loc, cst(b, loc, 1), stage);
-      stash(loadA, other);
-      stash(loadB, other);
-      gpu::BarrierOp::create(b, loc);
-    }
+    };
+    emitDoubleBufferedKLoop(
+        b, loc, blk, BK,
+        [&](OpBuilder &b, Value k0) {
+          fetch(loadA, k0);
+          fetch(loadB, k0);
+        },
+        [&](OpBuilder &b, Value stage) {
+          stash(loadA, stage);
+          stash(loadB, stage);
+        },
+        compute);
     forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
       Value gr = arith::AddIOp::create(b, loc, m0, row);
       Value gc = arith::AddIOp::create(b, loc, n0, col);
