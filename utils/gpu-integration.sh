@@ -10,7 +10,9 @@
 #       driver.
 #   utils/gpu-integration.sh run DIR [LOG]
 #       runs hidet-run on every pair, prints one line per test and a final
-#       "N passed, N failed" line; the log goes to LOG when given.
+#       "N passed, N failed" line; the log goes to LOG when given. A test's
+#       `// hidet-run-options: ...` line (the options of its RUN line, e.g. a
+#       tolerance) is passed on; prepare saves it as DIR/<name>.options.
 #
 # On a machine that has both, `lit build/test/Integration/GPU` runs the same
 # tests (they are marked REQUIRES: cuda).
@@ -34,6 +36,7 @@ prepare)
       ref="$src/test/Integration/GPU/Inputs/$name.ref.mlir"
     "$build/bin/hidet-compile" "$ref" --target=cpu -o "$dir/$name.cpu.so" ||
       status=1
+    sed -n 's|^// hidet-run-options: ||p' "$f" >"$dir/$name.options"
   done
   exit "$status"
   ;;
@@ -44,8 +47,10 @@ run)
   : >"$log"
   for gpu in "$dir"/*.gpu.so; do
     name="$(basename "$gpu" .gpu.so)"
+    read -r -a extra <"$dir/$name.options" || true
     out="$(cd "$dir" && LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
-      ./hidet-run "$gpu" --ref "$dir/$name.cpu.so" --json "$dir/$name.json" 2>&1)"
+      ./hidet-run "$gpu" --ref "$dir/$name.cpu.so" --json "$dir/$name.json" \
+      "${extra[@]}" 2>&1)"
     rc=$?
     printf '%s\n' "$out" | tee -a "$log"
     if [ "$rc" -eq 0 ]; then

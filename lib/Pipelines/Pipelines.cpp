@@ -56,6 +56,7 @@ void hidet::buildRuleBasedSchedulingPipeline(
   // Templates first; the rule-based scheduler takes what is left.
   ScheduleAnchorsOptions anchors;
   anchors.numSMs = options.numSMs;
+  anchors.tf32 = options.tf32;
   if (options.anchors)
     pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));

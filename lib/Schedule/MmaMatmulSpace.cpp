@@ -13,10 +13,10 @@ using namespace hidet::schedule;
 int64_t MmaMatmulSchedule::estimatedRegisters() const {
   int64_t mTiles = warp[0] / mma[0], nTiles = warp[1] / mma[1];
   int64_t accumulators = mTiles * nTiles * 4;
+  // A: 4 registers per m tile; B: 2 per n tile.
   int64_t fragments = mTiles * 4 + nTiles * 2;
-  // 16-bit elements, two per register.
-  int64_t staged =
-      (block[0] * block[2] + block[2] * block[1]) / numThreads() / 2;
+  int64_t staged = (block[0] * block[2] + block[2] * block[1]) *
+                   elementBytes() / 4 / numThreads();
   int64_t total = accumulators + fragments + staged + 40;
   return (total + 7) / 8 * 8;
 }
@@ -25,9 +25,8 @@ static bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
                                               const TargetLimits *limits) {
-  if (s.mma != std::array<int64_t, 3>{16, 8, 16})
-    return "mma must be [16, 8, 16] (m16n8k16, the f16/bf16 instruction), "
-           "got [" +
+  if (s.mma != kMma16 && s.mma != kMmaTF32)
+    return "mma must be [16, 8, 16] (f16/bf16) or [16, 8, 8] (tf32), got [" +
            std::to_string(s.mma[0]) + ", " + std::to_string(s.mma[1]) + ", " +
            std::to_string(s.mma[2]) + "]";
   if (std::string error = checkGridSchedule(s.grid); !error.empty())
@@ -56,8 +55,9 @@ std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
     return "block / warp gives " + std::to_string(threads) +
            " threads per block; at most " + std::to_string(maxThreads);
   // Tiles move in 16-byte pieces, the same number per thread.
-  int64_t aPieces = s.block[0] * s.block[2] / 8,
-          bPieces = s.block[2] * s.block[1] / 8;
+  int64_t perPiece = 16 / s.elementBytes();
+  int64_t aPieces = s.block[0] * s.block[2] / perPiece,
+          bPieces = s.block[2] * s.block[1] / perPiece;
   if (aPieces % threads != 0 || bPieces % threads != 0)
     return "the " + std::to_string(s.block[0]) + " x " +
            std::to_string(s.block[2]) + " and " + std::to_string(s.block[2]) +
@@ -70,7 +70,8 @@ std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
 }
 
 std::vector<MmaMatmulSchedule>
-hidet::schedule::enumerateMmaSpace(const TargetLimits &limits) {
+hidet::schedule::enumerateMmaSpace(const TargetLimits &limits,
+                                   std::array<int64_t, 3> mma) {
   static const int64_t blockMN[] = {16, 32, 64, 128, 256};
   static const int64_t blockK[] = {16, 32, 64};
   static const int64_t warpMN[] = {16, 32, 64, 128};
@@ -83,7 +84,7 @@ hidet::schedule::enumerateMmaSpace(const TargetLimits &limits) {
             for (int64_t swizzle : kSwizzleValues)
               for (int64_t split : kSplitKValues) {
                 MmaMatmulSchedule s{
-                    {bm, bn, bk}, {wm, wn}, {16, 8, 16}, {swizzle, split}};
+                    {bm, bn, bk}, {wm, wn}, mma, {swizzle, split}};
                 if (checkMmaSchedule(s, &limits).empty())
                   space.push_back(s);
               }
@@ -91,8 +92,8 @@ hidet::schedule::enumerateMmaSpace(const TargetLimits &limits) {
 }
 
 MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
-    int64_t batch, int64_t m, int64_t n, int64_t k,
-    const TargetLimits &limits) {
+    int64_t batch, int64_t m, int64_t n, int64_t k, const TargetLimits &limits,
+    std::array<int64_t, 3> mma) {
   // 4 warps each. 128 x 128 with 64 x 64 warp tiles measured 3-7% faster
   // on the H100 than with 8 warps of 64 x 32 (bench/results/matmul-mma.md).
   static const MmaMatmulSchedule candidates[] = {
@@ -113,6 +114,12 @@ MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
   // no other tile fills gets 64 x 64 tiles and split-K instead.
   const MmaMatmulSchedule &skinny = candidates[std::size(candidates) - 1];
   MmaMatmulSchedule pick = m <= 128 ? skinny : candidates[2];
+  auto withMma = [&](MmaMatmulSchedule c) {
+    c.mma = mma;
+    if (mma == kMmaTF32)
+      c.block[2] /= 2;
+    return c;
+  };
   bool fallback = true;
   for (const MmaMatmulSchedule &c : candidates) {
     if (&c == &skinny)
@@ -124,6 +131,7 @@ MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
       break;
     }
   }
+  pick = withMma(pick);
   pick.grid = defaultGrid(fallback, blocksOf(pick), residentOf(pick),
                           (k + pick.block[2] - 1) / pick.block[2], limits);
   return pick;

@@ -37,7 +37,9 @@ struct PrintScheduleSpacePass
     std::vector<schedule::SimtMatmulSchedule> simt =
         schedule::enumerateSimtSpace(limits);
     std::vector<schedule::MmaMatmulSchedule> mma =
-        schedule::enumerateMmaSpace(limits);
+        schedule::enumerateMmaSpace(limits, schedule::kMma16);
+    std::vector<schedule::MmaMatmulSchedule> mmaTF32 =
+        schedule::enumerateMmaSpace(limits, schedule::kMmaTF32);
     llvm::raw_ostream &os = llvm::outs();
     MLIRContext *ctx = &getContext();
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -53,9 +55,12 @@ struct PrintScheduleSpacePass
         os << p.batch << "x";
       os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x "
          << p.bElt << " -> " << p.cElt << ": ";
-      bool isSimt = p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32();
-      bool isMma = !isSimt && p.aElt == p.bElt &&
-                   (p.aElt.isF16() || p.aElt.isBF16());
+      bool isF32 = p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32();
+      bool isSimt = isF32 && !tf32;
+      bool isMma = (isF32 && tf32) ||
+                   (p.aElt == p.bElt && (p.aElt.isF16() || p.aElt.isBF16()));
+      const std::vector<schedule::MmaMatmulSchedule> &mmaSpace =
+          isF32 ? mmaTF32 : mma;
       if (!isSimt && !isMma) {
         os << "no template\n";
         return;
@@ -66,9 +71,12 @@ struct PrintScheduleSpacePass
         pick = SimtMatmulAttr::get(
             ctx, schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
       } else {
-        os << "template mma_matmul, " << mma.size() << " schedules\n";
+        os << "template mma_matmul" << (isF32 ? " (tf32)" : "") << ", "
+           << mmaSpace.size() << " schedules\n";
         pick = MmaMatmulAttr::get(
-            ctx, schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits));
+            ctx, schedule::defaultMmaSchedule(
+                     p.batch, p.m, p.n, p.k, limits,
+                     isF32 ? schedule::kMmaTF32 : schedule::kMma16));
       }
       os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))
@@ -79,7 +87,7 @@ struct PrintScheduleSpacePass
         for (const schedule::SimtMatmulSchedule &s : simt)
           os << "  " << Attribute(SimtMatmulAttr::get(ctx, s)) << "\n";
       else
-        for (const schedule::MmaMatmulSchedule &s : mma)
+        for (const schedule::MmaMatmulSchedule &s : mmaSpace)
           os << "  " << Attribute(MmaMatmulAttr::get(ctx, s)) << "\n";
     });
     os.flush();

@@ -85,12 +85,21 @@ struct ScheduleAnchorsPass
     Attribute attr = op->getAttr(kScheduleAttrName);
     Attribute chosen;
     std::string misfit;
+    // f32 goes to the tensor cores in tf32 when asked: by the pass option,
+    // or by a tensor-core schedule written on the op.
+    bool f32 = kind == GemmTemplate::Simt;
+    if (f32 && (isa_and_present<MmaMatmulAttr>(attr) || (!attr && tf32)))
+      kind = GemmTemplate::Mma;
+    std::array<int64_t, 3> mmaShape =
+        f32 ? schedule::kMmaTF32 : schedule::kMma16;
     if (kind == GemmTemplate::Simt) {
       auto s = dyn_cast_if_present<SimtMatmulAttr>(attr);
       if (attr && !s)
         return op->emitError("hidet-schedule-anchors: '")
                << kScheduleAttrName << "' of this f32 " << p.kind
-               << " must be a #hidet.simt_matmul, got " << attr;
+               << " must be a #hidet.simt_matmul (or a #hidet.mma_matmul "
+                  "with mma = [16, 8, 8] for tf32), got "
+               << attr;
       if (!s)
         s = SimtMatmulAttr::get(&getContext(),
                                 schedule::defaultSimtSchedule(
@@ -103,10 +112,16 @@ struct ScheduleAnchorsPass
         return op->emitError("hidet-schedule-anchors: '")
                << kScheduleAttrName << "' of this " << p.aElt << " "
                << p.kind << " must be a #hidet.mma_matmul, got " << attr;
+      if (s && s.toSchedule().mma != mmaShape)
+        return op->emitError("hidet-schedule-anchors: mma = [")
+               << llvm::make_range(s.getMma().begin(), s.getMma().end())
+               << "] does not match the " << p.aElt << " operands of this "
+               << p.kind << "; they need [" << mmaShape[0] << ", "
+               << mmaShape[1] << ", " << mmaShape[2] << "]";
       if (!s)
         s = MmaMatmulAttr::get(&getContext(),
-                               schedule::defaultMmaSchedule(p.batch, p.m, p.n,
-                                                            p.k, limits));
+                               schedule::defaultMmaSchedule(
+                                   p.batch, p.m, p.n, p.k, limits, mmaShape));
       misfit = schedule::checkMmaSchedule(s.toSchedule(), &limits);
       chosen = s;
     }

@@ -1,5 +1,6 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1}))' -verify-diagnostics | FileCheck %s
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{tf32=1}))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
 
 // An f32 matmul without a schedule gets the heuristic's schedule, recorded
 // on the kernel: with one SM (num-sms=1) the largest tiles, 128 x 128; with
@@ -68,7 +69,11 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 
 // -----
 
-// A large output gets 128 x 128 tiles with the default 132 SMs.
+// A large output gets 128 x 128 tiles with the default 132 SMs; with
+// tf32=1 it goes to the tensor cores (m16n8k8, K tiles of 16 f32).
+// TF32-LABEL: func.func @large(
+// TF32:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
+// TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8], swizzle = 8>}
 // HEUR-LABEL: func.func @large(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-LABEL: func.func @large(
@@ -327,7 +332,7 @@ func.func @no_template(%a: memref<64x64xf64>, %b: memref<64x64xf64>, %c: memref<
 
 // A schedule of the wrong kind is an error.
 func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
-  // expected-error @+1 {{'hidet.schedule' of this f32 linalg.matmul must be a #hidet.simt_matmul, got 3 : i64}}
+  // expected-error @+1 {{'hidet.schedule' of this f32 linalg.matmul must be a #hidet.simt_matmul (or a #hidet.mma_matmul with mma = [16, 8, 8] for tf32), got 3 : i64}}
   linalg.matmul {hidet.schedule = 3} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
@@ -369,5 +374,35 @@ func.func @fill_folded(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
   %half = arith.constant 0.5 : f16
   linalg.fill ins(%half : f16) outs(%c : memref<64x64xf16>)
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  return
+}
+
+// -----
+
+// f32 in tf32, asked for by a tensor-core schedule with mma = [16, 8, 8]:
+// m16n8k8 with 16-byte pieces of 4 f32. A (k-inner in shared memory) comes
+// through ldmatrix as 4 x 1 fragments; B (k-major) cannot, since ldmatrix
+// transposes 16-bit values only, so its fragments are read element by
+// element.
+// CHECK-LABEL: func.func @tf32(
+// CHECK:         workgroup(%[[AS:.*]] : memref<2x64x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK:         vector.store %{{.*}}, %[[AS]][{{.*}}] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
+// CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x1xf32>
+// CHECK-COUNT-4: memref.load %[[BS]]
+// CHECK:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
+func.func @tf32(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
+  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
+      ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
+  return
+}
+
+// -----
+
+// The mma shape must match the operands.
+func.func @mma_shape_mismatch(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{mma = [16, 8, 8] does not match the 'f16' operands of this linalg.matmul; they need [16, 8, 16]}}
+  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
+      ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }

@@ -108,6 +108,25 @@ TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
     EXPECT_TRUE(contains(space, s));
 }
 
+TEST(MmaMatmulSpace, TF32SpaceAndHeuristic) {
+  TargetLimits h100 = TargetLimits::h100();
+  std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(h100, kMmaTF32);
+  ASSERT_FALSE(space.empty());
+  for (const MmaMatmulSchedule &s : space) {
+    EXPECT_EQ(s.mma, kMmaTF32);
+    EXPECT_EQ(s.elementBytes(), 4);
+    EXPECT_EQ(checkMmaSchedule(s, &h100), "");
+  }
+  // f32 tiles take twice the shared memory: fewer schedules fit.
+  EXPECT_LT(space.size(), enumerateMmaSpace(h100).size());
+  // The heuristic halves the K tiles.
+  MmaMatmulSchedule large =
+      defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMmaTF32);
+  EXPECT_EQ(large.block, (std::array<int64_t, 3>{128, 128, 16}));
+  EXPECT_EQ(large.mma, kMmaTF32);
+  EXPECT_TRUE(std::find(space.begin(), space.end(), large) != space.end());
+}
+
 TEST(MmaMatmulSpace, ChecksNameTheField) {
   TargetLimits h100 = TargetLimits::h100();
   auto why = [&](const MmaMatmulSchedule &s, const TargetLimits *l) {
@@ -129,9 +148,16 @@ TEST(MmaMatmulSpace, ChecksNameTheField) {
   // 2 warps, but the 16 x 16 tile of A is 32 pieces.
   EXPECT_TRUE(has(why(make({16, 32, 16}, {16, 16}), nullptr),
                   "cannot be split evenly into 16-byte pieces over 64"));
-  MmaMatmulSchedule tf32 = make({128, 128, 32}, {64, 32});
-  tf32.mma = {16, 8, 8};
-  EXPECT_TRUE(has(why(tf32, nullptr), "mma must be [16, 8, 16]"));
+  MmaMatmulSchedule odd = make({128, 128, 32}, {64, 32});
+  odd.mma = {16, 8, 4};
+  EXPECT_TRUE(has(why(odd, nullptr), "mma must be [16, 8, 16] (f16/bf16) or "
+                                     "[16, 8, 8] (tf32), got [16, 8, 4]"));
+  // tf32 tiles are f32: 128 x 128 x 32 needs 64 KiB in two stages.
+  MmaMatmulSchedule tf32 = make({128, 128, 32}, {64, 64});
+  tf32.mma = kMmaTF32;
+  EXPECT_TRUE(has(why(tf32, &h100), "65536 bytes of shared memory"));
+  tf32.block[2] = 16;
+  EXPECT_EQ(why(tf32, &h100), "");
   MmaMatmulSchedule split = make({128, 128, 32}, {64, 32});
   split.grid.splitK = 100;
   EXPECT_TRUE(has(why(split, nullptr), "split_k must be in [1, 64]"));

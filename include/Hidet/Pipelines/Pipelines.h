@@ -63,6 +63,11 @@ struct GPUPipelineOptions
                      "matmul, convolution); off, anchors get the naive "
                      "rule-based kernels, e.g. as a GPU reference"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("Run f32 matmuls and convolutions on the tensor cores "
+                     "in tf32 (hidet-schedule-anchors{tf32=1})"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms",
       llvm::cl::desc("Multiprocessors of the target GPU, for the anchor "

@@ -36,8 +36,9 @@ struct MmaMatmulSchedule {
     return (block[0] / warp[0]) * (block[1] / warp[1]);
   }
   int64_t numThreads() const { return numWarps() * 32; }
-  /// Bytes of one element of A and B (16-bit for m16n8k16).
-  int64_t elementBytes() const { return 2; }
+  /// Bytes of one element of A and B: 16-bit for m16n8k16, f32 (run in
+  /// tf32) for m16n8k8.
+  int64_t elementBytes() const { return mma[2] == 8 ? 4 : 2; }
   /// Shared memory of the A and B tiles, two stages, in bytes.
   int64_t sharedBytes() const {
     return 2 * (block[0] + block[1]) * block[2] * elementBytes();
@@ -56,17 +57,26 @@ struct MmaMatmulSchedule {
 std::string checkMmaSchedule(const MmaMatmulSchedule &s,
                              const TargetLimits *limits = nullptr);
 
-/// The valid schedules for `limits`, in a fixed order.
+/// The two instruction shapes: m16n8k16 (f16, bf16) and m16n8k8 (tf32).
+inline constexpr std::array<int64_t, 3> kMma16 = {16, 8, 16};
+inline constexpr std::array<int64_t, 3> kMmaTF32 = {16, 8, 8};
+
+/// The valid schedules with instruction shape `mma` for `limits`, in a
+/// fixed order.
 std::vector<MmaMatmulSchedule>
-enumerateMmaSpace(const TargetLimits &limits = TargetLimits::h100());
+enumerateMmaSpace(const TargetLimits &limits = TargetLimits::h100(),
+                  std::array<int64_t, 3> mma = kMma16);
 
 /// The heuristic: the largest of four block tiles (128x128, 128x64, 64x64,
 /// 16x64; 4 warps each) that is not mostly padding (tileFits) and fills
 /// the GPU (fillsTheGpu) for `batch` M x N outputs, else the smallest, with
 /// split-K (defaultSplitK) when the blocks are fewer than the SMs; tiles in
 /// groups of 8 rows.
+/// With `mma` = kMmaTF32 the K tiles are halved (f32 tiles are twice as
+/// large in shared memory).
 MmaMatmulSchedule defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
-                                     int64_t k, const TargetLimits &limits);
+                                     int64_t k, const TargetLimits &limits,
+                                     std::array<int64_t, 3> mma = kMma16);
 
 } // namespace schedule
 } // namespace hidet

@@ -37,7 +37,12 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     - f32 x f32 -> f32: the paper's SIMT template (`#hidet.simt_matmul`);
     - f16 x f16 or bf16 x bf16 -> f16, bf16 or f32: the tensor-core template
       (`#hidet.mma_matmul`: mma.sync m16n8k16, f32 accumulation, ldmatrix
-      from XOR-swizzled shared memory).
+      from XOR-swizzled shared memory);
+    - f32 in tf32, when asked (option `tf32`, or a `#hidet.mma_matmul` with
+      `mma = [16, 8, 8]` written on the op): the tensor-core template with
+      m16n8k8; fragments of tiles that are not k-major in shared memory
+      are read element by element (ldmatrix cannot transpose 32-bit
+      values).
 
     Both handle any M, N, K (zero-filled loads, predicated stores), keep two
     shared-memory stages, and take the grid fields `swizzle` (grouped tile
@@ -63,6 +68,10 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
            "Multiprocessors of the target GPU (132 on an H100 SXM); the "
            "heuristic aims for at least one block each">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Run f32 anchors without a written schedule on the tensor cores "
+           "in tf32 (m16n8k8: inputs rounded to 10-bit mantissas, f32 "
+           "accumulation) instead of the SIMT template">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -97,6 +106,9 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
            "Print every schedule of the space">,
     Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
            "Multiprocessors of the target GPU, for the heuristic">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Print f32 anchors' tensor-core (tf32) space, as "
+           "hidet-schedule-anchors{tf32=1} would schedule them">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }

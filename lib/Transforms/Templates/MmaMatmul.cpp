@@ -52,9 +52,9 @@ using namespace hidet::templates;
 
 namespace {
 
-/// Elements in a 16-byte piece of 16-bit values (a row of an ldmatrix
-/// 8x8 matrix).
-constexpr int64_t kPiece = 8;
+/// 16-byte pieces (a row of an ldmatrix 8x8 matrix of 16-bit values) in a
+/// 128-byte line of shared-memory banks.
+constexpr int64_t kPiecesPerLine = 8;
 /// Shared-memory stages: the next K tile is stored while this one is read.
 constexpr int64_t kStages = 2;
 
@@ -65,6 +65,7 @@ constexpr int64_t kStages = 2;
 struct SharedTile {
   int64_t rows, cols;
   int innerDim;
+  int64_t piece; ///< elements in 16 bytes
   Value buffer;
 
   int64_t outer() const { return innerDim == 1 ? rows : cols; }
@@ -75,20 +76,30 @@ struct SharedTile {
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   }
   /// The stored column of the piece that starts at inner index `i` (a
-  /// multiple of 8) of row `o`: piece i/8 moves to (i/8) ^ f(o), where f
+  /// multiple of `piece`) of row `o`: piece j moves to j ^ f(o), where f
   /// gives each of 8 consecutive rows a different bank group. With W
   /// pieces per row, W * 16 bytes per row: rows that share banks (8 / W
   /// of them when W < 8) get the same f.
   Value storedInner(OpBuilder &b, Location loc, Value o, Value i) const {
-    int64_t pieces = inner() / kPiece;
-    int64_t rowsPerLine = std::max<int64_t>(1, kPiece / pieces);
-    int64_t period = std::min<int64_t>(pieces, kPiece);
+    int64_t pieces = inner() / piece;
+    int64_t rowsPerLine = std::max<int64_t>(1, kPiecesPerLine / pieces);
+    int64_t period = std::min<int64_t>(pieces, kPiecesPerLine);
     Value f = arith::RemUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, o, cst(b, loc, rowsPerLine)),
         cst(b, loc, period));
-    Value piece = arith::DivUIOp::create(b, loc, i, cst(b, loc, kPiece));
-    Value swizzled = arith::XOrIOp::create(b, loc, piece, f);
-    return arith::MulIOp::create(b, loc, swizzled, cst(b, loc, kPiece));
+    Value j = arith::DivUIOp::create(b, loc, i, cst(b, loc, piece));
+    Value swizzled = arith::XOrIOp::create(b, loc, j, f);
+    return arith::MulIOp::create(b, loc, swizzled, cst(b, loc, piece));
+  }
+  /// Indices of the logical element (r, c) of `stage`.
+  SmallVector<Value> element(OpBuilder &b, Location loc, Value stage, Value r,
+                             Value c) const {
+    Value o = innerDim == 1 ? r : c, i = innerDim == 1 ? c : r;
+    Value within = arith::RemUIOp::create(b, loc, i, cst(b, loc, piece));
+    Value start = arith::SubIOp::create(b, loc, i, within);
+    return {stage, o,
+            arith::AddIOp::create(b, loc, storedInner(b, loc, o, start),
+                                  within)};
   }
 };
 
@@ -115,7 +126,7 @@ static void forPieces(OpBuilder &b, Location loc, const TileCopy &t,
   fullyUnrolled(b, loc, {t.rep[0], t.rep[1]}, [&](OpBuilder &b, ValueRange p) {
     Value o = affine(b, loc, p[0], t.spat[0], t.s0);
     Value piece = affine(b, loc, p[1], t.spat[1], t.s1);
-    Value i = arith::MulIOp::create(b, loc, piece, cst(b, loc, kPiece));
+    Value i = arith::MulIOp::create(b, loc, piece, cst(b, loc, t.tile.piece));
     body(b, o, i, affine(b, loc, p[0], t.rep[1], p[1]));
   });
 }
@@ -131,6 +142,12 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   Type elt = p.aElt;
   Type f32 = b.getF32Type();
   bool isBF16 = elt.isBF16();
+  // f32 operands run m16n8k8 in tf32; 16-bit ones m16n8k16. A register of
+  // a fragment holds `perReg` elements; a 16-byte piece `kPiece`.
+  bool isTF32 = elt.isF32();
+  int64_t mmaK = sched.mma[2];
+  int64_t perReg = isTF32 ? 1 : 2;
+  int64_t kPiece = 16 / (isTF32 ? 4 : 2);
 
   GemmGrid grid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK);
   GemmOutput output{&p, createSplitKWorkspace(b, loc, p, grid.splits)};
@@ -139,8 +156,8 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   auto innerOf = [](const GemmOperand &x, int kDim) {
     return x.innerDim >= 0 ? x.innerDim : kDim;
   };
-  SharedTile tileA{BM, BK, innerOf(p.a, 1), Value()};
-  SharedTile tileB{BK, BN, innerOf(p.b, 0), Value()};
+  SharedTile tileA{BM, BK, innerOf(p.a, 1), kPiece, Value()};
+  SharedTile tileB{BK, BN, innerOf(p.b, 0), kPiece, Value()};
   SmallVector<Type> shared = {tileA.type(ctx, elt), tileB.type(ctx, elt)};
 
   createLaunch(b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
@@ -299,7 +316,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
         Value pOff = arith::MulIOp::create(b, loc, isA ? half : pair,
                                            cst(b, loc, 8));
         Value qOff = arith::MulIOp::create(b, loc, isA ? pair : half,
-                                           cst(b, loc, 8));
+                                           cst(b, loc, kPiece));
         Value pp = arith::AddIOp::create(b, loc, p0, pOff);
         Value qq = arith::AddIOp::create(b, loc, q0, qOff);
         // The row this lane addresses runs along the stored inner
@@ -310,41 +327,79 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
         Value i = kInner ? qq : pp;
         Value stored = tile.storedInner(b, loc, o, i);
         return nvgpu::LdMatrixOp::create(
-            b, loc, VectorType::get({4, 2}, elt), tile.buffer,
+            b, loc, VectorType::get({4, perReg}, elt), tile.buffer,
             ValueRange{stage, o, stored}, b.getBoolAttr(!kInner),
             b.getI32IntegerAttr(4));
       };
+      // Four registers of A per m tile, four of B per pair of n tiles.
       Value aFrag = memref::AllocaOp::create(
-          b, loc, MemRefType::get({MT, kPiece}, elt));
+          b, loc, MemRefType::get({MT, 4 * perReg}, elt));
       Value bFrag = memref::AllocaOp::create(
-          b, loc, MemRefType::get({NT / 2, kPiece}, elt));
-      // Fragments are R x 2 vectors (R rows of two 16-bit values or two
-      // f32); they move to and from the private arrays a row at a time,
-      // since only rank-1 vector loads, stores, inserts and extracts lower
-      // to NVVM directly.
+          b, loc, MemRefType::get({NT / 2, 4 * perReg}, elt));
+      // Fragments are R x W vectors (R registers of W elements); they move
+      // to and from the private arrays a register at a time, since only
+      // rank-1 vector loads, stores, inserts and extracts lower to NVVM
+      // directly.
       auto storeRows = [&](OpBuilder &b, Value v, Value buffer, Value index,
                            Value offset) {
         auto type = cast<VectorType>(v.getType());
+        int64_t w = type.getDimSize(1);
         for (int64_t r = 0; r < type.getDimSize(0); ++r)
           vector::StoreOp::create(
               b, loc, vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r}),
-              buffer, ValueRange{index, affine(b, loc, cst(b, loc, r), 2, offset)});
+              buffer, ValueRange{index, affine(b, loc, cst(b, loc, r), w, offset)});
       };
-      auto loadRows = [&](OpBuilder &b, int64_t rows, Type t, Value buffer,
-                          Value index, Value offset) {
-        auto type = VectorType::get({rows, 2}, t);
+      auto loadRows = [&](OpBuilder &b, int64_t rows, int64_t w, Type t,
+                          Value buffer, Value index, Value offset) {
+        auto type = VectorType::get({rows, w}, t);
         Value v = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
         for (int64_t r = 0; r < rows; ++r)
           v = vector::InsertOp::create(
               b, loc,
               vector::LoadOp::create(
-                  b, loc, VectorType::get({2}, t), buffer,
-                  ValueRange{index, affine(b, loc, cst(b, loc, r), 2, offset)}),
+                  b, loc, VectorType::get({w}, t), buffer,
+                  ValueRange{index, affine(b, loc, cst(b, loc, r), w, offset)}),
               v, ArrayRef<int64_t>{r});
         return v;
       };
+      // tf32 fragments of a tile that is not k-inner cannot come from
+      // ldmatrix (it transposes 16-bit elements only): they are read an
+      // element at a time, at the fragment positions of the PTX ISA
+      // (A: row g + 8 (j % 2), column t + 4 (j / 2); B: row t + 4 j,
+      // column g, for lane = 4 g + t).
+      auto scalarFragments = [&](OpBuilder &b, const SharedTile &tile,
+                                 Value stage, bool isA, Value p0, Value q0,
+                                 Value frag, Value index) {
+        Value g = quad.getResult(0), tg = quad.getResult(1);
+        for (int64_t j = 0; j < 4; ++j) {
+          Value r, c;
+          if (isA) {
+            r = affine(b, loc, cst(b, loc, j % 2), 8,
+                       arith::AddIOp::create(b, loc, p0, g));
+            c = affine(b, loc, cst(b, loc, j / 2), 4,
+                       arith::AddIOp::create(b, loc, q0, tg));
+          } else {
+            // Registers j of the pair: n tile j / 2, register j % 2.
+            r = affine(b, loc, cst(b, loc, j % 2), 4,
+                       arith::AddIOp::create(b, loc, q0, tg));
+            c = affine(b, loc, cst(b, loc, j / 2), 8,
+                       arith::AddIOp::create(b, loc, p0, g));
+          }
+          Value v = memref::LoadOp::create(
+              b, loc, tile.buffer, tile.element(b, loc, stage, r, c));
+          memref::StoreOp::create(b, loc, v, frag,
+                                  ValueRange{index, cst(b, loc, j)});
+        }
+      };
+      auto useLdmatrix = [&](const SharedTile &tile, bool isA) {
+        return !isTF32 || tile.innerDim == (isA ? 1 : 0);
+      };
       // mma.sync on one 16 x 8 tile: d = a * b + c.
       auto mma = [&](OpBuilder &b, Value a, Value bv, Value c) -> Value {
+        if (isTF32)
+          return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
+                                          ArrayRef<int64_t>{16, 8, 8},
+                                          /*tf32Enabled=*/true);
         if (!isBF16)
           return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
                                           ArrayRef<int64_t>{16, 8, 16});
@@ -391,29 +446,35 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
       // 4096^3.)
       auto compute = [&](OpBuilder &b, Value stage) {
         Value zero = cst(b, loc, 0);
-        fullyUnrolled(b, loc, {BK / 16}, [&](OpBuilder &b, ValueRange kk) {
-          Value q0 = arith::MulIOp::create(b, loc, kk[0], cst(b, loc, 16));
+        fullyUnrolled(b, loc, {BK / mmaK}, [&](OpBuilder &b, ValueRange kk) {
+          Value q0 = arith::MulIOp::create(b, loc, kk[0], cst(b, loc, mmaK));
           fullyUnrolled(b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
-            Value v = ldmatrix(b, tileA, stage, /*isA=*/true,
-                               affine(b, loc, mi[0], 16, wm0), q0);
-            storeRows(b, v, aFrag, mi[0], zero);
+            Value p0 = affine(b, loc, mi[0], 16, wm0);
+            if (!useLdmatrix(tileA, /*isA=*/true))
+              return scalarFragments(b, tileA, stage, /*isA=*/true, p0, q0,
+                                     aFrag, mi[0]);
+            storeRows(b, ldmatrix(b, tileA, stage, /*isA=*/true, p0, q0),
+                      aFrag, mi[0], zero);
           });
           fullyUnrolled(b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
-            Value v = ldmatrix(b, tileB, stage, /*isA=*/false,
-                               affine(b, loc, nj[0], 16, wn0), q0);
-            storeRows(b, v, bFrag, nj[0], zero);
+            Value p0 = affine(b, loc, nj[0], 16, wn0);
+            if (!useLdmatrix(tileB, /*isA=*/false))
+              return scalarFragments(b, tileB, stage, /*isA=*/false, p0, q0,
+                                     bFrag, nj[0]);
+            storeRows(b, ldmatrix(b, tileB, stage, /*isA=*/false, p0, q0),
+                      bFrag, nj[0], zero);
           });
           fullyUnrolled(b, loc, {MT, NT}, [&](OpBuilder &b, ValueRange t) {
-            Value a = loadRows(b, 4, elt, aFrag, t[0], zero);
-            // Fragment ni is rows 2 * (ni % 2) + {0, 1} of ldmatrix result
+            Value a = loadRows(b, 4, perReg, elt, aFrag, t[0], zero);
+            // Fragment ni is registers 2 * (ni % 2) + {0, 1} of pair
             // ni / 2.
             Value nj = arith::DivUIOp::create(b, loc, t[1], cst(b, loc, 2));
             Value off = arith::MulIOp::create(
                 b, loc, arith::RemUIOp::create(b, loc, t[1], cst(b, loc, 2)),
-                cst(b, loc, 4));
-            Value bv = loadRows(b, 2, elt, bFrag, nj, off);
+                cst(b, loc, 2 * perReg));
+            Value bv = loadRows(b, 2, perReg, elt, bFrag, nj, off);
             Value accOff = arith::MulIOp::create(b, loc, t[1], cst(b, loc, 4));
-            Value c = loadRows(b, 2, f32, accFlat, t[0], accOff);
+            Value c = loadRows(b, 2, 2, f32, accFlat, t[0], accOff);
             storeRows(b, mma(b, a, bv, c), accFlat, t[0], accOff);
           });
         });

@@ -14,6 +14,8 @@
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 2>}
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 2>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8]>}
+"test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8]>} : () -> ()
 
 // -----
 
@@ -28,9 +30,9 @@
 
 // -----
 
-// The mma shape is the f16/bf16 instruction's.
-// expected-error @+1 {{mma must be [16, 8, 16] (m16n8k16, the f16/bf16 instruction), got [16, 8, 8]}}
-"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8]>} : () -> ()
+// The mma shape is the f16/bf16 instruction's or the tf32 one's.
+// expected-error @+1 {{mma must be [16, 8, 16] (f16/bf16) or [16, 8, 8] (tf32), got [16, 8, 4]}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 4]>} : () -> ()
 
 // -----
 
