@@ -1,6 +1,6 @@
 // The SIMT matmul template (hidet-schedule-anchors) in f32: ragged
-// 333x444x555, square 256, skinny M = 1 and M = 16 (the small-tile default),
-// and a hand-written schedule that overrides the heuristic.
+// 333x444x555, square 256, skinny M = 1 (split-K by default), M = 16 and
+// M = 128, and a hand-written schedule that overrides the heuristic.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
@@ -9,6 +9,7 @@
 // CHECK-DAG: mm_square PASS
 // CHECK-DAG: mm_m1 PASS
 // CHECK-DAG: mm_m16 PASS
+// CHECK-DAG: mm_m128 PASS
 // CHECK-DAG: mm_scheduled PASS
 
 func.func @mm_ragged(%a: tensor<333x555xf32>, %b: tensor<555x444xf32>) -> tensor<333x444xf32> {
@@ -41,6 +42,14 @@ func.func @mm_m16(%a: tensor<16x300xf32>, %b: tensor<300x130xf32>) -> tensor<16x
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x130xf32>) -> tensor<16x130xf32>
   %r = linalg.matmul ins(%a, %b : tensor<16x300xf32>, tensor<300x130xf32>) outs(%f : tensor<16x130xf32>) -> tensor<16x130xf32>
   return %r : tensor<16x130xf32>
+}
+
+func.func @mm_m128(%a: tensor<128x512xf32>, %b: tensor<512x768xf32>) -> tensor<128x768xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x768xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x768xf32>) -> tensor<128x768xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x512xf32>, tensor<512x768xf32>) outs(%f : tensor<128x768xf32>) -> tensor<128x768xf32>
+  return %r : tensor<128x768xf32>
 }
 
 func.func @mm_scheduled(%a: tensor<200x96xf32>, %b: tensor<96x72xf32>) -> tensor<200x72xf32> {
