@@ -74,9 +74,11 @@ struct ScheduleAnchorsPass
     }
     // A linalg.fill of C right before the anchor (bufferized `C = 0; C +=
     // A * B`) becomes the accumulators' start: no fill kernel, no read of C.
+    // (Not when C is also read as A or B: they would miss the fill.)
     auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
     if (fill && fill.hasPureBufferSemantics() &&
-        fill.getDpsInitOperand(0)->get() == p.c.buffer)
+        fill.getDpsInitOperand(0)->get() == p.c.buffer &&
+        p.a.buffer != p.c.buffer && p.b.buffer != p.c.buffer)
       p.cInit = fill.getDpsInputOperand(0)->get();
     else
       fill = nullptr;

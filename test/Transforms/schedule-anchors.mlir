@@ -406,3 +406,16 @@ func.func @mma_shape_mismatch(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: 
       ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// A fill is kept when C is also read as an operand.
+// CHECK-LABEL: func.func @fill_kept(
+// CHECK:         linalg.fill
+// CHECK:         gpu.launch
+func.func @fill_kept(%a: memref<64x64xf16>, %c: memref<64x64xf16>) {
+  %half = arith.constant 0.5 : f16
+  linalg.fill ins(%half : f16) outs(%c : memref<64x64xf16>)
+  linalg.matmul ins(%a, %c : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  return
+}
