@@ -111,6 +111,15 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   EXPECT_EQ(deep.grid.splitK, 16);
   // ... but not with a short K (4 K steps per slice at least).
   EXPECT_EQ(defaultSimtSchedule(1, 128, 128, 32, limits).grid.splitK, 1);
+  // 4096 x 768 in 128 x 128 tiles is 192 blocks: the busiest SMs run 2
+  // while others run 1. 64 x 128 tiles (384 blocks, 3 per SM at most, of
+  // half the work) balance better: taken.
+  SimtMatmulSchedule unbalanced =
+      defaultSimtSchedule(1, 4096, 768, 3072, limits);
+  EXPECT_EQ(unbalanced.blockM(), 64);
+  EXPECT_EQ(unbalanced.blockN(), 128);
+  // 2048 x 2048 (256 blocks, 2 per SM either way): 128 x 128 stays.
+  EXPECT_EQ(defaultSimtSchedule(1, 2048, 2048, 2048, limits).blockM(), 128);
   // Tiles go in groups of 8 rows.
   EXPECT_EQ(large.grid.swizzle, 8);
   // With one SM, the largest tiles always.
