@@ -91,9 +91,10 @@ hidet::schedule::enumerateMmaSpace(const TargetLimits &limits,
   return space;
 }
 
-MmaMatmulSchedule hidet::schedule::defaultMmaSchedule(
-    int64_t batch, int64_t m, int64_t n, int64_t k, const TargetLimits &limits,
-    std::array<int64_t, 3> mma) {
+MmaMatmulSchedule
+hidet::schedule::defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
+                                    int64_t k, const TargetLimits &limits,
+                                    std::array<int64_t, 3> mma) {
   // 4 warps each. 128 x 128 with 64 x 64 warp tiles measured 3-7% faster
   // on the H100 than with 8 warps of 64 x 32 (bench/results/matmul-mma.md).
   static const MmaMatmulSchedule candidates[] = {

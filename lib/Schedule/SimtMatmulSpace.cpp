@@ -101,9 +101,9 @@ hidet::schedule::enumerateSimtSpace(const TargetLimits &limits) {
   return space;
 }
 
-SimtMatmulSchedule hidet::schedule::defaultSimtSchedule(
-    int64_t batch, int64_t m, int64_t n, int64_t k,
-    const TargetLimits &limits) {
+SimtMatmulSchedule
+hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
+                                     int64_t k, const TargetLimits &limits) {
   static const SimtMatmulSchedule candidates[] = {
       {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8}, // 128 x 128, 256 threads
       {{2, 2}, {2, 1}, {4, 8}, {4, 4}, 8}, //  64 x  64, 128 threads

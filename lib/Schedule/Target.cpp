@@ -39,7 +39,8 @@ bool hidet::schedule::fillsTheGpu(int64_t blocks, int64_t perSM,
 int64_t hidet::schedule::defaultSplitK(int64_t blocks, int64_t resident,
                                        int64_t kTiles,
                                        const TargetLimits &limits) {
-  if (blocks <= 0 || fillsTheGpu(blocks, std::min<int64_t>(resident, 2), limits))
+  if (blocks <= 0 ||
+      fillsTheGpu(blocks, std::min<int64_t>(resident, 2), limits))
     return 1;
   int64_t split = 1;
   while (split < 16 && blocks * split * 2 <= limits.numSMs * resident &&

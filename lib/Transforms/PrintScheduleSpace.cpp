@@ -46,15 +46,16 @@ struct PrintScheduleSpacePass
       if (!templates::isGemmAnchor(op))
         return;
       std::string why;
-      FailureOr<templates::GemmProblem> problem = templates::matchGemm(op, why, /*onBuffers=*/false);
+      FailureOr<templates::GemmProblem> problem =
+          templates::matchGemm(op, why, /*onBuffers=*/false);
       if (failed(problem))
         return;
       const templates::GemmProblem &p = *problem;
       os << "anchor " << p.kind << " ";
       if (p.batch > 1)
         os << p.batch << "x";
-      os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x "
-         << p.bElt << " -> " << p.cElt << ": ";
+      os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x " << p.bElt
+         << " -> " << p.cElt << ": ";
       bool isF32 = p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32();
       bool isSimt = isF32 && !tf32;
       bool isMma = (isF32 && tf32) ||
@@ -74,9 +75,9 @@ struct PrintScheduleSpacePass
         os << "template mma_matmul" << (isF32 ? " (tf32)" : "") << ", "
            << mmaSpace.size() << " schedules\n";
         pick = MmaMatmulAttr::get(
-            ctx, schedule::defaultMmaSchedule(
-                     p.batch, p.m, p.n, p.k, limits,
-                     isF32 ? schedule::kMmaTF32 : schedule::kMma16));
+            ctx, schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
+                                              isF32 ? schedule::kMmaTF32
+                                                    : schedule::kMma16));
       }
       os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))

@@ -103,17 +103,17 @@ struct ScheduleAnchorsPass
                   "with mma = [16, 8, 8] for tf32), got "
                << attr;
       if (!s)
-        s = SimtMatmulAttr::get(&getContext(),
-                                schedule::defaultSimtSchedule(
-                                    p.batch, p.m, p.n, p.k, limits));
+        s = SimtMatmulAttr::get(
+            &getContext(),
+            schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
       misfit = schedule::checkSimtSchedule(s.toSchedule(), &limits);
       chosen = s;
     } else {
       auto s = dyn_cast_if_present<MmaMatmulAttr>(attr);
       if (attr && !s)
         return op->emitError("hidet-schedule-anchors: '")
-               << kScheduleAttrName << "' of this " << p.aElt << " "
-               << p.kind << " must be a #hidet.mma_matmul, got " << attr;
+               << kScheduleAttrName << "' of this " << p.aElt << " " << p.kind
+               << " must be a #hidet.mma_matmul, got " << attr;
       if (s && s.toSchedule().mma != mmaShape)
         return op->emitError("hidet-schedule-anchors: mma = [")
                << llvm::make_range(s.getMma().begin(), s.getMma().end())
@@ -121,9 +121,9 @@ struct ScheduleAnchorsPass
                << p.kind << "; they need [" << mmaShape[0] << ", "
                << mmaShape[1] << ", " << mmaShape[2] << "]";
       if (!s)
-        s = MmaMatmulAttr::get(&getContext(),
-                               schedule::defaultMmaSchedule(
-                                   p.batch, p.m, p.n, p.k, limits, mmaShape));
+        s = MmaMatmulAttr::get(
+            &getContext(), schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k,
+                                                        limits, mmaShape));
       misfit = schedule::checkMmaSchedule(s.toSchedule(), &limits);
       chosen = s;
     }

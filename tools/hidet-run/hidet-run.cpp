@@ -69,7 +69,8 @@ const char *const kHelp =
     "random inputs, checks each output against <cpu-lib.so> and times them.\n"
     "\n"
     "  --ref LIB     CPU reference build; without it nothing is verified\n"
-    "  --ref-gpu     the reference is a GPU build too (e.g. naive kernels from\n"
+    "  --ref-gpu     the reference is a GPU build too (e.g. naive kernels "
+    "from\n"
     "                hidet-gpu-pipeline{anchors=0}): it gets device buffers\n"
     "  --func NAME   only this function (default: all in the manifest)\n"
     "  --seed N      input generator seed (default 0)\n"
@@ -97,11 +98,10 @@ struct Options {
   uint64_t seed = 0;
   long long warmup = 10;
   long long reps = 100;
-  double rtolL2 = -1; // Negative: the dtype's default.
-  double atol = -1;   // Negative: not checked.
+  double rtolL2 = -1;          // Negative: the dtype's default.
+  double atol = -1;            // Negative: not checked.
   bool queueBehindSpin = true; // --no-spin turns it off.
-  bool refOnGpu = false;        // --ref-gpu
-
+  bool refOnGpu = false;       // --ref-gpu
 };
 
 void printError(const std::string &message) {
@@ -515,8 +515,7 @@ struct SpinKernel {
       return;
     uint64_t cycles = 200000; // ~100 us at 2 GHz
     void *params[] = {&cycles};
-    mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr,
-                     1);
+    mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr, 1);
   }
   ~SpinKernel() {
     if (module)
@@ -593,9 +592,9 @@ bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
                                std::to_string(i));
       refDevice.pointers.push_back(buffer);
       int status =
-          arg.isOutput ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
-                       : hidetMemcpyHtoD(buffer, hostData[i].data(),
-                                         arg.getSizeBytes());
+          arg.isOutput
+              ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
+              : hidetMemcpyHtoD(buffer, hostData[i].data(), arg.getSizeBytes());
       if (status != HIDET_RUNTIME_OK)
         return reportCudaError(label + ": preparing reference arg " +
                                std::to_string(i));

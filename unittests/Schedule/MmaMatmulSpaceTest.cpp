@@ -51,9 +51,8 @@ TEST(MmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
   }
   // Every grid field value appears.
   for (int64_t split : kSplitKValues)
-    EXPECT_TRUE(std::any_of(space.begin(), space.end(), [&](auto &s) {
-      return s.grid.splitK == split;
-    }));
+    EXPECT_TRUE(std::any_of(space.begin(), space.end(),
+                            [&](auto &s) { return s.grid.splitK == split; }));
   // Fixed by the hardware: the same schedules in the same order again.
   EXPECT_TRUE(space == enumerateMmaSpace(h100));
 }

@@ -41,12 +41,11 @@ TEST(SimtMatmulSpace, EveryScheduleIsValidAndDistinct) {
     EXPECT_LE(s.sharedBytes(), h100.maxSharedBytesPerBlock);
     EXPECT_LE(s.estimatedRegisters(), h100.maxRegistersPerThread);
     EXPECT_EQ(s.warpMid[0] * s.warpMid[1], 32);
-    EXPECT_TRUE(seen
-                    .insert({s.blockWarps[0], s.blockWarps[1], s.warpOuter[0],
-                             s.warpOuter[1], s.warpMid[0], s.warpMid[1],
-                             s.warpInner[0], s.warpInner[1], s.blockK,
-                             s.grid.swizzle, s.grid.splitK})
-                    .second);
+    EXPECT_TRUE(
+        seen.insert({s.blockWarps[0], s.blockWarps[1], s.warpOuter[0],
+                     s.warpOuter[1], s.warpMid[0], s.warpMid[1], s.warpInner[0],
+                     s.warpInner[1], s.blockK, s.grid.swizzle, s.grid.splitK})
+            .second);
   }
   // The space is fixed by the hardware, not by inputs: enumerating twice
   // gives the same schedules in the same order.

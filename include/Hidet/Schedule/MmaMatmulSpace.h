@@ -47,8 +47,7 @@ struct MmaMatmulSchedule {
   /// step, the staged global loads, and a reserve for addresses.
   int64_t estimatedRegisters() const;
   bool operator==(const MmaMatmulSchedule &o) const {
-    return block == o.block && warp == o.warp && mma == o.mma &&
-           grid == o.grid;
+    return block == o.block && warp == o.warp && mma == o.mma && grid == o.grid;
   }
 };
 

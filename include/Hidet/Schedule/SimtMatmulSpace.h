@@ -40,9 +40,7 @@ struct SimtMatmulSchedule {
     return blockWarps[1] * warpOuter[1] * warpMid[1] * warpInner[1];
   }
   /// Shared memory of the A and B tiles, two stages, in bytes (f32).
-  int64_t sharedBytes() const {
-    return 2 * (blockM() + blockN()) * blockK * 4;
-  }
+  int64_t sharedBytes() const { return 2 * (blockM() + blockN()) * blockK * 4; }
   /// Registers per thread: accumulators, the staged global loads of both
   /// tiles, and a reserve for addresses and loop state.
   int64_t estimatedRegisters() const;

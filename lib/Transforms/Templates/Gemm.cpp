@@ -54,7 +54,8 @@ Value hidet::templates::loadOrZero(OpBuilder &b, Location loc, Value cond,
   scf::YieldOp::create(b, loc, loaded);
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
   scf::YieldOp::create(
-      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
+      b, loc,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
   return ifOp.getResult(0);
 }
 
@@ -87,13 +88,12 @@ hidet::templates::swizzleTile(OpBuilder &b, Location loc, Value tile,
   Value size = arith::MinUIOp::create(
       b, loc, cst(b, loc, group),
       arith::SubIOp::create(b, loc, cst(b, loc, tilesM), first));
-  return {arith::AddIOp::create(
-              b, loc, first, arith::RemUIOp::create(b, loc, inGroup, size)),
+  return {arith::AddIOp::create(b, loc, first,
+                                arith::RemUIOp::create(b, loc, inGroup, size)),
           arith::DivUIOp::create(b, loc, inGroup, size)};
 }
 
-Value hidet::templates::castTo(OpBuilder &b, Location loc, Value v,
-                               Type elt) {
+Value hidet::templates::castTo(OpBuilder &b, Location loc, Value v, Type elt) {
   unsigned from = v.getType().getIntOrFloatBitWidth(),
            to = elt.getIntOrFloatBitWidth();
   if (v.getType() == elt)
@@ -127,17 +127,16 @@ hidet::tm::SpatialAttr GemmGrid::mapping(MLIRContext *ctx,
 void hidet::templates::forEachGemmBlock(
     OpBuilder &b, Location loc, const GemmProblem &p, const GemmGrid &grid,
     function_ref<void(OpBuilder &, const GemmBlock &)> body) {
-  auto blocks = hidet::tm::ForEachOp::create(b, loc,
-                                             grid.mapping(b.getContext(), p),
-                                             hidet::tm::GPUWorker::block_x);
+  auto blocks = hidet::tm::ForEachOp::create(
+      b, loc, grid.mapping(b.getContext(), p), hidet::tm::GPUWorker::block_x);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(blocks.getBody().front().getTerminator());
   ValueRange task = blocks.getTaskIndices();
   GemmBlock blk;
   blk.batch = task[0];
   blk.split = task[1];
-  auto [tm, tn] = swizzleTile(b, loc, task[2], grid.tilesM, grid.tilesN,
-                              grid.swizzle);
+  auto [tm, tn] =
+      swizzleTile(b, loc, task[2], grid.tilesM, grid.tilesN, grid.swizzle);
   blk.m0 = arith::MulIOp::create(b, loc, tm, cst(b, loc, grid.blockM));
   blk.n0 = arith::MulIOp::create(b, loc, tn, cst(b, loc, grid.blockN));
   blk.kBegin = arith::MulIOp::create(b, loc, blk.split,
@@ -157,8 +156,7 @@ void hidet::templates::emitDoubleBufferedKLoop(
   load(b, arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, blockK)));
   store(b, cst(b, loc, 0));
   gpu::BarrierOp::create(b, loc);
-  auto kLoop =
-      scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
+  auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(kLoop.getBody());
   Value t = kLoop.getInductionVar();
@@ -201,7 +199,8 @@ Value GemmOutput::loadInit(OpBuilder &b, Location loc, const GemmBlock &blk,
   scf::YieldOp::create(b, loc, castTo(b, loc, v, f32));
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
   scf::YieldOp::create(
-      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(f32)).getResult());
+      b, loc,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(f32)).getResult());
   return ifOp.getResult(0);
 }
 
@@ -236,27 +235,28 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
   constexpr int64_t kBlock = 256;
   auto mapping = hidet::tm::SpatialAttr::get(
       b.getContext(), ArrayRef<int64_t>{p.batch, p.m, p.n});
-  rulebased::createLaunch(b, loc, mapping, kBlock, kBlock,
-                          [&](OpBuilder &b, gpu::LaunchOp) {
-    auto elems = hidet::tm::ForEachOp::create(b, loc, mapping,
-                                              hidet::tm::GPUWorker::global_x);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(elems.getBody().front().getTerminator());
-    ValueRange idx = elems.getTaskIndices();
-    SmallVector<Value> cIdx = p.c.address(b, loc, idx[0], idx[1], idx[2]);
-    Value init = p.cInit ? p.cInit
-                         : memref::LoadOp::create(b, loc, p.c.buffer, cIdx)
-                               .getResult();
-    Value sum = castTo(b, loc, init, b.getF32Type());
-    // Slices are added in order, so the result does not depend on timing.
-    for (int64_t s = 0; s < splits; ++s)
-      sum = arith::AddFOp::create(
-          b, loc, sum,
-          memref::LoadOp::create(
-              b, loc, workspace,
-              ValueRange{cst(b, loc, s), idx[0], idx[1], idx[2]}));
-    memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), p.c.buffer,
-                            cIdx);
-  });
+  rulebased::createLaunch(
+      b, loc, mapping, kBlock, kBlock, [&](OpBuilder &b, gpu::LaunchOp) {
+        auto elems = hidet::tm::ForEachOp::create(
+            b, loc, mapping, hidet::tm::GPUWorker::global_x);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(elems.getBody().front().getTerminator());
+        ValueRange idx = elems.getTaskIndices();
+        SmallVector<Value> cIdx = p.c.address(b, loc, idx[0], idx[1], idx[2]);
+        Value init =
+            p.cInit
+                ? p.cInit
+                : memref::LoadOp::create(b, loc, p.c.buffer, cIdx).getResult();
+        Value sum = castTo(b, loc, init, b.getF32Type());
+        // Slices are added in order, so the result does not depend on timing.
+        for (int64_t s = 0; s < splits; ++s)
+          sum = arith::AddFOp::create(
+              b, loc, sum,
+              memref::LoadOp::create(
+                  b, loc, workspace,
+                  ValueRange{cst(b, loc, s), idx[0], idx[1], idx[2]}));
+        memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), p.c.buffer,
+                                cIdx);
+      });
   memref::DeallocOp::create(b, loc, workspace);
 }

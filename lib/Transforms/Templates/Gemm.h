@@ -71,8 +71,7 @@ struct GemmProblem {
 /// shapes or non-identity layouts, or (with `onBuffers`) works on tensors.
 /// The address functions are meaningful only on buffers.
 mlir::FailureOr<GemmProblem> matchGemm(mlir::linalg::LinalgOp op,
-                                       std::string &why,
-                                       bool onBuffers = true);
+                                       std::string &why, bool onBuffers = true);
 
 /// Whether `op` is an anchor of the matmul templates (a contraction or a
 /// 2-D convolution), whether or not `matchGemm` accepts it.
@@ -85,10 +84,9 @@ bool isGemmAnchor(mlir::linalg::LinalgOp op);
 /// Creates a tm.repeat over `shape`, fully unrolled (its indices then
 /// address private arrays that live in registers), and calls `body` with
 /// its indices.
-void fullyUnrolled(mlir::OpBuilder &b, mlir::Location loc,
-                   llvm::ArrayRef<int64_t> shape,
-                   llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)>
-                       body);
+void fullyUnrolled(
+    mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> shape,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body);
 
 /// `cond ? load(buffer[idx]) : 0` for a scalar or vector `type`.
 mlir::Value loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
@@ -108,11 +106,9 @@ mlir::Value affine(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 /// rows, column by column (thread-block swizzle), so that blocks running at
 /// the same time share their A and B tiles in L2; the last group may be
 /// shorter, which a task mapping cannot say, hence plain arithmetic.
-std::pair<mlir::Value, mlir::Value> swizzleTile(mlir::OpBuilder &b,
-                                                mlir::Location loc,
-                                                mlir::Value tile,
-                                                int64_t tilesM, int64_t tilesN,
-                                                int64_t group);
+std::pair<mlir::Value, mlir::Value>
+swizzleTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
+            int64_t tilesM, int64_t tilesN, int64_t group);
 
 /// The converts between the accumulator type (f32) and `elt`.
 mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
@@ -126,8 +122,8 @@ mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
 struct GemmGrid {
   int64_t blockM, blockN, blockK;
   int64_t tilesM, tilesN, kTiles, splits, kTilesPerSplit, swizzle;
-  GemmGrid(const GemmProblem &p, int64_t blockM, int64_t blockN,
-           int64_t blockK, int64_t swizzle, int64_t splits);
+  GemmGrid(const GemmProblem &p, int64_t blockM, int64_t blockN, int64_t blockK,
+           int64_t swizzle, int64_t splits);
   /// spatial([batch, splits, tilesM * tilesN]), the mapping of blocks.
   hidet::tm::SpatialAttr mapping(mlir::MLIRContext *ctx,
                                  const GemmProblem &p) const;
@@ -155,7 +151,8 @@ void forEachGemmBlock(
 /// once.
 void emitDoubleBufferedKLoop(
     mlir::OpBuilder &b, mlir::Location loc, const GemmBlock &blk,
-    int64_t blockK, llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> load,
+    int64_t blockK,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> load,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> store,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> compute);
 

@@ -125,7 +125,7 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
             vectorWidthFor(type.getElementType(), type.getShape().back());
     }
     g.address = [=](OpBuilder &b, Location loc, Value batch, Value row,
-                     Value col) {
+                    Value col) {
       SmallVector<Value> ivs(numLoops);
       if (bDim >= 0)
         ivs[bDim] = batch;
@@ -158,8 +158,7 @@ static Value window(OpBuilder &b, Location loc, Value x, int64_t s, Value y,
 }
 
 /// A 2-D convolution (NHWC/HWCF or NCHW/FCHW) as an implicit GEMM.
-template <typename ConvOp>
-static GemmProblem matchConv(ConvOp op, bool nhwc) {
+template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
   auto in = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
   auto filter = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType());
   auto out = cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
@@ -200,8 +199,7 @@ static GemmProblem matchConv(ConvOp op, bool nhwc) {
       auto [ty, tx] = divMod(b, loc, r, kw);
       return std::array<Value, 3>{ty, tx, ch};
     };
-    p.a.address = [=](OpBuilder &b, Location loc, Value, Value row,
-                      Value col) {
+    p.a.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
       auto [img, y, x] = outPos(b, loc, row);
       auto [ty, tx, ch] = tap(b, loc, col);
       return SmallVector<Value>{img, window(b, loc, y, sh, ty, dh),
@@ -209,15 +207,13 @@ static GemmProblem matchConv(ConvOp op, bool nhwc) {
     };
     p.a.innerDim = 1;
     p.a.vectorWidth = vectorWidthFor(p.aElt, c);
-    p.b.address = [=](OpBuilder &b, Location loc, Value, Value row,
-                      Value col) {
+    p.b.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
       auto [ty, tx, ch] = tap(b, loc, row);
       return SmallVector<Value>{ty, tx, ch, col};
     };
     p.b.innerDim = 1;
     p.b.vectorWidth = vectorWidthFor(p.bElt, f);
-    p.c.address = [=](OpBuilder &b, Location loc, Value, Value row,
-                      Value col) {
+    p.c.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
       auto [img, y, x] = outPos(b, loc, row);
       return SmallVector<Value>{img, y, x, col};
     };

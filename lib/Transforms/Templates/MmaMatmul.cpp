@@ -97,9 +97,9 @@ struct SharedTile {
     Value o = innerDim == 1 ? r : c, i = innerDim == 1 ? c : r;
     Value within = arith::RemUIOp::create(b, loc, i, cst(b, loc, piece));
     Value start = arith::SubIOp::create(b, loc, i, within);
-    return {stage, o,
-            arith::AddIOp::create(b, loc, storedInner(b, loc, o, start),
-                                  within)};
+    return {
+        stage, o,
+        arith::AddIOp::create(b, loc, storedInner(b, loc, o, start), within)};
   }
 };
 
@@ -121,8 +121,9 @@ struct TileCopy {
 
 /// Visits the thread's pieces: (outer, inner start) in the tile and the
 /// register slot.
-static void forPieces(OpBuilder &b, Location loc, const TileCopy &t,
-                      function_ref<void(OpBuilder &, Value, Value, Value)> body) {
+static void
+forPieces(OpBuilder &b, Location loc, const TileCopy &t,
+          function_ref<void(OpBuilder &, Value, Value, Value)> body) {
   fullyUnrolled(b, loc, {t.rep[0], t.rep[1]}, [&](OpBuilder &b, ValueRange p) {
     Value o = affine(b, loc, p[0], t.spat[0], t.s0);
     Value piece = affine(b, loc, p[1], t.spat[1], t.s1);
@@ -160,345 +161,398 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   SharedTile tileB{BK, BN, innerOf(p.b, 0), kPiece, Value()};
   SmallVector<Type> shared = {tileA.type(ctx, elt), tileB.type(ctx, elt)};
 
-  createLaunch(b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
-               [&](OpBuilder &b, gpu::LaunchOp launch) {
-    tileA.buffer = launch.getWorkgroupAttributions()[0];
-    tileB.buffer = launch.getWorkgroupAttributions()[1];
-    forEachGemmBlock(b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
-      Value tid = launch.getThreadIds().x;
-      Value warp = arith::DivUIOp::create(b, loc, tid, cst(b, loc, rulebased::kWarpSize));
-      Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, rulebased::kWarpSize));
-      SmallVector<Type, 2> two(2, b.getIndexType());
-      // spatial(BM/WM, BN/WN): the warp's tile.
-      auto warpPos = hidet::tm::SpatialOp::create(
-          b, loc, two, warp,
-          hidet::tm::SpatialAttr::get(ctx, {BM / WM, BN / WN}));
-      Value wm0 = arith::MulIOp::create(b, loc, warpPos.getResult(0),
-                                        cst(b, loc, WM));
-      Value wn0 = arith::MulIOp::create(b, loc, warpPos.getResult(1),
-                                        cst(b, loc, WN));
-      // spatial(8, 4) of the C fragment: (groupID, threadID_in_group).
-      auto quad = hidet::tm::SpatialOp::create(
-          b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {8, 4}));
-      // spatial(4, 8) of ldmatrix: lane l gives the address of row l % 8 of
-      // matrix l / 8.
-      auto ldPos = hidet::tm::SpatialOp::create(
-          b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {4, 8}));
-      Value matrix = ldPos.getResult(0), matrixRow = ldPos.getResult(1);
+  createLaunch(
+      b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
+      [&](OpBuilder &b, gpu::LaunchOp launch) {
+        tileA.buffer = launch.getWorkgroupAttributions()[0];
+        tileB.buffer = launch.getWorkgroupAttributions()[1];
+        forEachGemmBlock(
+            b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
+              Value tid = launch.getThreadIds().x;
+              Value warp = arith::DivUIOp::create(
+                  b, loc, tid, cst(b, loc, rulebased::kWarpSize));
+              Value lane = arith::RemUIOp::create(
+                  b, loc, tid, cst(b, loc, rulebased::kWarpSize));
+              SmallVector<Type, 2> two(2, b.getIndexType());
+              // spatial(BM/WM, BN/WN): the warp's tile.
+              auto warpPos = hidet::tm::SpatialOp::create(
+                  b, loc, two, warp,
+                  hidet::tm::SpatialAttr::get(ctx, {BM / WM, BN / WN}));
+              Value wm0 = arith::MulIOp::create(b, loc, warpPos.getResult(0),
+                                                cst(b, loc, WM));
+              Value wn0 = arith::MulIOp::create(b, loc, warpPos.getResult(1),
+                                                cst(b, loc, WN));
+              // spatial(8, 4) of the C fragment: (groupID, threadID_in_group).
+              auto quad = hidet::tm::SpatialOp::create(
+                  b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {8, 4}));
+              // spatial(4, 8) of ldmatrix: lane l gives the address of row l %
+              // 8 of matrix l / 8.
+              auto ldPos = hidet::tm::SpatialOp::create(
+                  b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {4, 8}));
+              Value matrix = ldPos.getResult(0), matrixRow = ldPos.getResult(1);
 
-      // Accumulators [MT][NT * 4] (f32), for the repeat(MT, NT) *
-      // repeat(2, 1) * spatial(8, 4) * repeat(1, 2) tasks of the thread:
-      // [mi][ni * 4 + i * 2 + j] is element (i, j) of the mma C fragment.
-      Value accFlat = memref::AllocaOp::create(
-          b, loc, MemRefType::get({MT, NT * 4}, f32));
-      auto forAccumulators = [&](function_ref<void(OpBuilder &, Value, Value,
-                                                   Value, Value)> body) {
-        fullyUnrolled(b, loc, {MT, NT, 2, 2}, [&](OpBuilder &b, ValueRange r) {
-          Value row = affine(b, loc, r[0], 16, wm0);
-          row = affine(b, loc, r[2], 8, arith::AddIOp::create(
-                                            b, loc, row, quad.getResult(0)));
-          Value col = affine(b, loc, r[1], 8, wn0);
-          col = affine(b, loc, quad.getResult(1), 2,
-                       arith::AddIOp::create(b, loc, col, r[3]));
-          Value gr = arith::AddIOp::create(b, loc, blk.m0, row);
-          Value gc = arith::AddIOp::create(b, loc, blk.n0, col);
-          Value slot = affine(b, loc, r[2], 2, r[3]);
-          body(b, gr, gc, r[0], affine(b, loc, r[1], 4, slot));
-        });
-      };
-      forAccumulators([&](OpBuilder &b, Value gr, Value gc, Value mi,
-                          Value slot) {
-        memref::StoreOp::create(b, loc, output.loadInit(b, loc, blk, gr, gc),
-                                accFlat, ValueRange{mi, slot});
-      });
+              // Accumulators [MT][NT * 4] (f32), for the repeat(MT, NT) *
+              // repeat(2, 1) * spatial(8, 4) * repeat(1, 2) tasks of the
+              // thread: [mi][ni * 4 + i * 2 + j] is element (i, j) of the mma C
+              // fragment.
+              Value accFlat = memref::AllocaOp::create(
+                  b, loc, MemRefType::get({MT, NT * 4}, f32));
+              auto forAccumulators = [&](function_ref<void(OpBuilder &, Value,
+                                                           Value, Value, Value)>
+                                             body) {
+                fullyUnrolled(
+                    b, loc, {MT, NT, 2, 2}, [&](OpBuilder &b, ValueRange r) {
+                      Value row = affine(b, loc, r[0], 16, wm0);
+                      row = affine(b, loc, r[2], 8,
+                                   arith::AddIOp::create(b, loc, row,
+                                                         quad.getResult(0)));
+                      Value col = affine(b, loc, r[1], 8, wn0);
+                      col = affine(b, loc, quad.getResult(1), 2,
+                                   arith::AddIOp::create(b, loc, col, r[3]));
+                      Value gr = arith::AddIOp::create(b, loc, blk.m0, row);
+                      Value gc = arith::AddIOp::create(b, loc, blk.n0, col);
+                      Value slot = affine(b, loc, r[2], 2, r[3]);
+                      body(b, gr, gc, r[0], affine(b, loc, r[1], 4, slot));
+                    });
+              };
+              forAccumulators([&](OpBuilder &b, Value gr, Value gc, Value mi,
+                                  Value slot) {
+                memref::StoreOp::create(b, loc,
+                                        output.loadInit(b, loc, blk, gr, gc),
+                                        accFlat, ValueRange{mi, slot});
+              });
 
-      // Global -> registers -> shared memory.
-      auto makeCopy = [&](const GemmOperand &x, bool isA,
-                          const SharedTile &tile) {
-        TileCopy t;
-        t.operand = &x;
-        t.isA = isA;
-        t.tile = tile;
-        t.elt = elt;
-        t.width = x.innerDim == tile.innerDim
-                      ? std::min<int64_t>(x.vectorWidth, kPiece)
-                      : 1;
-        auto pieces = *algebra::TaskMapping::autoMap(
-            {tile.outer(), tile.inner() / kPiece}, threads);
-        t.rep = pieces.getFactors()[0].getShape();
-        t.spat = pieces.getFactors()[1].getShape();
-        t.regs = memref::AllocaOp::create(
-            b, loc, MemRefType::get({t.rep[0] * t.rep[1], kPiece}, elt));
-        auto pos = hidet::tm::SpatialOp::create(
-            b, loc, two, tid, hidet::tm::SpatialAttr::get(ctx, t.spat));
-        t.s0 = pos.getResult(0);
-        t.s1 = pos.getResult(1);
-        return t;
-      };
-      TileCopy copyA = makeCopy(p.a, /*isA=*/true, tileA);
-      TileCopy copyB = makeCopy(p.b, /*isA=*/false, tileB);
-      auto pieceType = VectorType::get({kPiece}, elt);
-      // Loads the pieces of the K tile starting at k0 into registers, in
-      // loads of `width` elements, each zero past the edges (including a
-      // whole tile past K, so the prefetch after the last step reads
-      // nothing).
-      auto fetch = [&](const TileCopy &t, Value k0) {
-        forPieces(b, loc, t, [&](OpBuilder &b, Value o, Value i, Value slot) {
-          auto partType = VectorType::get({t.width}, elt);
-          Value piece = arith::ConstantOp::create(
-              b, loc, b.getZeroAttr(pieceType));
-          for (int64_t e = 0; e < kPiece; e += t.width) {
-            Value ie = arith::AddIOp::create(b, loc, i, cst(b, loc, e));
-            Value r = t.tile.innerDim == 1 ? o : ie;
-            Value c = t.tile.innerDim == 1 ? ie : o;
-            Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
-            Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
-            Value in = arith::AndIOp::create(
-                b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
-                lessThan(b, loc, gc, t.isA ? p.k : p.n));
-            // Only called inside the operand, so no address is formed past
-            // its edges.
-            auto ifOp = scf::IfOp::create(b, loc, partType, in,
-                                          /*withElse=*/true);
-            {
-              OpBuilder::InsertionGuard g(b);
-              b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-              SmallVector<Value> idx =
-                  t.operand->address(b, loc, blk.batch, gr, gc);
-              Value v = vector::LoadOp::create(
-                  b, loc, partType, t.operand->buffer, idx,
-                  /*nontemporal=*/false, vectorAlign(elt, t.width));
-              scf::YieldOp::create(b, loc, v);
-              b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-              scf::YieldOp::create(
-                  b, loc,
-                  arith::ConstantOp::create(b, loc, b.getZeroAttr(partType))
-                      .getResult());
-            }
-            if (t.width == kPiece) {
-              piece = ifOp.getResult(0);
-              continue;
-            }
-            // Element by element: the NVVM lowering has no pattern for
-            // vector.insert_strided_slice.
-            for (int64_t j = 0; j < t.width; ++j)
-              piece = vector::InsertOp::create(
-                  b, loc,
-                  vector::ExtractOp::create(b, loc, ifOp.getResult(0),
-                                            ArrayRef<int64_t>{j}),
-                  piece, ArrayRef<int64_t>{e + j});
-          }
-          vector::StoreOp::create(b, loc, piece, t.regs,
-                                  ValueRange{slot, cst(b, loc, 0)});
-        });
-      };
-      auto stash = [&](const TileCopy &t, Value stage) {
-        forPieces(b, loc, t, [&](OpBuilder &b, Value o, Value i, Value slot) {
-          Value v = vector::LoadOp::create(b, loc, pieceType, t.regs,
-                                           ValueRange{slot, cst(b, loc, 0)});
-          vector::StoreOp::create(
-              b, loc, v, t.tile.buffer,
-              ValueRange{stage, o, t.tile.storedInner(b, loc, o, i)},
-              /*nontemporal=*/false, vectorAlign(elt, kPiece));
-        });
-      };
+              // Global -> registers -> shared memory.
+              auto makeCopy = [&](const GemmOperand &x, bool isA,
+                                  const SharedTile &tile) {
+                TileCopy t;
+                t.operand = &x;
+                t.isA = isA;
+                t.tile = tile;
+                t.elt = elt;
+                t.width = x.innerDim == tile.innerDim
+                              ? std::min<int64_t>(x.vectorWidth, kPiece)
+                              : 1;
+                auto pieces = *algebra::TaskMapping::autoMap(
+                    {tile.outer(), tile.inner() / kPiece}, threads);
+                t.rep = pieces.getFactors()[0].getShape();
+                t.spat = pieces.getFactors()[1].getShape();
+                t.regs = memref::AllocaOp::create(
+                    b, loc,
+                    MemRefType::get({t.rep[0] * t.rep[1], kPiece}, elt));
+                auto pos = hidet::tm::SpatialOp::create(
+                    b, loc, two, tid, hidet::tm::SpatialAttr::get(ctx, t.spat));
+                t.s0 = pos.getResult(0);
+                t.s1 = pos.getResult(1);
+                return t;
+              };
+              TileCopy copyA = makeCopy(p.a, /*isA=*/true, tileA);
+              TileCopy copyB = makeCopy(p.b, /*isA=*/false, tileB);
+              auto pieceType = VectorType::get({kPiece}, elt);
+              // Loads the pieces of the K tile starting at k0 into registers,
+              // in loads of `width` elements, each zero past the edges
+              // (including a whole tile past K, so the prefetch after the last
+              // step reads nothing).
+              auto fetch = [&](const TileCopy &t, Value k0) {
+                forPieces(
+                    b, loc, t, [&](OpBuilder &b, Value o, Value i, Value slot) {
+                      auto partType = VectorType::get({t.width}, elt);
+                      Value piece = arith::ConstantOp::create(
+                          b, loc, b.getZeroAttr(pieceType));
+                      for (int64_t e = 0; e < kPiece; e += t.width) {
+                        Value ie =
+                            arith::AddIOp::create(b, loc, i, cst(b, loc, e));
+                        Value r = t.tile.innerDim == 1 ? o : ie;
+                        Value c = t.tile.innerDim == 1 ? ie : o;
+                        Value gr = arith::AddIOp::create(
+                            b, loc, t.isA ? blk.m0 : k0, r);
+                        Value gc = arith::AddIOp::create(
+                            b, loc, t.isA ? k0 : blk.n0, c);
+                        Value in = arith::AndIOp::create(
+                            b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
+                            lessThan(b, loc, gc, t.isA ? p.k : p.n));
+                        // Only called inside the operand, so no address is
+                        // formed past its edges.
+                        auto ifOp = scf::IfOp::create(b, loc, partType, in,
+                                                      /*withElse=*/true);
+                        {
+                          OpBuilder::InsertionGuard g(b);
+                          b.setInsertionPointToStart(
+                              &ifOp.getThenRegion().front());
+                          SmallVector<Value> idx =
+                              t.operand->address(b, loc, blk.batch, gr, gc);
+                          Value v = vector::LoadOp::create(
+                              b, loc, partType, t.operand->buffer, idx,
+                              /*nontemporal=*/false, vectorAlign(elt, t.width));
+                          scf::YieldOp::create(b, loc, v);
+                          b.setInsertionPointToStart(
+                              &ifOp.getElseRegion().front());
+                          scf::YieldOp::create(
+                              b, loc,
+                              arith::ConstantOp::create(b, loc,
+                                                        b.getZeroAttr(partType))
+                                  .getResult());
+                        }
+                        if (t.width == kPiece) {
+                          piece = ifOp.getResult(0);
+                          continue;
+                        }
+                        // Element by element: the NVVM lowering has no pattern
+                        // for vector.insert_strided_slice.
+                        for (int64_t j = 0; j < t.width; ++j)
+                          piece = vector::InsertOp::create(
+                              b, loc,
+                              vector::ExtractOp::create(b, loc,
+                                                        ifOp.getResult(0),
+                                                        ArrayRef<int64_t>{j}),
+                              piece, ArrayRef<int64_t>{e + j});
+                      }
+                      vector::StoreOp::create(b, loc, piece, t.regs,
+                                              ValueRange{slot, cst(b, loc, 0)});
+                    });
+              };
+              auto stash = [&](const TileCopy &t, Value stage) {
+                forPieces(
+                    b, loc, t, [&](OpBuilder &b, Value o, Value i, Value slot) {
+                      Value v = vector::LoadOp::create(
+                          b, loc, pieceType, t.regs,
+                          ValueRange{slot, cst(b, loc, 0)});
+                      vector::StoreOp::create(
+                          b, loc, v, t.tile.buffer,
+                          ValueRange{stage, o,
+                                     t.tile.storedInner(b, loc, o, i)},
+                          /*nontemporal=*/false, vectorAlign(elt, kPiece));
+                    });
+              };
 
-      // ldmatrix.x4 of the 16 x 16 block at (p0, q0) of a tile, p the
-      // block's non-k dimension (m of A, n of B) and q its k dimension.
-      // Matrix i of A covers (p, q) offsets ((i % 2) * 8, (i / 2) * 8),
-      // giving the a0..a7 registers of the mma.m16n8k16 A fragment; for B
-      // it is ((i / 2) * 8, (i % 2) * 8), the b0..b3 registers of two
-      // n8 fragments.
-      auto ldmatrix = [&](OpBuilder &b, const SharedTile &tile, Value stage,
-                          bool isA, Value p0, Value q0) {
-        Value half = arith::RemUIOp::create(b, loc, matrix, cst(b, loc, 2));
-        Value pair = arith::DivUIOp::create(b, loc, matrix, cst(b, loc, 2));
-        Value pOff = arith::MulIOp::create(b, loc, isA ? half : pair,
-                                           cst(b, loc, 8));
-        Value qOff = arith::MulIOp::create(b, loc, isA ? pair : half,
-                                           cst(b, loc, kPiece));
-        Value pp = arith::AddIOp::create(b, loc, p0, pOff);
-        Value qq = arith::AddIOp::create(b, loc, q0, qOff);
-        // The row this lane addresses runs along the stored inner
-        // dimension: k when the tile is k-inner, else the p dimension.
-        int kDim = isA ? 1 : 0;
-        bool kInner = tile.innerDim == kDim;
-        Value o = arith::AddIOp::create(b, loc, kInner ? pp : qq, matrixRow);
-        Value i = kInner ? qq : pp;
-        Value stored = tile.storedInner(b, loc, o, i);
-        return nvgpu::LdMatrixOp::create(
-            b, loc, VectorType::get({4, perReg}, elt), tile.buffer,
-            ValueRange{stage, o, stored}, b.getBoolAttr(!kInner),
-            b.getI32IntegerAttr(4));
-      };
-      // Four registers of A per m tile, four of B per pair of n tiles.
-      Value aFrag = memref::AllocaOp::create(
-          b, loc, MemRefType::get({MT, 4 * perReg}, elt));
-      Value bFrag = memref::AllocaOp::create(
-          b, loc, MemRefType::get({NT / 2, 4 * perReg}, elt));
-      // Fragments are R x W vectors (R registers of W elements); they move
-      // to and from the private arrays a register at a time, since only
-      // rank-1 vector loads, stores, inserts and extracts lower to NVVM
-      // directly.
-      auto storeRows = [&](OpBuilder &b, Value v, Value buffer, Value index,
-                           Value offset) {
-        auto type = cast<VectorType>(v.getType());
-        int64_t w = type.getDimSize(1);
-        for (int64_t r = 0; r < type.getDimSize(0); ++r)
-          vector::StoreOp::create(
-              b, loc, vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{r}),
-              buffer, ValueRange{index, affine(b, loc, cst(b, loc, r), w, offset)});
-      };
-      auto loadRows = [&](OpBuilder &b, int64_t rows, int64_t w, Type t,
-                          Value buffer, Value index, Value offset) {
-        auto type = VectorType::get({rows, w}, t);
-        Value v = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-        for (int64_t r = 0; r < rows; ++r)
-          v = vector::InsertOp::create(
-              b, loc,
-              vector::LoadOp::create(
-                  b, loc, VectorType::get({w}, t), buffer,
-                  ValueRange{index, affine(b, loc, cst(b, loc, r), w, offset)}),
-              v, ArrayRef<int64_t>{r});
-        return v;
-      };
-      // tf32 fragments of a tile that is not k-inner cannot come from
-      // ldmatrix (it transposes 16-bit elements only): they are read an
-      // element at a time, at the fragment positions of the PTX ISA
-      // (A: row g + 8 (j % 2), column t + 4 (j / 2); B: row t + 4 j,
-      // column g, for lane = 4 g + t).
-      auto scalarFragments = [&](OpBuilder &b, const SharedTile &tile,
-                                 Value stage, bool isA, Value p0, Value q0,
-                                 Value frag, Value index) {
-        Value g = quad.getResult(0), tg = quad.getResult(1);
-        for (int64_t j = 0; j < 4; ++j) {
-          Value r, c;
-          if (isA) {
-            r = affine(b, loc, cst(b, loc, j % 2), 8,
-                       arith::AddIOp::create(b, loc, p0, g));
-            c = affine(b, loc, cst(b, loc, j / 2), 4,
-                       arith::AddIOp::create(b, loc, q0, tg));
-          } else {
-            // Registers j of the pair: n tile j / 2, register j % 2.
-            r = affine(b, loc, cst(b, loc, j % 2), 4,
-                       arith::AddIOp::create(b, loc, q0, tg));
-            c = affine(b, loc, cst(b, loc, j / 2), 8,
-                       arith::AddIOp::create(b, loc, p0, g));
-          }
-          Value v = memref::LoadOp::create(
-              b, loc, tile.buffer, tile.element(b, loc, stage, r, c));
-          memref::StoreOp::create(b, loc, v, frag,
-                                  ValueRange{index, cst(b, loc, j)});
-        }
-      };
-      auto useLdmatrix = [&](const SharedTile &tile, bool isA) {
-        return !isTF32 || tile.innerDim == (isA ? 1 : 0);
-      };
-      // mma.sync on one 16 x 8 tile: d = a * b + c.
-      auto mma = [&](OpBuilder &b, Value a, Value bv, Value c) -> Value {
-        if (isTF32)
-          return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
-                                          ArrayRef<int64_t>{16, 8, 8},
-                                          /*tf32Enabled=*/true);
-        if (!isBF16)
-          return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
-                                          ArrayRef<int64_t>{16, 8, 16});
-        // nvgpu.mma.sync cannot lower bf16 in MLIR 22 (its NVVM conversion
-        // does not deduce bf16 PTX types), so bf16 goes to nvvm.mma.sync,
-        // which takes the fragments as packed 32-bit registers.
-        auto regs = [&](Value v, int64_t n) {
-          SmallVector<Value> out;
-          for (int64_t j = 0; j < n; ++j) {
-            Value row = vector::ExtractOp::create(b, loc, v,
-                                                  ArrayRef<int64_t>{j});
-            Value packed = vector::BitCastOp::create(
-                b, loc, VectorType::get({1}, b.getI32Type()), row);
-            out.push_back(vector::ExtractOp::create(b, loc, packed,
-                                                    ArrayRef<int64_t>{0}));
-          }
-          return out;
-        };
-        SmallVector<Value> cs;
-        for (int64_t j = 0; j < 4; ++j)
-          cs.push_back(vector::ExtractOp::create(
-              b, loc, c, ArrayRef<int64_t>{j / 2, j % 2}));
-        auto resType = LLVM::LLVMStructType::getLiteral(
-            ctx, SmallVector<Type>(4, f32));
-        Value d = NVVM::MmaOp::create(
-            b, loc, resType, regs(a, 4), regs(bv, 2), cs,
-            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                          NVVM::MMATypes::bf16},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        auto type = VectorType::get({2, 2}, f32);
-        Value out = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
-        for (int64_t j = 0; j < 4; ++j)
-          out = vector::InsertOp::create(
-              b, loc, LLVM::ExtractValueOp::create(b, loc, d, j), out,
-              ArrayRef<int64_t>{j / 2, j % 2});
-        return out;
-      };
-      // One K tile in shared memory: BK / 16 steps of ldmatrix into the
-      // fragments, then MT x NT mma instructions. (Loading the next step's
-      // fragments ahead of the mma instructions, across the barrier, was
-      // measured slower on the H100 with 8 warps: 0.80 vs 0.51 ms at
-      // 4096^3.)
-      auto compute = [&](OpBuilder &b, Value stage) {
-        Value zero = cst(b, loc, 0);
-        fullyUnrolled(b, loc, {BK / mmaK}, [&](OpBuilder &b, ValueRange kk) {
-          Value q0 = arith::MulIOp::create(b, loc, kk[0], cst(b, loc, mmaK));
-          fullyUnrolled(b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
-            Value p0 = affine(b, loc, mi[0], 16, wm0);
-            if (!useLdmatrix(tileA, /*isA=*/true))
-              return scalarFragments(b, tileA, stage, /*isA=*/true, p0, q0,
-                                     aFrag, mi[0]);
-            storeRows(b, ldmatrix(b, tileA, stage, /*isA=*/true, p0, q0),
-                      aFrag, mi[0], zero);
-          });
-          fullyUnrolled(b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
-            Value p0 = affine(b, loc, nj[0], 16, wn0);
-            if (!useLdmatrix(tileB, /*isA=*/false))
-              return scalarFragments(b, tileB, stage, /*isA=*/false, p0, q0,
-                                     bFrag, nj[0]);
-            storeRows(b, ldmatrix(b, tileB, stage, /*isA=*/false, p0, q0),
-                      bFrag, nj[0], zero);
-          });
-          fullyUnrolled(b, loc, {MT, NT}, [&](OpBuilder &b, ValueRange t) {
-            Value a = loadRows(b, 4, perReg, elt, aFrag, t[0], zero);
-            // Fragment ni is registers 2 * (ni % 2) + {0, 1} of pair
-            // ni / 2.
-            Value nj = arith::DivUIOp::create(b, loc, t[1], cst(b, loc, 2));
-            Value off = arith::MulIOp::create(
-                b, loc, arith::RemUIOp::create(b, loc, t[1], cst(b, loc, 2)),
-                cst(b, loc, 2 * perReg));
-            Value bv = loadRows(b, 2, perReg, elt, bFrag, nj, off);
-            Value accOff = arith::MulIOp::create(b, loc, t[1], cst(b, loc, 4));
-            Value c = loadRows(b, 2, 2, f32, accFlat, t[0], accOff);
-            storeRows(b, mma(b, a, bv, c), accFlat, t[0], accOff);
-          });
-        });
-      };
+              // ldmatrix.x4 of the 16 x 16 block at (p0, q0) of a tile, p the
+              // block's non-k dimension (m of A, n of B) and q its k dimension.
+              // Matrix i of A covers (p, q) offsets ((i % 2) * 8, (i / 2) * 8),
+              // giving the a0..a7 registers of the mma.m16n8k16 A fragment; for
+              // B it is ((i / 2) * 8, (i % 2) * 8), the b0..b3 registers of two
+              // n8 fragments.
+              auto ldmatrix = [&](OpBuilder &b, const SharedTile &tile,
+                                  Value stage, bool isA, Value p0, Value q0) {
+                Value half =
+                    arith::RemUIOp::create(b, loc, matrix, cst(b, loc, 2));
+                Value pair =
+                    arith::DivUIOp::create(b, loc, matrix, cst(b, loc, 2));
+                Value pOff = arith::MulIOp::create(b, loc, isA ? half : pair,
+                                                   cst(b, loc, 8));
+                Value qOff = arith::MulIOp::create(b, loc, isA ? pair : half,
+                                                   cst(b, loc, kPiece));
+                Value pp = arith::AddIOp::create(b, loc, p0, pOff);
+                Value qq = arith::AddIOp::create(b, loc, q0, qOff);
+                // The row this lane addresses runs along the stored inner
+                // dimension: k when the tile is k-inner, else the p dimension.
+                int kDim = isA ? 1 : 0;
+                bool kInner = tile.innerDim == kDim;
+                Value o =
+                    arith::AddIOp::create(b, loc, kInner ? pp : qq, matrixRow);
+                Value i = kInner ? qq : pp;
+                Value stored = tile.storedInner(b, loc, o, i);
+                return nvgpu::LdMatrixOp::create(
+                    b, loc, VectorType::get({4, perReg}, elt), tile.buffer,
+                    ValueRange{stage, o, stored}, b.getBoolAttr(!kInner),
+                    b.getI32IntegerAttr(4));
+              };
+              // Four registers of A per m tile, four of B per pair of n tiles.
+              Value aFrag = memref::AllocaOp::create(
+                  b, loc, MemRefType::get({MT, 4 * perReg}, elt));
+              Value bFrag = memref::AllocaOp::create(
+                  b, loc, MemRefType::get({NT / 2, 4 * perReg}, elt));
+              // Fragments are R x W vectors (R registers of W elements); they
+              // move to and from the private arrays a register at a time, since
+              // only rank-1 vector loads, stores, inserts and extracts lower to
+              // NVVM directly.
+              auto storeRows = [&](OpBuilder &b, Value v, Value buffer,
+                                   Value index, Value offset) {
+                auto type = cast<VectorType>(v.getType());
+                int64_t w = type.getDimSize(1);
+                for (int64_t r = 0; r < type.getDimSize(0); ++r)
+                  vector::StoreOp::create(
+                      b, loc,
+                      vector::ExtractOp::create(b, loc, v,
+                                                ArrayRef<int64_t>{r}),
+                      buffer,
+                      ValueRange{index,
+                                 affine(b, loc, cst(b, loc, r), w, offset)});
+              };
+              auto loadRows = [&](OpBuilder &b, int64_t rows, int64_t w, Type t,
+                                  Value buffer, Value index, Value offset) {
+                auto type = VectorType::get({rows, w}, t);
+                Value v =
+                    arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+                for (int64_t r = 0; r < rows; ++r)
+                  v = vector::InsertOp::create(
+                      b, loc,
+                      vector::LoadOp::create(
+                          b, loc, VectorType::get({w}, t), buffer,
+                          ValueRange{index, affine(b, loc, cst(b, loc, r), w,
+                                                   offset)}),
+                      v, ArrayRef<int64_t>{r});
+                return v;
+              };
+              // tf32 fragments of a tile that is not k-inner cannot come from
+              // ldmatrix (it transposes 16-bit elements only): they are read an
+              // element at a time, at the fragment positions of the PTX ISA
+              // (A: row g + 8 (j % 2), column t + 4 (j / 2); B: row t + 4 j,
+              // column g, for lane = 4 g + t).
+              auto scalarFragments = [&](OpBuilder &b, const SharedTile &tile,
+                                         Value stage, bool isA, Value p0,
+                                         Value q0, Value frag, Value index) {
+                Value g = quad.getResult(0), tg = quad.getResult(1);
+                for (int64_t j = 0; j < 4; ++j) {
+                  Value r, c;
+                  if (isA) {
+                    r = affine(b, loc, cst(b, loc, j % 2), 8,
+                               arith::AddIOp::create(b, loc, p0, g));
+                    c = affine(b, loc, cst(b, loc, j / 2), 4,
+                               arith::AddIOp::create(b, loc, q0, tg));
+                  } else {
+                    // Registers j of the pair: n tile j / 2, register j % 2.
+                    r = affine(b, loc, cst(b, loc, j % 2), 4,
+                               arith::AddIOp::create(b, loc, q0, tg));
+                    c = affine(b, loc, cst(b, loc, j / 2), 8,
+                               arith::AddIOp::create(b, loc, p0, g));
+                  }
+                  Value v = memref::LoadOp::create(
+                      b, loc, tile.buffer, tile.element(b, loc, stage, r, c));
+                  memref::StoreOp::create(b, loc, v, frag,
+                                          ValueRange{index, cst(b, loc, j)});
+                }
+              };
+              auto useLdmatrix = [&](const SharedTile &tile, bool isA) {
+                return !isTF32 || tile.innerDim == (isA ? 1 : 0);
+              };
+              // mma.sync on one 16 x 8 tile: d = a * b + c.
+              auto mma = [&](OpBuilder &b, Value a, Value bv,
+                             Value c) -> Value {
+                if (isTF32)
+                  return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
+                                                  ArrayRef<int64_t>{16, 8, 8},
+                                                  /*tf32Enabled=*/true);
+                if (!isBF16)
+                  return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
+                                                  ArrayRef<int64_t>{16, 8, 16});
+                // nvgpu.mma.sync cannot lower bf16 in MLIR 22 (its NVVM
+                // conversion does not deduce bf16 PTX types), so bf16 goes to
+                // nvvm.mma.sync, which takes the fragments as packed 32-bit
+                // registers.
+                auto regs = [&](Value v, int64_t n) {
+                  SmallVector<Value> out;
+                  for (int64_t j = 0; j < n; ++j) {
+                    Value row = vector::ExtractOp::create(b, loc, v,
+                                                          ArrayRef<int64_t>{j});
+                    Value packed = vector::BitCastOp::create(
+                        b, loc, VectorType::get({1}, b.getI32Type()), row);
+                    out.push_back(vector::ExtractOp::create(
+                        b, loc, packed, ArrayRef<int64_t>{0}));
+                  }
+                  return out;
+                };
+                SmallVector<Value> cs;
+                for (int64_t j = 0; j < 4; ++j)
+                  cs.push_back(vector::ExtractOp::create(
+                      b, loc, c, ArrayRef<int64_t>{j / 2, j % 2}));
+                auto resType = LLVM::LLVMStructType::getLiteral(
+                    ctx, SmallVector<Type>(4, f32));
+                Value d = NVVM::MmaOp::create(
+                    b, loc, resType, regs(a, 4), regs(bv, 2), cs,
+                    ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+                    std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                                  NVVM::MMATypes::bf16},
+                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                   NVVM::MMALayout::col});
+                auto type = VectorType::get({2, 2}, f32);
+                Value out =
+                    arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+                for (int64_t j = 0; j < 4; ++j)
+                  out = vector::InsertOp::create(
+                      b, loc, LLVM::ExtractValueOp::create(b, loc, d, j), out,
+                      ArrayRef<int64_t>{j / 2, j % 2});
+                return out;
+              };
+              // One K tile in shared memory: BK / 16 steps of ldmatrix into the
+              // fragments, then MT x NT mma instructions. (Loading the next
+              // step's fragments ahead of the mma instructions, across the
+              // barrier, was measured slower on the H100 with 8 warps: 0.80 vs
+              // 0.51 ms at 4096^3.)
+              auto compute = [&](OpBuilder &b, Value stage) {
+                Value zero = cst(b, loc, 0);
+                fullyUnrolled(
+                    b, loc, {BK / mmaK}, [&](OpBuilder &b, ValueRange kk) {
+                      Value q0 = arith::MulIOp::create(b, loc, kk[0],
+                                                       cst(b, loc, mmaK));
+                      fullyUnrolled(
+                          b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
+                            Value p0 = affine(b, loc, mi[0], 16, wm0);
+                            if (!useLdmatrix(tileA, /*isA=*/true))
+                              return scalarFragments(b, tileA, stage,
+                                                     /*isA=*/true, p0, q0,
+                                                     aFrag, mi[0]);
+                            storeRows(
+                                b,
+                                ldmatrix(b, tileA, stage, /*isA=*/true, p0, q0),
+                                aFrag, mi[0], zero);
+                          });
+                      fullyUnrolled(
+                          b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
+                            Value p0 = affine(b, loc, nj[0], 16, wn0);
+                            if (!useLdmatrix(tileB, /*isA=*/false))
+                              return scalarFragments(b, tileB, stage,
+                                                     /*isA=*/false, p0, q0,
+                                                     bFrag, nj[0]);
+                            storeRows(b,
+                                      ldmatrix(b, tileB, stage, /*isA=*/false,
+                                               p0, q0),
+                                      bFrag, nj[0], zero);
+                          });
+                      fullyUnrolled(
+                          b, loc, {MT, NT}, [&](OpBuilder &b, ValueRange t) {
+                            Value a =
+                                loadRows(b, 4, perReg, elt, aFrag, t[0], zero);
+                            // Fragment ni is registers 2 * (ni % 2) + {0, 1} of
+                            // pair ni / 2.
+                            Value nj = arith::DivUIOp::create(b, loc, t[1],
+                                                              cst(b, loc, 2));
+                            Value off = arith::MulIOp::create(
+                                b, loc,
+                                arith::RemUIOp::create(b, loc, t[1],
+                                                       cst(b, loc, 2)),
+                                cst(b, loc, 2 * perReg));
+                            Value bv =
+                                loadRows(b, 2, perReg, elt, bFrag, nj, off);
+                            Value accOff = arith::MulIOp::create(
+                                b, loc, t[1], cst(b, loc, 4));
+                            Value c =
+                                loadRows(b, 2, 2, f32, accFlat, t[0], accOff);
+                            storeRows(b, mma(b, a, bv, c), accFlat, t[0],
+                                      accOff);
+                          });
+                    });
+              };
 
-      emitDoubleBufferedKLoop(
-          b, loc, blk, BK,
-          [&](OpBuilder &b, Value k0) {
-            fetch(copyA, k0);
-            fetch(copyB, k0);
-          },
-          [&](OpBuilder &b, Value stage) {
-            stash(copyA, stage);
-            stash(copyB, stage);
-          },
-          compute);
-      forAccumulators([&](OpBuilder &b, Value gr, Value gc, Value mi,
-                          Value slot) {
-        output.store(b, loc, blk, gr, gc,
-                     memref::LoadOp::create(b, loc, accFlat,
-                                            ValueRange{mi, slot}));
-      });
-    });
-  }, shared);
+              emitDoubleBufferedKLoop(
+                  b, loc, blk, BK,
+                  [&](OpBuilder &b, Value k0) {
+                    fetch(copyA, k0);
+                    fetch(copyB, k0);
+                  },
+                  [&](OpBuilder &b, Value stage) {
+                    stash(copyA, stage);
+                    stash(copyB, stage);
+                  },
+                  compute);
+              forAccumulators(
+                  [&](OpBuilder &b, Value gr, Value gc, Value mi, Value slot) {
+                    output.store(b, loc, blk, gr, gc,
+                                 memref::LoadOp::create(b, loc, accFlat,
+                                                        ValueRange{mi, slot}));
+                  });
+            });
+      },
+      shared);
   if (output.workspace)
     emitSplitKReduction(b, loc, p, output.workspace, grid.splits);
 }

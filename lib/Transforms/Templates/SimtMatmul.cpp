@@ -41,8 +41,7 @@ using namespace hidet::rulebased;
 using namespace hidet::templates;
 
 void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
-                                       const GemmProblem &p,
-                                       SimtMatmulAttr s) {
+                                       const GemmProblem &p, SimtMatmulAttr s) {
   MLIRContext *ctx = b.getContext();
   Type elt = p.cElt;
   int64_t M = p.m, N = p.n, K = p.k;
@@ -55,158 +54,186 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   GemmOutput output{&p, createSplitKWorkspace(b, loc, p, grid.splits)};
   auto tileA = *algebra::TaskMapping::autoMap({BM, BK}, threads);
   auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   SmallVector<Type> shared = {
       MemRefType::get({2, BK, BM}, elt, AffineMap(), workgroup),
       MemRefType::get({2, BK, BN}, elt, AffineMap(), workgroup)};
 
-  createLaunch(b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
-               [&](OpBuilder &b, gpu::LaunchOp launch) {
-    Value As = launch.getWorkgroupAttributions()[0];
-    Value Bs = launch.getWorkgroupAttributions()[1];
-    forEachGemmBlock(b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
-    Value m0 = blk.m0, n0 = blk.n0;
-    Value tid = launch.getThreadIds().x;
-    Value warp = arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
-    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
-    // The spatial factors: which warp tile and which lane position.
-    auto warpPos = hidet::tm::SpatialOp::create(
-        b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, warp,
-        hidet::tm::SpatialAttr::get(ctx, warps));
-    auto lanePos = hidet::tm::SpatialOp::create(
-        b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, lane,
-        hidet::tm::SpatialAttr::get(ctx, mid));
-    // Local row/column of the thread's task (o, i) within the block tile.
-    auto localIndex = [&](OpBuilder &b, unsigned d, Value o, Value i) {
-      Value w = d == 0 ? warpPos.getResult(0) : warpPos.getResult(1);
-      Value l = d == 0 ? lanePos.getResult(0) : lanePos.getResult(1);
-      Value x = affine(b, loc, w, outer[d], o);
-      x = affine(b, loc, x, mid[d], l);
-      return affine(b, loc, x, inner[d], i);
-    };
-    auto accType = MemRefType::get({outer[0] * inner[0], outer[1] * inner[1]},
-                                   elt);
-    Value acc = memref::AllocaOp::create(b, loc, accType);
-    // Visits the thread's tasks: (row, col) in the tile and the
-    // accumulator slot.
-    auto forTasks = [&](function_ref<void(OpBuilder &, Value, Value, Value,
-                                          Value)> body) {
-      fullyUnrolled(b, loc, {outer[0], outer[1]}, [&](OpBuilder &b,
-                                                      ValueRange o) {
-        fullyUnrolled(b, loc, {inner[0], inner[1]}, [&](OpBuilder &b,
-                                                        ValueRange i) {
-          Value row = localIndex(b, 0, o[0], i[0]);
-          Value col = localIndex(b, 1, o[1], i[1]);
-          Value slotR = affine(b, loc, o[0], inner[0], i[0]);
-          Value slotC = affine(b, loc, o[1], inner[1], i[1]);
-          body(b, row, col, slotR, slotC);
-        });
-      });
-    };
-    // C += A * B: the accumulators start from C (0 past the edges).
-    forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
-      Value gr = arith::AddIOp::create(b, loc, m0, row);
-      Value gc = arith::AddIOp::create(b, loc, n0, col);
-      memref::StoreOp::create(b, loc, output.loadInit(b, loc, blk, gr, gc),
-                              acc, ValueRange{sr, sc});
-    });
-    // Tile loads go global -> registers -> shared memory. The auto_map tile
-    // mapping is repeat(R) * spatial(S): the spatial part is the thread's
-    // fixed position, the repeat index its register slot, so the next tile
-    // can be fetched into registers while the current one is computed on
-    // (Hidet's register double buffering of the global loads).
-    struct TileLoad {
-      bool isA;
-      algebra::Shape rep, spat;
-      Value regs, s0, s1;
-    };
-    auto makeTileLoad = [&](const algebra::TaskMapping &mapping, bool isA) {
-      TileLoad t;
-      t.isA = isA;
-      t.rep = mapping.getFactors()[0].getShape();
-      t.spat = mapping.getFactors()[1].getShape();
-      t.regs = memref::AllocaOp::create(
-          b, loc, MemRefType::get({t.rep[0] * t.rep[1]}, elt));
-      auto pos = hidet::tm::SpatialOp::create(
-          b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
-          hidet::tm::SpatialAttr::get(ctx, t.spat));
-      t.s0 = pos.getResult(0);
-      t.s1 = pos.getResult(1);
-      return t;
-    };
-    TileLoad loadA = makeTileLoad(tileA, /*isA=*/true);
-    TileLoad loadB = makeTileLoad(tileB, /*isA=*/false);
-    // Visits the thread's tasks (r, c) of a tile and their register slots.
-    auto forTileTasks = [&](const TileLoad &t,
-                            function_ref<void(OpBuilder &, Value, Value,
-                                              Value)> body) {
-      fullyUnrolled(b, loc, {t.rep[0], t.rep[1]}, [&](OpBuilder &b,
-                                                      ValueRange p) {
-        Value r = affine(b, loc, p[0], t.spat[0], t.s0);
-        Value c = affine(b, loc, p[1], t.spat[1], t.s1);
-        Value slot = affine(b, loc, p[0], t.rep[1], p[1]);
-        body(b, r, c, slot);
-      });
-    };
-    // Global -> registers for the K tile starting at k0 (zero past edges,
-    // including a whole tile past K, so the last prefetch reads nothing).
-    auto fetch = [&](const TileLoad &t, Value k0) {
-      forTileTasks(t, [&](OpBuilder &b, Value r, Value c, Value slot) {
-        Value gr = arith::AddIOp::create(b, loc, t.isA ? m0 : k0, r);
-        Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : n0, c);
-        Value in = arith::AndIOp::create(
-            b, loc, lessThan(b, loc, gr, t.isA ? M : K),
-            lessThan(b, loc, gc, t.isA ? K : N));
-        const GemmOperand &x = t.isA ? p.a : p.b;
-        Value v = loadOrZero(b, loc, in, x.buffer,
-                             x.address(b, loc, blk.batch, gr, gc), elt);
-        memref::StoreOp::create(b, loc, v, t.regs, slot);
-      });
-    };
-    // Registers -> shared memory stage `stage`: A k-major (As[k][m]), B as
-    // is.
-    auto stash = [&](const TileLoad &t, Value stage) {
-      forTileTasks(t, [&](OpBuilder &b, Value r, Value c, Value slot) {
-        Value v = memref::LoadOp::create(b, loc, t.regs, slot);
-        memref::StoreOp::create(b, loc, v, t.isA ? As : Bs,
-                                t.isA ? ValueRange{stage, c, r}
-                                      : ValueRange{stage, r, c});
-      });
-    };
-    auto compute = [&](OpBuilder &b, Value stage) {
-      fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
-        forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
-          Value a = memref::LoadOp::create(b, loc, As,
-                                           ValueRange{stage, kk[0], row});
-          Value bv = memref::LoadOp::create(b, loc, Bs,
-                                            ValueRange{stage, kk[0], col});
-          Value c = memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc});
-          // One fused multiply-add per product, as cuBLAS does; it differs
-          // from a separate multiply and add by one rounding.
-          memref::StoreOp::create(b, loc, math::FmaOp::create(b, loc, a, bv, c),
-                                  acc, ValueRange{sr, sc});
-        });
-      });
-    };
-    emitDoubleBufferedKLoop(
-        b, loc, blk, BK,
-        [&](OpBuilder &b, Value k0) {
-          fetch(loadA, k0);
-          fetch(loadB, k0);
-        },
-        [&](OpBuilder &b, Value stage) {
-          stash(loadA, stage);
-          stash(loadB, stage);
-        },
-        compute);
-    forTasks([&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
-      Value gr = arith::AddIOp::create(b, loc, m0, row);
-      Value gc = arith::AddIOp::create(b, loc, n0, col);
-      output.store(b, loc, blk, gr, gc,
-                   memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc}));
-    });
-    });
-  }, shared);
+  createLaunch(
+      b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
+      [&](OpBuilder &b, gpu::LaunchOp launch) {
+        Value As = launch.getWorkgroupAttributions()[0];
+        Value Bs = launch.getWorkgroupAttributions()[1];
+        forEachGemmBlock(
+            b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
+              Value m0 = blk.m0, n0 = blk.n0;
+              Value tid = launch.getThreadIds().x;
+              Value warp =
+                  arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+              Value lane =
+                  arith::RemUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+              // The spatial factors: which warp tile and which lane position.
+              auto warpPos = hidet::tm::SpatialOp::create(
+                  b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, warp,
+                  hidet::tm::SpatialAttr::get(ctx, warps));
+              auto lanePos = hidet::tm::SpatialOp::create(
+                  b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, lane,
+                  hidet::tm::SpatialAttr::get(ctx, mid));
+              // Local row/column of the thread's task (o, i) within the block
+              // tile.
+              auto localIndex = [&](OpBuilder &b, unsigned d, Value o,
+                                    Value i) {
+                Value w = d == 0 ? warpPos.getResult(0) : warpPos.getResult(1);
+                Value l = d == 0 ? lanePos.getResult(0) : lanePos.getResult(1);
+                Value x = affine(b, loc, w, outer[d], o);
+                x = affine(b, loc, x, mid[d], l);
+                return affine(b, loc, x, inner[d], i);
+              };
+              auto accType = MemRefType::get(
+                  {outer[0] * inner[0], outer[1] * inner[1]}, elt);
+              Value acc = memref::AllocaOp::create(b, loc, accType);
+              // Visits the thread's tasks: (row, col) in the tile and the
+              // accumulator slot.
+              auto forTasks = [&](function_ref<void(OpBuilder &, Value, Value,
+                                                    Value, Value)>
+                                      body) {
+                fullyUnrolled(b, loc, {outer[0], outer[1]},
+                              [&](OpBuilder &b, ValueRange o) {
+                                fullyUnrolled(
+                                    b, loc, {inner[0], inner[1]},
+                                    [&](OpBuilder &b, ValueRange i) {
+                                      Value row = localIndex(b, 0, o[0], i[0]);
+                                      Value col = localIndex(b, 1, o[1], i[1]);
+                                      Value slotR =
+                                          affine(b, loc, o[0], inner[0], i[0]);
+                                      Value slotC =
+                                          affine(b, loc, o[1], inner[1], i[1]);
+                                      body(b, row, col, slotR, slotC);
+                                    });
+                              });
+              };
+              // C += A * B: the accumulators start from C (0 past the edges).
+              forTasks([&](OpBuilder &b, Value row, Value col, Value sr,
+                           Value sc) {
+                Value gr = arith::AddIOp::create(b, loc, m0, row);
+                Value gc = arith::AddIOp::create(b, loc, n0, col);
+                memref::StoreOp::create(b, loc,
+                                        output.loadInit(b, loc, blk, gr, gc),
+                                        acc, ValueRange{sr, sc});
+              });
+              // Tile loads go global -> registers -> shared memory. The
+              // auto_map tile mapping is repeat(R) * spatial(S): the spatial
+              // part is the thread's fixed position, the repeat index its
+              // register slot, so the next tile can be fetched into registers
+              // while the current one is computed on (Hidet's register double
+              // buffering of the global loads).
+              struct TileLoad {
+                bool isA;
+                algebra::Shape rep, spat;
+                Value regs, s0, s1;
+              };
+              auto makeTileLoad = [&](const algebra::TaskMapping &mapping,
+                                      bool isA) {
+                TileLoad t;
+                t.isA = isA;
+                t.rep = mapping.getFactors()[0].getShape();
+                t.spat = mapping.getFactors()[1].getShape();
+                t.regs = memref::AllocaOp::create(
+                    b, loc, MemRefType::get({t.rep[0] * t.rep[1]}, elt));
+                auto pos = hidet::tm::SpatialOp::create(
+                    b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
+                    hidet::tm::SpatialAttr::get(ctx, t.spat));
+                t.s0 = pos.getResult(0);
+                t.s1 = pos.getResult(1);
+                return t;
+              };
+              TileLoad loadA = makeTileLoad(tileA, /*isA=*/true);
+              TileLoad loadB = makeTileLoad(tileB, /*isA=*/false);
+              // Visits the thread's tasks (r, c) of a tile and their register
+              // slots.
+              auto forTileTasks =
+                  [&](const TileLoad &t,
+                      function_ref<void(OpBuilder &, Value, Value, Value)>
+                          body) {
+                    fullyUnrolled(
+                        b, loc, {t.rep[0], t.rep[1]},
+                        [&](OpBuilder &b, ValueRange p) {
+                          Value r = affine(b, loc, p[0], t.spat[0], t.s0);
+                          Value c = affine(b, loc, p[1], t.spat[1], t.s1);
+                          Value slot = affine(b, loc, p[0], t.rep[1], p[1]);
+                          body(b, r, c, slot);
+                        });
+                  };
+              // Global -> registers for the K tile starting at k0 (zero past
+              // edges, including a whole tile past K, so the last prefetch
+              // reads nothing).
+              auto fetch = [&](const TileLoad &t, Value k0) {
+                forTileTasks(t, [&](OpBuilder &b, Value r, Value c,
+                                    Value slot) {
+                  Value gr = arith::AddIOp::create(b, loc, t.isA ? m0 : k0, r);
+                  Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : n0, c);
+                  Value in = arith::AndIOp::create(
+                      b, loc, lessThan(b, loc, gr, t.isA ? M : K),
+                      lessThan(b, loc, gc, t.isA ? K : N));
+                  const GemmOperand &x = t.isA ? p.a : p.b;
+                  Value v =
+                      loadOrZero(b, loc, in, x.buffer,
+                                 x.address(b, loc, blk.batch, gr, gc), elt);
+                  memref::StoreOp::create(b, loc, v, t.regs, slot);
+                });
+              };
+              // Registers -> shared memory stage `stage`: A k-major (As[k][m]),
+              // B as is.
+              auto stash = [&](const TileLoad &t, Value stage) {
+                forTileTasks(
+                    t, [&](OpBuilder &b, Value r, Value c, Value slot) {
+                      Value v = memref::LoadOp::create(b, loc, t.regs, slot);
+                      memref::StoreOp::create(b, loc, v, t.isA ? As : Bs,
+                                              t.isA ? ValueRange{stage, c, r}
+                                                    : ValueRange{stage, r, c});
+                    });
+              };
+              auto compute = [&](OpBuilder &b, Value stage) {
+                fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
+                  forTasks([&](OpBuilder &b, Value row, Value col, Value sr,
+                               Value sc) {
+                    Value a = memref::LoadOp::create(
+                        b, loc, As, ValueRange{stage, kk[0], row});
+                    Value bv = memref::LoadOp::create(
+                        b, loc, Bs, ValueRange{stage, kk[0], col});
+                    Value c =
+                        memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc});
+                    // One fused multiply-add per product, as cuBLAS does; it
+                    // differs from a separate multiply and add by one rounding.
+                    memref::StoreOp::create(
+                        b, loc, math::FmaOp::create(b, loc, a, bv, c), acc,
+                        ValueRange{sr, sc});
+                  });
+                });
+              };
+              emitDoubleBufferedKLoop(
+                  b, loc, blk, BK,
+                  [&](OpBuilder &b, Value k0) {
+                    fetch(loadA, k0);
+                    fetch(loadB, k0);
+                  },
+                  [&](OpBuilder &b, Value stage) {
+                    stash(loadA, stage);
+                    stash(loadB, stage);
+                  },
+                  compute);
+              forTasks(
+                  [&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
+                    Value gr = arith::AddIOp::create(b, loc, m0, row);
+                    Value gc = arith::AddIOp::create(b, loc, n0, col);
+                    output.store(b, loc, blk, gr, gc,
+                                 memref::LoadOp::create(b, loc, acc,
+                                                        ValueRange{sr, sc}));
+                  });
+            });
+      },
+      shared);
   if (output.workspace)
     emitSplitKReduction(b, loc, p, output.workspace, grid.splits);
 }

@@ -55,9 +55,10 @@ void hidet::printIntList(AsmPrinter &p, ArrayRef<int64_t> values) {
 
 LogicalResult
 SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       ArrayRef<int64_t> blockWarps, ArrayRef<int64_t> warpOuter,
-                       ArrayRef<int64_t> warpMid, ArrayRef<int64_t> warpInner,
-                       int64_t blockK, int64_t swizzle, int64_t splitK) {
+                       ArrayRef<int64_t> blockWarps,
+                       ArrayRef<int64_t> warpOuter, ArrayRef<int64_t> warpMid,
+                       ArrayRef<int64_t> warpInner, int64_t blockK,
+                       int64_t swizzle, int64_t splitK) {
   for (auto [name, list] :
        {std::pair<StringRef, ArrayRef<int64_t>>{"block_warps", blockWarps},
         {"warp_outer", warpOuter},
@@ -81,14 +82,17 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 SimtMatmulAttr SimtMatmulAttr::get(MLIRContext *ctx,
                                    const schedule::SimtMatmulSchedule &s) {
-  return get(ctx, s.blockWarps, s.warpOuter, s.warpMid, s.warpInner,
-             s.blockK, s.grid.swizzle, s.grid.splitK);
+  return get(ctx, s.blockWarps, s.warpOuter, s.warpMid, s.warpInner, s.blockK,
+             s.grid.swizzle, s.grid.splitK);
 }
 
 schedule::SimtMatmulSchedule SimtMatmulAttr::toSchedule() const {
-  auto pair = [](ArrayRef<int64_t> v) { return std::array<int64_t, 2>{v[0], v[1]}; };
-  return {pair(getBlockWarps()), pair(getWarpOuter()), pair(getWarpMid()),
-          pair(getWarpInner()), getBlockK(), {getSwizzle(), getSplitK()}};
+  auto pair = [](ArrayRef<int64_t> v) {
+    return std::array<int64_t, 2>{v[0], v[1]};
+  };
+  return {pair(getBlockWarps()), pair(getWarpOuter()),
+          pair(getWarpMid()),    pair(getWarpInner()),
+          getBlockK(),           {getSwizzle(), getSplitK()}};
 }
 
 int64_t SimtMatmulAttr::getNumThreads() const {
