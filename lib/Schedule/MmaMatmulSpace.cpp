@@ -15,8 +15,10 @@ int64_t MmaMatmulSchedule::estimatedRegisters() const {
   int64_t accumulators = mTiles * nTiles * 4;
   // A: 4 registers per m tile; B: 2 per n tile.
   int64_t fragments = mTiles * 4 + nTiles * 2;
-  int64_t staged = (block[0] * block[2] + block[2] * block[1]) *
-                   elementBytes() / 4 / numThreads();
+  // Register staging of the global loads (none with cp.async).
+  int64_t staged = stages != 0 ? 0
+                               : (block[0] * block[2] + block[2] * block[1]) *
+                                     elementBytes() / 4 / numThreads();
   int64_t total = accumulators + fragments + staged + 40;
   return (total + 7) / 8 * 8;
 }
@@ -31,6 +33,10 @@ std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
            std::to_string(s.mma[2]) + "]";
   if (std::string error = checkGridSchedule(s.grid); !error.empty())
     return error;
+  if (s.stages != 0 && (s.stages < 2 || s.stages > 8))
+    return "stages must be 0 (register staging) or in [2, 8] (cp.async), "
+           "got " +
+           std::to_string(s.stages);
   const char *names[] = {"block M", "block N"};
   for (int i = 0; i < 2; ++i)
     if (!isPowerOf2(s.block[i]) || s.block[i] < 16 || s.block[i] > 256)
@@ -82,19 +88,21 @@ hidet::schedule::enumerateMmaSpace(const TargetLimits &limits,
         for (int64_t wm : warpMN)
           for (int64_t wn : warpMN)
             for (int64_t swizzle : kSwizzleValues)
-              for (int64_t split : kSplitKValues) {
-                MmaMatmulSchedule s{
-                    {bm, bn, bk}, {wm, wn}, mma, {swizzle, split}};
-                if (checkMmaSchedule(s, &limits).empty())
-                  space.push_back(s);
-              }
+              for (int64_t split : kSplitKValues)
+                for (int64_t stages : kStageValues) {
+                  MmaMatmulSchedule s{
+                      {bm, bn, bk}, {wm, wn}, mma, {swizzle, split}, stages};
+                  if (checkMmaSchedule(s, &limits).empty())
+                    space.push_back(s);
+                }
   return space;
 }
 
 MmaMatmulSchedule
 hidet::schedule::defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
                                     int64_t k, const TargetLimits &limits,
-                                    std::array<int64_t, 3> mma) {
+                                    std::array<int64_t, 3> mma,
+                                    bool asyncCopy) {
   // 4 warps each. 128 x 128 with 64 x 64 warp tiles measured 3-7% faster
   // on the H100 than with 8 warps of 64 x 32 (bench/results/matmul-mma.md).
   static const MmaMatmulSchedule candidates[] = {
@@ -119,6 +127,8 @@ hidet::schedule::defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
     c.mma = mma;
     if (mma == kMmaTF32)
       c.block[2] /= 2;
+    if (asyncCopy)
+      c.stages = 3;
     return c;
   };
   bool fallback = true;

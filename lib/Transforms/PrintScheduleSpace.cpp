@@ -13,7 +13,7 @@
 #include "Hidet/Transforms/Passes.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
-#include "Templates/Gemm.h"
+#include "Templates/Templates.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,9 +75,10 @@ struct PrintScheduleSpacePass
         os << "template mma_matmul" << (isF32 ? " (tf32)" : "") << ", "
            << mmaSpace.size() << " schedules\n";
         pick = MmaMatmulAttr::get(
-            ctx, schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
-                                              isF32 ? schedule::kMmaTF32
-                                                    : schedule::kMma16));
+            ctx, schedule::defaultMmaSchedule(
+                     p.batch, p.m, p.n, p.k, limits,
+                     isF32 ? schedule::kMmaTF32 : schedule::kMma16,
+                     templates::whyNoAsyncCopy(p).empty()));
       }
       os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))

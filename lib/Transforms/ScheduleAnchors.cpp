@@ -122,9 +122,12 @@ struct ScheduleAnchorsPass
                << mmaShape[1] << ", " << mmaShape[2] << "]";
       if (!s)
         s = MmaMatmulAttr::get(
-            &getContext(), schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k,
-                                                        limits, mmaShape));
+            &getContext(),
+            schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
+                                         mmaShape, whyNoAsyncCopy(p).empty()));
       misfit = schedule::checkMmaSchedule(s.toSchedule(), &limits);
+      if (misfit.empty() && s.getStages() != 0)
+        misfit = whyNoAsyncCopy(p);
       chosen = s;
     }
     // A written schedule is structurally valid (its verifier ran) but may

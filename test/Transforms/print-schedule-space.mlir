@@ -12,20 +12,20 @@
 // CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 10480 schedules
 // CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>
 // CHECK-NEXT: written on the op: #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>
-// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template mma_matmul, 2230 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], swizzle = 8>
-// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template mma_matmul, 2230 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 16], swizzle = 8>
+// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template mma_matmul, 7740 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>
+// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template mma_matmul, 7740 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>
 // ResNet-50's 3x3 layer at batch 32 as an implicit GEMM: M = 32 * 56 * 56,
 // N = 64, K = 3 * 3 * 64; N = 64 gets 64-wide tiles, not mostly padding.
-// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 2230 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
+// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 7740 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], stages = 3, swizzle = 8>
 // CHECK: anchor linalg.matmul 8x8x8 f64 x f64 -> f64: no template
 // CHECK-NOT: anchor
-// The listing has every schedule: 10480 lines per SIMT anchor, 2230 per
+// The listing has every schedule: 10480 lines per SIMT anchor, 7740 per
 // tensor-core anchor.
 // COUNT: 20960
-// MMACOUNT: 6690
+// MMACOUNT: 23220
 // ONESM: anchor linalg.matmul 1x4096x4096
 // ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2]
 

@@ -73,7 +73,7 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // tf32=1 it goes to the tensor cores (m16n8k8, K tiles of 16 f32).
 // TF32-LABEL: func.func @large(
 // TF32:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
-// TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8], swizzle = 8>}
+// TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8], stages = 3, swizzle = 8>}
 // HEUR-LABEL: func.func @large(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-LABEL: func.func @large(
@@ -176,11 +176,11 @@ func.func @mma(%a: memref<333x555xf16>, %b: memref<555x444xf16>, %c: memref<333x
 
 // bf16 goes to nvvm.mma.sync (nvgpu.mma.sync cannot lower bf16 in MLIR
 // 22), with the fragments packed in 32-bit registers; bf16 results are
-// rounded from the f32 accumulators. Aligned rows (K = N = 256) load in
-// 16-byte vectors.
+// rounded from the f32 accumulators. Aligned rows (K = N = 256) allow
+// 16-byte cp.async copies, so the default schedule pipelines them.
 // HEUR-LABEL: func.func @bf16(
-// HEUR:         vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<256x256xbf16>, vector<8xbf16>
-// HEUR:         vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<256x256xbf16>, vector<8xbf16>
+// HEUR:         nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<256x256xbf16> to memref<3x64x32xbf16, #gpu.address_space<workgroup>>
+// HEUR:         nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<256x256xbf16> to memref<3x32x64xbf16, #gpu.address_space<workgroup>>
 // HEUR:         nvgpu.ldmatrix {{.*}} -> vector<4x2xbf16>
 // HEUR:         vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
 // HEUR:         nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
@@ -255,16 +255,39 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // m = (image, output row, output column), k = (filter row, filter column,
 // channel). The im2col indices are computed in A's loads (divisions by
 // OH * OW = 64, OW = 8, KW * C = 48 and C = 16, then y * 2 + r), never
-// materialized; with C = 16 they are 16-byte vectors.
+// materialized. With C = 16 the rows allow 16-byte copies, so the default
+// schedule is a 3-stage cp.async pipeline: two tiles are issued ahead (one
+// commit group each); each K step waits until one group is pending,
+// synchronizes, issues the tile two steps ahead into the stage read two
+// steps ago, and runs the math on its own stage. Out-of-bounds copies read
+// element 0 with 0 source elements (zero-fill).
 // CHECK-LABEL: func.func @conv_nhwc(
-// CHECK:         scf.if %{{.*}} -> (vector<8xf16>)
+// CHECK:         workgroup(%[[AS:.*]] : memref<3x16x64xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<3x64x64xf16, #gpu.address_space<workgroup>>)
+// CHECK:           scf.if %{{.*}} -> (f32)
+// CHECK:           %[[IN:.*]] = arith.andi
+// CHECK:           arith.select %[[IN]], %{{.*}}, %[[ZERO:.*]] : index
 // CHECK:           arith.divui %{{.*}}, %c64
 // CHECK:           arith.divui %{{.*}}, %c8
 // CHECK:           arith.divui %{{.*}}, %c16
 // CHECK:           arith.divui %{{.*}}, %c3
 // CHECK:           arith.muli %{{.*}}, %c2
-// CHECK:           vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<2x17x17x16xf16>, vector<8xf16>
-// CHECK:         nvgpu.mma.sync
+// CHECK:           %[[SRCN:.*]] = arith.select %[[IN]], %c8{{.*}}, %[[ZERO]] : index
+// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c0{{.*}}, {{.*}}], 8, %[[SRCN]] {bypassL1} : memref<2x17x17x16xf16> to memref<3x16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %arg1[{{.*}}], %[[BS]][%c0
+// CHECK:           nvgpu.device_async_create_group
+// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c1
+// CHECK:           %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK:           scf.for
+// CHECK-NEXT:        arith.subi
+// CHECK-NEXT:        nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK-NEXT:        gpu.barrier
+// CHECK:             nvgpu.device_async_copy %arg0
+// CHECK:             nvgpu.device_async_create_group
+// CHECK:             nvgpu.ldmatrix %[[AS]]
+// CHECK:             nvgpu.mma.sync
+// CHECK:           nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+// CHECK-NEXT:      tm.repeat
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>}
 // CHECK-NOT:     linalg.conv_2d
 func.func @conv_nhwc(%x: memref<2x17x17x16xf16>, %w: memref<3x3x16x32xf16>, %y: memref<2x8x8x32xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}

@@ -107,6 +107,31 @@ TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
     EXPECT_TRUE(contains(space, s));
 }
 
+TEST(MmaMatmulSpace, AsyncCopyStages) {
+  TargetLimits h100 = TargetLimits::h100();
+  // Three cp.async stages of 128 x 128 x 32 f16 tiles fill the 48 KiB;
+  // four do not; no staging registers.
+  MmaMatmulSchedule s = make({128, 128, 32}, {64, 64});
+  s.stages = 3;
+  EXPECT_EQ(s.sharedBytes(), 48 * 1024);
+  EXPECT_EQ(checkMmaSchedule(s, &h100), "");
+  MmaMatmulSchedule staged = make({128, 128, 32}, {64, 64});
+  EXPECT_LT(s.estimatedRegisters(), staged.estimatedRegisters());
+  s.stages = 4;
+  EXPECT_NE(checkMmaSchedule(s, &h100).find("65536 bytes of shared memory"),
+            std::string::npos);
+  s.stages = 1;
+  EXPECT_NE(checkMmaSchedule(s).find("stages must be 0"), std::string::npos);
+  // The heuristic pipelines when the operands allow cp.async.
+  EXPECT_EQ(defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMma16, true).stages,
+            3);
+  EXPECT_EQ(defaultMmaSchedule(1, 4096, 4096, 4096, h100).stages, 0);
+  std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(h100);
+  EXPECT_TRUE(std::find(space.begin(), space.end(),
+                        defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMma16,
+                                           true)) != space.end());
+}
+
 TEST(MmaMatmulSpace, TF32SpaceAndHeuristic) {
   TargetLimits h100 = TargetLimits::h100();
   std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(h100, kMmaTF32);

@@ -31,6 +31,9 @@ struct MmaMatmulSchedule {
   std::array<int64_t, 2> warp;  ///< WM, WN: the tile of C a warp owns
   std::array<int64_t, 3> mma = {16, 8, 16};
   GridSchedule grid = {};
+  /// 0: global loads staged in registers, two shared-memory stages
+  /// (Hidet's double buffering); N >= 2: an N-stage cp.async pipeline.
+  int64_t stages = 0;
 
   int64_t numWarps() const {
     return (block[0] / warp[0]) * (block[1] / warp[1]);
@@ -39,15 +42,18 @@ struct MmaMatmulSchedule {
   /// Bytes of one element of A and B: 16-bit for m16n8k16, f32 (run in
   /// tf32) for m16n8k8.
   int64_t elementBytes() const { return mma[2] == 8 ? 4 : 2; }
-  /// Shared memory of the A and B tiles, two stages, in bytes.
+  /// Shared-memory stages of the A and B tiles.
+  int64_t sharedStages() const { return stages == 0 ? 2 : stages; }
+  /// Shared memory of the A and B tiles, all stages, in bytes.
   int64_t sharedBytes() const {
-    return 2 * (block[0] + block[1]) * block[2] * elementBytes();
+    return sharedStages() * (block[0] + block[1]) * block[2] * elementBytes();
   }
   /// Registers per thread: f32 accumulators, A and B fragments of one k
   /// step, the staged global loads, and a reserve for addresses.
   int64_t estimatedRegisters() const;
   bool operator==(const MmaMatmulSchedule &o) const {
-    return block == o.block && warp == o.warp && mma == o.mma && grid == o.grid;
+    return block == o.block && warp == o.warp && mma == o.mma &&
+           grid == o.grid && stages == o.stages;
   }
 };
 
@@ -72,10 +78,16 @@ enumerateMmaSpace(const TargetLimits &limits = TargetLimits::h100(),
 /// split-K (defaultSplitK) when the blocks are fewer than the SMs; tiles in
 /// groups of 8 rows.
 /// With `mma` = kMmaTF32 the K tiles are halved (f32 tiles are twice as
-/// large in shared memory).
+/// large in shared memory). With `asyncCopy` (the operands' rows allow
+/// cp.async), a 3-stage cp.async pipeline: measured on the H100 at 4096^3
+/// f16, 0.37 ms against 0.49 ms with register staging.
 MmaMatmulSchedule defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
                                      int64_t k, const TargetLimits &limits,
-                                     std::array<int64_t, 3> mma = kMma16);
+                                     std::array<int64_t, 3> mma = kMma16,
+                                     bool asyncCopy = false);
+
+/// Hardware-meaningful stage counts (0: register staging).
+inline constexpr int64_t kStageValues[] = {0, 2, 3, 4};
 
 } // namespace schedule
 } // namespace hidet

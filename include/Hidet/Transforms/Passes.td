@@ -44,8 +44,11 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
       are read element by element (ldmatrix cannot transpose 32-bit
       values).
 
-    Both handle any M, N, K (zero-filled loads, predicated stores), keep two
-    shared-memory stages, and take the grid fields `swizzle` (grouped tile
+    Both handle any M, N, K (zero-filled loads, predicated stores) and keep
+    two shared-memory stages fed through registers; the tensor-core template
+    can instead pipeline N stages with cp.async (`stages = N`; the default
+    is 3 when the operands' rows allow 4-byte copies). Both take the grid
+    fields `swizzle` (grouped tile
     order) and `split_k` (K slices summed by a second kernel). A
     `linalg.fill` of C right before the anchor becomes the accumulators'
     start value.
@@ -97,8 +100,8 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
     unchanged.
 
     ```
-    anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 2230 schedules
-      default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
+    anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 7740 schedules
+      default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], stages = 3, swizzle = 8>
     ```
   }];
   let options = [

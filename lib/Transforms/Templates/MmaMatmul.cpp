@@ -55,8 +55,6 @@ namespace {
 /// 16-byte pieces (a row of an ldmatrix 8x8 matrix of 16-bit values) in a
 /// 128-byte line of shared-memory banks.
 constexpr int64_t kPiecesPerLine = 8;
-/// Shared-memory stages: the next K tile is stored while this one is read.
-constexpr int64_t kStages = 2;
 
 /// One operand's tile in shared memory, in two stages (double buffering).
 /// Logically `rows x cols` (A: BM x BK, B: BK x BN); stored as
@@ -65,14 +63,15 @@ constexpr int64_t kStages = 2;
 struct SharedTile {
   int64_t rows, cols;
   int innerDim;
-  int64_t piece; ///< elements in 16 bytes
+  int64_t piece;  ///< elements in 16 bytes
+  int64_t stages; ///< K tiles held at once
   Value buffer;
 
   int64_t outer() const { return innerDim == 1 ? rows : cols; }
   int64_t inner() const { return innerDim == 1 ? cols : rows; }
   MemRefType type(MLIRContext *ctx, Type elt) const {
     return MemRefType::get(
-        {kStages, outer(), inner()}, elt, AffineMap(),
+        {stages, outer(), inner()}, elt, AffineMap(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   }
   /// The stored column of the piece that starts at inner index `i` (a
@@ -132,6 +131,124 @@ forPieces(OpBuilder &b, Location loc, const TileCopy &t,
   });
 }
 
+/// Copies the pieces of the K tile starting at `k0` into `stage` with
+/// cp.async (nvgpu.device_async_copy), `t.width` elements per copy, zero-
+/// filled past the operand's edges (the source then points at element 0,
+/// which exists, and no byte of it is read). Returns the copies' tokens.
+static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
+                                           const GemmProblem &p,
+                                           const GemmBlock &blk,
+                                           const TileCopy &t, Value k0,
+                                           Value stage) {
+  SmallVector<Value> tokens;
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  int64_t bytes = t.width * t.elt.getIntOrFloatBitWidth() / 8;
+  // The repeat factor is unrolled here, not in a tm.repeat, because the
+  // tokens must reach the group that commits them.
+  for (int64_t r0 = 0; r0 < t.rep[0]; ++r0)
+    for (int64_t r1 = 0; r1 < t.rep[1]; ++r1) {
+      Value o = affine(b, loc, cst(b, loc, r0), t.spat[0], t.s0);
+      Value i = arith::MulIOp::create(
+          b, loc, affine(b, loc, cst(b, loc, r1), t.spat[1], t.s1),
+          cst(b, loc, t.tile.piece));
+      Value stored = t.tile.storedInner(b, loc, o, i);
+      for (int64_t e = 0; e < t.tile.piece; e += t.width) {
+        Value ie = arith::AddIOp::create(b, loc, i, cst(b, loc, e));
+        Value r = t.tile.innerDim == 1 ? o : ie;
+        Value c = t.tile.innerDim == 1 ? ie : o;
+        Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
+        Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
+        Value in = arith::AndIOp::create(
+            b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
+            lessThan(b, loc, gc, t.isA ? p.k : p.n));
+        Value zero = cst(b, loc, 0);
+        SmallVector<Value> src = t.operand->address(
+            b, loc, blk.batch, arith::SelectOp::create(b, loc, in, gr, zero),
+            arith::SelectOp::create(b, loc, in, gc, zero));
+        Value srcElements = arith::SelectOp::create(
+            b, loc, in, cst(b, loc, t.width), zero);
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            b, loc, tokenType, t.tile.buffer,
+            ValueRange{stage, o,
+                       arith::AddIOp::create(b, loc, stored, cst(b, loc, e))},
+            t.operand->buffer, src, b.getIndexAttr(t.width), srcElements,
+            bytes == 16 ? b.getUnitAttr() : UnitAttr()));
+      }
+    }
+  return tokens;
+}
+
+/// An N-stage cp.async pipeline over the block's K tiles: N - 1 tiles are
+/// in flight ahead of the one the math reads. Each step waits until at
+/// most N - 2 groups are pending (its tile has landed), synchronizes (the
+/// stage about to be overwritten was read in the previous step), issues
+/// the copies of the tile N - 1 steps ahead, then runs the math.
+static void emitAsyncCopyKLoop(OpBuilder &b, Location loc,
+                               const GemmProblem &p, const GemmBlock &blk,
+                               int64_t blockK, int64_t stages,
+                               ArrayRef<const TileCopy *> copies,
+                               function_ref<void(OpBuilder &, Value)> compute) {
+  auto issue = [&](OpBuilder &b, Value tile, Value stage) {
+    Value k0 = arith::MulIOp::create(b, loc, tile, cst(b, loc, blockK));
+    SmallVector<Value> tokens;
+    for (const TileCopy *t : copies)
+      llvm::append_range(tokens,
+                         issueAsyncCopies(b, loc, p, blk, *t, k0, stage));
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
+               tokens)
+        .getResult();
+  };
+  Value group;
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    group = issue(b, arith::AddIOp::create(b, loc, blk.kBegin, cst(b, loc, s)),
+                  cst(b, loc, s));
+  auto kLoop =
+      scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value t = kLoop.getInductionVar();
+    Value rel = arith::SubIOp::create(b, loc, t, blk.kBegin);
+    // The wait's token operand only orders the IR; the lowering counts
+    // committed groups.
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
+                                     b.getI32IntegerAttr(stages - 2));
+    gpu::BarrierOp::create(b, loc);
+    Value ahead = cst(b, loc, stages - 1);
+    issue(b, arith::AddIOp::create(b, loc, t, ahead),
+          arith::RemUIOp::create(b, loc,
+                                 arith::AddIOp::create(b, loc, rel, ahead),
+                                 cst(b, loc, stages)));
+    compute(b, arith::RemUIOp::create(b, loc, rel, cst(b, loc, stages)));
+  }
+  // Copies issued past the last tile (zero-filled) must land before exit.
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+}
+
+/// Elements per global load of an operand: its vector width along the
+/// tile's stored inner dimension, or 1.
+static int64_t copyWidth(const GemmOperand &x, int tileInnerDim,
+                         int64_t piece) {
+  return x.innerDim == tileInnerDim ? std::min<int64_t>(x.vectorWidth, piece)
+                                    : 1;
+}
+
+std::string hidet::templates::whyNoAsyncCopy(const GemmProblem &p) {
+  int64_t bytes = p.aElt.getIntOrFloatBitWidth() / 8;
+  int64_t piece = 16 / bytes;
+  const std::pair<const GemmOperand *, int> operands[] = {{&p.a, 1},
+                                                          {&p.b, 0}};
+  for (auto [x, kDim] : operands) {
+    int inner = x->innerDim >= 0 ? x->innerDim : kDim;
+    if (copyWidth(*x, inner, piece) * bytes < 4)
+      return std::string("cp.async copies 4, 8 or 16 bytes, but ") +
+             (x == &p.a ? "A" : "B") +
+             "'s rows allow only 2-byte pieces (an odd contiguous extent)";
+  }
+  return "";
+}
+
 void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                                       const GemmProblem &p, MmaMatmulAttr s) {
   MLIRContext *ctx = b.getContext();
@@ -157,8 +274,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   auto innerOf = [](const GemmOperand &x, int kDim) {
     return x.innerDim >= 0 ? x.innerDim : kDim;
   };
-  SharedTile tileA{BM, BK, innerOf(p.a, 1), kPiece, Value()};
-  SharedTile tileB{BK, BN, innerOf(p.b, 0), kPiece, Value()};
+  int64_t stages = sched.sharedStages();
+  SharedTile tileA{BM, BK, innerOf(p.a, 1), kPiece, stages, Value()};
+  SharedTile tileB{BK, BN, innerOf(p.b, 0), kPiece, stages, Value()};
   SmallVector<Type> shared = {tileA.type(ctx, elt), tileB.type(ctx, elt)};
 
   createLaunch(
@@ -230,9 +348,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                 t.isA = isA;
                 t.tile = tile;
                 t.elt = elt;
-                t.width = x.innerDim == tile.innerDim
-                              ? std::min<int64_t>(x.vectorWidth, kPiece)
-                              : 1;
+                t.width = copyWidth(x, tile.innerDim, kPiece);
                 auto pieces = *algebra::TaskMapping::autoMap(
                     {tile.outer(), tile.inner() / kPiece}, threads);
                 t.rep = pieces.getFactors()[0].getShape();
@@ -533,17 +649,21 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     });
               };
 
-              emitDoubleBufferedKLoop(
-                  b, loc, blk, BK,
-                  [&](OpBuilder &b, Value k0) {
-                    fetch(copyA, k0);
-                    fetch(copyB, k0);
-                  },
-                  [&](OpBuilder &b, Value stage) {
-                    stash(copyA, stage);
-                    stash(copyB, stage);
-                  },
-                  compute);
+              if (sched.stages == 0)
+                emitDoubleBufferedKLoop(
+                    b, loc, blk, BK,
+                    [&](OpBuilder &b, Value k0) {
+                      fetch(copyA, k0);
+                      fetch(copyB, k0);
+                    },
+                    [&](OpBuilder &b, Value stage) {
+                      stash(copyA, stage);
+                      stash(copyB, stage);
+                    },
+                    compute);
+              else
+                emitAsyncCopyKLoop(b, loc, p, blk, BK, stages,
+                                   {&copyA, &copyB}, compute);
               forAccumulators(
                   [&](OpBuilder &b, Value gr, Value gc, Value mi, Value slot) {
                     output.store(b, loc, blk, gr, gc,

@@ -27,6 +27,10 @@ namespace templates {
 void buildSimtMatmul(mlir::OpBuilder &b, mlir::Location loc,
                      const GemmProblem &p, SimtMatmulAttr schedule);
 
+/// Why the tensor-core template cannot copy `p`'s operands with cp.async
+/// (schedules with stages >= 2), or empty.
+std::string whyNoAsyncCopy(const GemmProblem &p);
+
 /// Emits at `b`'s insertion point the tensor-core kernel(s) computing the
 /// f16 or bf16 GEMM `p` (f32 accumulation) as `schedule` says.
 void buildMmaMatmul(mlir::OpBuilder &b, mlir::Location loc,

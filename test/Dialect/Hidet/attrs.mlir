@@ -14,6 +14,8 @@
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 2>}
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 2>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>}
+"test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8]>}
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8]>} : () -> ()
 
@@ -33,6 +35,12 @@
 // The mma shape is the f16/bf16 instruction's or the tf32 one's.
 // expected-error @+1 {{mma must be [16, 8, 16] (f16/bf16) or [16, 8, 8] (tf32), got [16, 8, 4]}}
 "test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 4]>} : () -> ()
+
+// -----
+
+// Stages: 0 (register staging) or a cp.async pipeline of 2 to 8.
+// expected-error @+1 {{stages must be 0 (register staging) or in [2, 8] (cp.async), got 1}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], stages = 1>} : () -> ()
 
 // -----
 

@@ -114,7 +114,8 @@ int64_t SimtMatmulAttr::getBlockN() const {
 LogicalResult
 MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       ArrayRef<int64_t> block, ArrayRef<int64_t> warp,
-                      ArrayRef<int64_t> mma, int64_t swizzle, int64_t splitK) {
+                      ArrayRef<int64_t> mma, int64_t stages, int64_t swizzle,
+                      int64_t splitK) {
   for (auto [name, list, size] :
        {std::tuple<StringRef, ArrayRef<int64_t>, size_t>{"block", block, 3},
         {"warp", warp, 2},
@@ -125,7 +126,8 @@ MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   schedule::MmaMatmulSchedule s{{block[0], block[1], block[2]},
                                 {warp[0], warp[1]},
                                 {mma[0], mma[1], mma[2]},
-                                {swizzle, splitK}};
+                                {swizzle, splitK},
+                                stages};
   if (std::string error = schedule::checkMmaSchedule(s); !error.empty())
     return emitError() << error;
   return success();
@@ -133,7 +135,8 @@ MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 MmaMatmulAttr MmaMatmulAttr::get(MLIRContext *ctx,
                                  const schedule::MmaMatmulSchedule &s) {
-  return get(ctx, s.block, s.warp, s.mma, s.grid.swizzle, s.grid.splitK);
+  return get(ctx, s.block, s.warp, s.mma, s.stages, s.grid.swizzle,
+             s.grid.splitK);
 }
 
 schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
@@ -141,5 +144,6 @@ schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
   return {{block[0], block[1], block[2]},
           {warp[0], warp[1]},
           {mma[0], mma[1], mma[2]},
-          {getSwizzle(), getSplitK()}};
+          {getSwizzle(), getSplitK()},
+          getStages()};
 }

@@ -104,8 +104,11 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
     the row, so that the `ldmatrix` loads of the fragments hit every bank
     once. Operands keep the memory order they have in global memory
     (`ldmatrix` transposes where needed), so transposed operands are as
-    fast as plain ones. The grid fields `swizzle` and `split_k` are those of
-    `#hidet.simt_matmul`.
+    fast as plain ones. `stages` picks how tiles reach shared memory: 0
+    (the default) loads them into registers and stores them to two stages
+    (Hidet's double buffering); N >= 2 copies them with cp.async into N
+    stages, N - 1 tiles ahead of the math. The grid fields `swizzle` and
+    `split_k` are those of `#hidet.simt_matmul`.
 
     Example (128 x 128 block tiles, 8 warps of 64 x 32, tiles in groups of
     8 rows):
@@ -117,6 +120,8 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
   }];
   let parameters = (ins Hidet_IntList:$block, Hidet_IntList:$warp,
                         Hidet_IntList:$mma,
+                        DefaultValuedParameter<"int64_t", "0",
+                          "shared-memory pipeline stages">:$stages,
                         Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
