@@ -78,7 +78,7 @@ struct PrintScheduleSpacePass
             ctx, schedule::defaultMmaSchedule(
                      p.batch, p.m, p.n, p.k, limits,
                      isF32 ? schedule::kMmaTF32 : schedule::kMma16,
-                     templates::whyNoAsyncCopy(p).empty()));
+                     templates::defaultsToAsyncCopy(p)));
       }
       os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))

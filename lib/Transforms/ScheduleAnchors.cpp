@@ -124,7 +124,7 @@ struct ScheduleAnchorsPass
         s = MmaMatmulAttr::get(
             &getContext(),
             schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
-                                         mmaShape, whyNoAsyncCopy(p).empty()));
+                                         mmaShape, defaultsToAsyncCopy(p)));
       misfit = schedule::checkMmaSchedule(s.toSchedule(), &limits);
       if (misfit.empty() && s.getStages() != 0)
         misfit = whyNoAsyncCopy(p);

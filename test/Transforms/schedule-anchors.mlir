@@ -255,8 +255,10 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // m = (image, output row, output column), k = (filter row, filter column,
 // channel). The im2col indices are computed in A's loads (divisions by
 // OH * OW = 64, OW = 8, KW * C = 48 and C = 16, then y * 2 + r), never
-// materialized. With C = 16 the rows allow 16-byte copies, so the default
-// schedule is a 3-stage cp.async pipeline: two tiles are issued ahead (one
+// materialized. With C = 16 the rows allow 16-byte copies, and the
+// schedule asks for a 3-stage cp.async pipeline (the heuristic gives
+// convolutions register staging, measured faster): two tiles are issued
+// ahead (one
 // commit group each); each K step waits until one group is pending,
 // synchronizes, issues the tile two steps ahead into the stage read two
 // steps ago, and runs the math on its own stage. Out-of-bounds copies read
@@ -290,7 +292,8 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>}
 // CHECK-NOT:     linalg.conv_2d
 func.func @conv_nhwc(%x: memref<2x17x17x16xf16>, %w: memref<3x3x16x32xf16>, %y: memref<2x8x8x32xf32>) {
-  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>,
+      hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>}
       ins(%x, %w : memref<2x17x17x16xf16>, memref<3x3x16x32xf16>) outs(%y : memref<2x8x8x32xf32>)
   return
 }

@@ -47,7 +47,8 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Both handle any M, N, K (zero-filled loads, predicated stores) and keep
     two shared-memory stages fed through registers; the tensor-core template
     can instead pipeline N stages with cp.async (`stages = N`; the default
-    is 3 when the operands' rows allow 4-byte copies). Both take the grid
+    is 3 for contractions whose operands' rows allow 4-byte copies, and
+    register staging for convolutions, measured faster). Both take the grid
     fields `swizzle` (grouped tile
     order) and `split_k` (K slices summed by a second kernel). A
     `linalg.fill` of C right before the anchor becomes the accumulators'
@@ -101,7 +102,7 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
 
     ```
     anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 7740 schedules
-      default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], stages = 3, swizzle = 8>
+      default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
     ```
   }];
   let options = [

@@ -61,6 +61,8 @@ struct GemmProblem {
   /// output was just filled with it): the accumulators start from it and C
   /// is never read.
   mlir::Value cInit;
+  /// Whether the anchor is a convolution (A's addresses do im2col).
+  bool isConvolution = false;
   /// What the anchor is, for remarks and the space printer
   /// ("linalg.matmul", "linalg.conv_2d_nhwc_hwcf", ...).
   std::string kind;

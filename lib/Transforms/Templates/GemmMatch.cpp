@@ -177,6 +177,7 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
   p.m = n * oh * ow;
   p.n = f;
   p.k = kh * kw * c;
+  p.isConvolution = true;
   p.kind = op->getName().getStringRef().str();
   p.aElt = in.getElementType();
   p.bElt = filter.getElementType();

@@ -249,6 +249,10 @@ std::string hidet::templates::whyNoAsyncCopy(const GemmProblem &p) {
   return "";
 }
 
+bool hidet::templates::defaultsToAsyncCopy(const GemmProblem &p) {
+  return !p.isConvolution && whyNoAsyncCopy(p).empty();
+}
+
 void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                                       const GemmProblem &p, MmaMatmulAttr s) {
   MLIRContext *ctx = b.getContext();
