@@ -47,8 +47,9 @@ json.dump(res, open(os.path.join(out, "matmul-mma.json"), "w"), indent=2)
 with open(os.path.join(out, "matmul-mma.md"), "w") as md:
     md.write(f"# Tensor-core matmul template vs cuBLAS, f16/bf16 ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
-             "Default schedules (no tuning), mma.sync m16n8k16 with f32 "
-             "accumulation and register double buffering (no cp.async yet). "
+             "Default schedules (no tuning; the last column, `stages = N` "
+             "being an N-stage cp.async pipeline), mma.sync m16n8k16 with "
+             "f32 accumulation. "
              "Each kernel checked against a naive GPU kernel with f32 "
              "accumulation before timing; GPU times, median of 30, each "
              "queued behind a GPU sleep; cuBLAS measured in the same run "
