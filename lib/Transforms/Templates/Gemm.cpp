@@ -39,12 +39,14 @@ void hidet::templates::fullyUnrolled(
   body(b, block->getArguments());
 }
 
-Value hidet::templates::loadOrZero(OpBuilder &b, Location loc, Value cond,
-                                   Value buffer, ValueRange idx, Type type,
-                                   llvm::MaybeAlign align) {
+Value hidet::templates::loadOrZero(
+    OpBuilder &b, Location loc, Value cond, Value buffer,
+    function_ref<SmallVector<Value>(OpBuilder &)> indices, Type type,
+    llvm::MaybeAlign align) {
   auto ifOp = scf::IfOp::create(b, loc, type, cond, /*withElse=*/true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  SmallVector<Value> idx = indices(b);
   Value loaded;
   if (auto vt = dyn_cast<VectorType>(type))
     loaded = vector::LoadOp::create(b, loc, vt, buffer, idx,
@@ -190,18 +192,11 @@ Value GemmOutput::loadInit(OpBuilder &b, Location loc, const GemmBlock &blk,
     return arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
   if (p.cInit)
     return castTo(b, loc, p.cInit, f32);
-  auto ifOp = scf::IfOp::create(b, loc, f32, inOutput(b, loc, p, row, col),
-                                /*withElse=*/true);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  Value v = memref::LoadOp::create(b, loc, p.c.buffer,
-                                   p.c.address(b, loc, blk.batch, row, col));
-  scf::YieldOp::create(b, loc, castTo(b, loc, v, f32));
-  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  scf::YieldOp::create(
-      b, loc,
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(f32)).getResult());
-  return ifOp.getResult(0);
+  Value v = loadOrZero(
+      b, loc, inOutput(b, loc, p, row, col), p.c.buffer,
+      [&](OpBuilder &b) { return p.c.address(b, loc, blk.batch, row, col); },
+      p.cElt);
+  return castTo(b, loc, v, f32);
 }
 
 void GemmOutput::store(OpBuilder &b, Location loc, const GemmBlock &blk,

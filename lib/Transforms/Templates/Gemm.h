@@ -90,10 +90,14 @@ void fullyUnrolled(
     mlir::OpBuilder &b, mlir::Location loc, llvm::ArrayRef<int64_t> shape,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body);
 
-/// `cond ? load(buffer[idx]) : 0` for a scalar or vector `type`.
-mlir::Value loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
-                       mlir::Value buffer, mlir::ValueRange idx,
-                       mlir::Type type, llvm::MaybeAlign align = {});
+/// `cond ? load(buffer[indices()]) : 0` for a scalar or vector `type`;
+/// the indices are computed only where `cond` holds.
+mlir::Value
+loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
+           mlir::Value buffer,
+           llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &)>
+               indices,
+           mlir::Type type, llvm::MaybeAlign align = {});
 
 /// `v < bound` (unsigned).
 mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,

@@ -131,6 +131,31 @@ forPieces(OpBuilder &b, Location loc, const TileCopy &t,
   });
 }
 
+namespace {
+/// Element `e` of a piece, in the operand: global row and column, and
+/// whether it lies inside the operand.
+struct PieceElement {
+  Value row, col, inside;
+};
+} // namespace
+
+/// Element `e` of the piece that starts at (`o`, `i`) of `t`'s tile, for the
+/// K tile starting at `k0`.
+static PieceElement pieceElement(OpBuilder &b, Location loc,
+                                 const GemmProblem &p, const GemmBlock &blk,
+                                 const TileCopy &t, Value k0, Value o, Value i,
+                                 int64_t e) {
+  Value ie = arith::AddIOp::create(b, loc, i, cst(b, loc, e));
+  Value r = t.tile.innerDim == 1 ? o : ie;
+  Value c = t.tile.innerDim == 1 ? ie : o;
+  Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
+  Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
+  Value in = arith::AndIOp::create(b, loc,
+                                   lessThan(b, loc, gr, t.isA ? p.m : p.k),
+                                   lessThan(b, loc, gc, t.isA ? p.k : p.n));
+  return {gr, gc, in};
+}
+
 /// Copies the pieces of the K tile starting at `k0` into `stage` with
 /// cp.async (nvgpu.device_async_copy), `t.width` elements per copy, zero-
 /// filled past the operand's edges (the source then points at element 0,
@@ -153,14 +178,7 @@ static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
           cst(b, loc, t.tile.piece));
       Value stored = t.tile.storedInner(b, loc, o, i);
       for (int64_t e = 0; e < t.tile.piece; e += t.width) {
-        Value ie = arith::AddIOp::create(b, loc, i, cst(b, loc, e));
-        Value r = t.tile.innerDim == 1 ? o : ie;
-        Value c = t.tile.innerDim == 1 ? ie : o;
-        Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
-        Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
-        Value in = arith::AndIOp::create(
-            b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
-            lessThan(b, loc, gc, t.isA ? p.k : p.n));
+        auto [gr, gc, in] = pieceElement(b, loc, p, blk, t, k0, o, i, e);
         Value zero = cst(b, loc, 0);
         SmallVector<Value> src = t.operand->address(
             b, loc, blk.batch, arith::SelectOp::create(b, loc, in, gr, zero),
@@ -380,41 +398,17 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                       Value piece = arith::ConstantOp::create(
                           b, loc, b.getZeroAttr(pieceType));
                       for (int64_t e = 0; e < kPiece; e += t.width) {
-                        Value ie =
-                            arith::AddIOp::create(b, loc, i, cst(b, loc, e));
-                        Value r = t.tile.innerDim == 1 ? o : ie;
-                        Value c = t.tile.innerDim == 1 ? ie : o;
-                        Value gr = arith::AddIOp::create(
-                            b, loc, t.isA ? blk.m0 : k0, r);
-                        Value gc = arith::AddIOp::create(
-                            b, loc, t.isA ? k0 : blk.n0, c);
-                        Value in = arith::AndIOp::create(
-                            b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
-                            lessThan(b, loc, gc, t.isA ? p.k : p.n));
-                        // Only called inside the operand, so no address is
-                        // formed past its edges.
-                        auto ifOp = scf::IfOp::create(b, loc, partType, in,
-                                                      /*withElse=*/true);
-                        {
-                          OpBuilder::InsertionGuard g(b);
-                          b.setInsertionPointToStart(
-                              &ifOp.getThenRegion().front());
-                          SmallVector<Value> idx =
-                              t.operand->address(b, loc, blk.batch, gr, gc);
-                          Value v = vector::LoadOp::create(
-                              b, loc, partType, t.operand->buffer, idx,
-                              /*nontemporal=*/false, vectorAlign(elt, t.width));
-                          scf::YieldOp::create(b, loc, v);
-                          b.setInsertionPointToStart(
-                              &ifOp.getElseRegion().front());
-                          scf::YieldOp::create(
-                              b, loc,
-                              arith::ConstantOp::create(b, loc,
-                                                        b.getZeroAttr(partType))
-                                  .getResult());
-                        }
+                        PieceElement at =
+                            pieceElement(b, loc, p, blk, t, k0, o, i, e);
+                        Value part = loadOrZero(
+                            b, loc, at.inside, t.operand->buffer,
+                            [&](OpBuilder &b) {
+                              return t.operand->address(b, loc, blk.batch,
+                                                        at.row, at.col);
+                            },
+                            partType, vectorAlign(elt, t.width));
                         if (t.width == kPiece) {
-                          piece = ifOp.getResult(0);
+                          piece = part;
                           continue;
                         }
                         // Element by element: the NVVM lowering has no pattern
@@ -422,8 +416,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                         for (int64_t j = 0; j < t.width; ++j)
                           piece = vector::InsertOp::create(
                               b, loc,
-                              vector::ExtractOp::create(b, loc,
-                                                        ifOp.getResult(0),
+                              vector::ExtractOp::create(b, loc, part,
                                                         ArrayRef<int64_t>{j}),
                               piece, ArrayRef<int64_t>{e + j});
                       }

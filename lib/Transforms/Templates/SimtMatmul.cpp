@@ -177,9 +177,12 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                       b, loc, lessThan(b, loc, gr, t.isA ? M : K),
                       lessThan(b, loc, gc, t.isA ? K : N));
                   const GemmOperand &x = t.isA ? p.a : p.b;
-                  Value v =
-                      loadOrZero(b, loc, in, x.buffer,
-                                 x.address(b, loc, blk.batch, gr, gc), elt);
+                  Value v = loadOrZero(
+                      b, loc, in, x.buffer,
+                      [&](OpBuilder &b) {
+                        return x.address(b, loc, blk.batch, gr, gc);
+                      },
+                      elt);
                   memref::StoreOp::create(b, loc, v, t.regs, slot);
                 });
               };
