@@ -57,6 +57,8 @@ void hidet::buildRuleBasedSchedulingPipeline(
   ScheduleAnchorsOptions anchors;
   anchors.numSMs = options.numSMs;
   anchors.tf32 = options.tf32;
+  // The split-K reduction is an elementwise kernel like the rule-based ones.
+  anchors.reduceBlockSize = options.blockSize;
   if (options.anchors)
     pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));

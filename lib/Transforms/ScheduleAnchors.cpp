@@ -141,9 +141,11 @@ struct ScheduleAnchorsPass
       fill->erase();
     Operation *before = op->getPrevNode();
     if (kind == GemmTemplate::Simt)
-      buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen));
+      buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen),
+                      reduceBlockSize);
     else
-      buildMmaMatmul(b, op.getLoc(), p, cast<MmaMatmulAttr>(chosen));
+      buildMmaMatmul(b, op.getLoc(), p, cast<MmaMatmulAttr>(chosen),
+                     reduceBlockSize);
     // Record the decision on the GEMM kernel (the first launch it built).
     Block::iterator it =
         before ? std::next(before->getIterator()) : op->getBlock()->begin();
@@ -157,6 +159,13 @@ struct ScheduleAnchorsPass
   }
 
   void runOnOperation() final {
+    if (reduceBlockSize <= 0 || reduceBlockSize > 1024 ||
+        reduceBlockSize % 32 != 0) {
+      getOperation()->emitError("hidet-schedule-anchors: reduce-block-size "
+                                "must be a multiple of 32 in [32, 1024], got ")
+          << static_cast<int64_t>(reduceBlockSize);
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> anchors;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op->getParentOfType<gpu::LaunchOp>() && isGemmAnchor(op))

@@ -46,7 +46,8 @@ struct GPUPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
-      llvm::cl::desc("Threads per block of rule-based kernels"),
+      llvm::cl::desc("Threads per block of rule-based kernels and of the "
+                     "split-K reduction kernel"),
       llvm::cl::init(256)};
   PassOptions::Option<int64_t> transposeTile{
       *this, "transpose-tile",

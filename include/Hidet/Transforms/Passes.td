@@ -72,6 +72,10 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
            "Multiprocessors of the target GPU (132 on an H100 SXM); the "
            "heuristic aims for at least one block each">,
+    Option<"reduceBlockSize", "reduce-block-size", "int64_t",
+           /*default=*/"256",
+           "Threads per block of the split-K reduction kernel (a multiple "
+           "of 32 in [32, 1024])">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Run f32 anchors without a written schedule on the tensor cores "
            "in tf32 (m16n8k8: inputs rounded to 10-bit mantissas, f32 "

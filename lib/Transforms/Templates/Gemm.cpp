@@ -226,12 +226,12 @@ Value hidet::templates::createSplitKWorkspace(OpBuilder &b, Location loc,
 
 void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
                                            const GemmProblem &p,
-                                           Value workspace, int64_t splits) {
-  constexpr int64_t kBlock = 256;
+                                           Value workspace, int64_t splits,
+                                           int64_t blockSize) {
   auto mapping = hidet::tm::SpatialAttr::get(
       b.getContext(), ArrayRef<int64_t>{p.batch, p.m, p.n});
   rulebased::createLaunch(
-      b, loc, mapping, kBlock, kBlock, [&](OpBuilder &b, gpu::LaunchOp) {
+      b, loc, mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
         auto elems = hidet::tm::ForEachOp::create(
             b, loc, mapping, hidet::tm::GPUWorker::global_x);
         OpBuilder::InsertionGuard guard(b);

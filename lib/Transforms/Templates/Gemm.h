@@ -184,10 +184,10 @@ mlir::Value createSplitKWorkspace(mlir::OpBuilder &b, mlir::Location loc,
                                   const GemmProblem &p, int64_t splits);
 
 /// The second kernel of split-K: C = C + sum of the slices, a thread per
-/// element of C.
+/// element of C, `blockSize` threads per block.
 void emitSplitKReduction(mlir::OpBuilder &b, mlir::Location loc,
                          const GemmProblem &p, mlir::Value workspace,
-                         int64_t splits);
+                         int64_t splits, int64_t blockSize);
 
 } // namespace templates
 } // namespace hidet

@@ -272,7 +272,8 @@ bool hidet::templates::defaultsToAsyncCopy(const GemmProblem &p) {
 }
 
 void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
-                                      const GemmProblem &p, MmaMatmulAttr s) {
+                                      const GemmProblem &p, MmaMatmulAttr s,
+                                      int64_t reduceBlockSize) {
   MLIRContext *ctx = b.getContext();
   schedule::MmaMatmulSchedule sched = s.toSchedule();
   int64_t BM = sched.block[0], BN = sched.block[1], BK = sched.block[2];
@@ -671,5 +672,6 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
       },
       shared);
   if (output.workspace)
-    emitSplitKReduction(b, loc, p, output.workspace, grid.splits);
+    emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
+                        reduceBlockSize);
 }

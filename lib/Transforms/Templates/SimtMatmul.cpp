@@ -41,7 +41,8 @@ using namespace hidet::rulebased;
 using namespace hidet::templates;
 
 void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
-                                       const GemmProblem &p, SimtMatmulAttr s) {
+                                       const GemmProblem &p, SimtMatmulAttr s,
+                                       int64_t reduceBlockSize) {
   MLIRContext *ctx = b.getContext();
   Type elt = p.cElt;
   int64_t M = p.m, N = p.n, K = p.k;
@@ -238,5 +239,6 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
       },
       shared);
   if (output.workspace)
-    emitSplitKReduction(b, loc, p, output.workspace, grid.splits);
+    emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
+                        reduceBlockSize);
 }

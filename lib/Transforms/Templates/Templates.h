@@ -23,9 +23,11 @@ namespace hidet {
 namespace templates {
 
 /// Emits at `b`'s insertion point the SIMT kernel(s) computing the f32
-/// GEMM `p` as `schedule` says (a second kernel with split-K).
+/// GEMM `p` as `schedule` says (with split-K, a second kernel of
+/// `reduceBlockSize` threads per block).
 void buildSimtMatmul(mlir::OpBuilder &b, mlir::Location loc,
-                     const GemmProblem &p, SimtMatmulAttr schedule);
+                     const GemmProblem &p, SimtMatmulAttr schedule,
+                     int64_t reduceBlockSize);
 
 /// Why the tensor-core template cannot copy `p`'s operands with cp.async
 /// (schedules with stages >= 2), or empty.
@@ -41,7 +43,8 @@ bool defaultsToAsyncCopy(const GemmProblem &p);
 /// Emits at `b`'s insertion point the tensor-core kernel(s) computing the
 /// f16 or bf16 GEMM `p` (f32 accumulation) as `schedule` says.
 void buildMmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
-                    const GemmProblem &p, MmaMatmulAttr schedule);
+                    const GemmProblem &p, MmaMatmulAttr schedule,
+                    int64_t reduceBlockSize);
 
 } // namespace templates
 } // namespace hidet
