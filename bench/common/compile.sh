@@ -49,22 +49,31 @@ run_all() {
   done
 }
 
-# gpu_ref_bench BENCH prepare DIR [build-dir] | run DIR OUT COMMIT DATE:
-# the driver of the benchmarks checked against naive GPU kernels
-# (prepare_gpu_ref); `run` then calls BENCH/report.py.
-gpu_ref_bench() {
-  local bench="$1" mode="${2:?usage: run.sh prepare|run DIR ...}"
-  local dir="${3:?usage: run.sh prepare|run DIR ...}"
+# bench_driver BENCH REF "RUN-OPTIONS" prepare DIR [build-dir]
+# bench_driver BENCH REF "RUN-OPTIONS" run DIR OUT COMMIT DATE
+# The driver of the template benchmarks: `prepare` compiles BENCH/*.mlir
+# with their reference (REF = cpu: the CPU build of the same file,
+# prepare_dir; REF = gpu: naive GPU kernels from BENCH/ref, prepare_gpu_ref);
+# `run` checks and times them with hidet-run RUN-OPTIONS, then calls
+# BENCH/report.py.
+bench_driver() {
+  local bench="$1" ref="$2" opts="$3" mode="${4:?usage: run.sh prepare|run DIR ...}"
+  local dir="${5:?usage: run.sh prepare|run DIR ...}"
   local src
   src="$(cd "$bench/../.." && pwd)"
   case "$mode" in
   prepare)
-    prepare_gpu_ref "$dir" "${4:-$src/build}" "$bench"
+    if [ "$ref" = gpu ]; then
+      prepare_gpu_ref "$dir" "${6:-$src/build}" "$bench"
+    else
+      prepare_dir "$dir" "${6:-$src/build}" "$bench"/*.mlir
+    fi
     ;;
   run)
     dir="$(cd "$dir" && pwd)"
-    local out="${4:?OUT}" commit="${5:?COMMIT}" date="${6:?DATE}"
-    run_all "$dir" --warmup 5 --reps 30
+    local out="${6:?OUT}" commit="${7:?COMMIT}" date="${8:?DATE}"
+    # shellcheck disable=SC2086 # the options are words
+    run_all "$dir" $opts
     python3 "$bench/report.py" "$dir" "$out" "$commit" "$date"
     ;;
   *)

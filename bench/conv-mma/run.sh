@@ -8,4 +8,4 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../common/compile.sh"
-gpu_ref_bench "$here" "$@"
+bench_driver "$here" gpu "--warmup 5 --reps 30" "$@"
