@@ -56,30 +56,22 @@ struct PrintScheduleSpacePass
         os << p.batch << "x";
       os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x " << p.bElt
          << " -> " << p.cElt << ": ";
-      bool isF32 = p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32();
-      bool isSimt = isF32 && !tf32;
-      bool isMma = (isF32 && tf32) ||
-                   (p.aElt == p.bElt && (p.aElt.isF16() || p.aElt.isBF16()));
+      templates::TemplateChoice choice =
+          templates::chooseTemplate(p, op->getAttr(kScheduleAttrName), tf32);
+      bool isSimt = choice.kind == templates::GemmTemplate::Simt;
+      bool isTF32 = choice.mma == schedule::kMmaTF32;
       const std::vector<schedule::MmaMatmulSchedule> &mmaSpace =
-          isF32 ? mmaTF32 : mma;
-      if (!isSimt && !isMma) {
+          isTF32 ? mmaTF32 : mma;
+      if (choice.kind == templates::GemmTemplate::None) {
         os << "no template\n";
         return;
       }
-      Attribute pick;
-      if (isSimt) {
+      if (isSimt)
         os << "template simt_matmul, " << simt.size() << " schedules\n";
-        pick = SimtMatmulAttr::get(
-            ctx, schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
-      } else {
-        os << "template mma_matmul" << (isF32 ? " (tf32)" : "") << ", "
+      else
+        os << "template mma_matmul" << (isTF32 ? " (tf32)" : "") << ", "
            << mmaSpace.size() << " schedules\n";
-        pick = MmaMatmulAttr::get(
-            ctx, schedule::defaultMmaSchedule(
-                     p.batch, p.m, p.n, p.k, limits,
-                     isF32 ? schedule::kMmaTF32 : schedule::kMma16,
-                     templates::defaultsToAsyncCopy(p)));
-      }
+      Attribute pick = templates::defaultSchedule(ctx, p, choice, limits);
       os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))
         os << "  written on the op: " << chosen << "\n";

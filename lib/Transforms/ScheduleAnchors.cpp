@@ -31,21 +31,6 @@ using namespace hidet;
 using namespace hidet::templates;
 
 namespace {
-/// The templates a GEMM can take, by element types.
-enum class GemmTemplate { None, Simt, Mma };
-} // namespace
-
-static GemmTemplate templateFor(const GemmProblem &p) {
-  if (p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32())
-    return GemmTemplate::Simt;
-  bool half = (p.aElt.isF16() && p.bElt.isF16()) ||
-              (p.aElt.isBF16() && p.bElt.isBF16());
-  if (half && (p.cElt.isF16() || p.cElt.isBF16() || p.cElt.isF32()))
-    return GemmTemplate::Mma;
-  return GemmTemplate::None;
-}
-
-namespace {
 struct ScheduleAnchorsPass
     : public hidet::impl::ScheduleAnchorsBase<ScheduleAnchorsPass> {
   using Base::Base;
@@ -63,7 +48,9 @@ struct ScheduleAnchorsPass
     if (failed(problem))
       return leave(why);
     GemmProblem &p = *problem;
-    GemmTemplate kind = templateFor(p);
+    Attribute attr = op->getAttr(kScheduleAttrName);
+    TemplateChoice choice = chooseTemplate(p, attr, tf32);
+    GemmTemplate kind = choice.kind;
     if (kind == GemmTemplate::None) {
       std::string types;
       llvm::raw_string_ostream os(types);
@@ -84,16 +71,9 @@ struct ScheduleAnchorsPass
       fill = nullptr;
     schedule::TargetLimits limits;
     limits.numSMs = numSMs;
-    Attribute attr = op->getAttr(kScheduleAttrName);
     Attribute chosen;
     std::string misfit;
-    // f32 goes to the tensor cores in tf32 when asked: by the pass option,
-    // or by a tensor-core schedule written on the op.
-    bool f32 = kind == GemmTemplate::Simt;
-    if (f32 && (isa_and_present<MmaMatmulAttr>(attr) || (!attr && tf32)))
-      kind = GemmTemplate::Mma;
-    std::array<int64_t, 3> mmaShape =
-        f32 ? schedule::kMmaTF32 : schedule::kMma16;
+    std::array<int64_t, 3> mmaShape = choice.mma;
     if (kind == GemmTemplate::Simt) {
       auto s = dyn_cast_if_present<SimtMatmulAttr>(attr);
       if (attr && !s)
@@ -103,9 +83,8 @@ struct ScheduleAnchorsPass
                   "with mma = [16, 8, 8] for tf32), got "
                << attr;
       if (!s)
-        s = SimtMatmulAttr::get(
-            &getContext(),
-            schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
+        s = cast<SimtMatmulAttr>(
+            defaultSchedule(&getContext(), p, choice, limits));
       misfit = schedule::checkSimtSchedule(s.toSchedule(), &limits);
       chosen = s;
     } else {
@@ -121,10 +100,8 @@ struct ScheduleAnchorsPass
                << p.kind << "; they need [" << mmaShape[0] << ", "
                << mmaShape[1] << ", " << mmaShape[2] << "]";
       if (!s)
-        s = MmaMatmulAttr::get(
-            &getContext(),
-            schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
-                                         mmaShape, defaultsToAsyncCopy(p)));
+        s = cast<MmaMatmulAttr>(
+            defaultSchedule(&getContext(), p, choice, limits));
       misfit = schedule::checkMmaSchedule(s.toSchedule(), &limits);
       if (misfit.empty() && s.getStages() != 0)
         misfit = whyNoAsyncCopy(p);

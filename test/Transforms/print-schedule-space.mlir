@@ -22,11 +22,18 @@
 // CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 7740 schedules
 // CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
 // CHECK: anchor linalg.matmul 8x8x8 f64 x f64 -> f64: no template
+// The printer decides as the pass does: f16 operands with f64 results
+// have no template, and an f32 op with a tensor-core schedule is tf32.
+// CHECK: anchor linalg.matmul 8x8x8 f16 x f16 -> f64: no template
+// CHECK: anchor linalg.matmul 64x64x64 f32 x f32 -> f32: template mma_matmul (tf32),
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [16, 64, 32], warp = [16, 16], mma = [16, 8, 8], stages = 3, swizzle = 8>
+// CHECK-NEXT: written on the op: #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>
 // CHECK-NOT: anchor
-// The listing has every schedule: 10480 lines per SIMT anchor, 7740 per
-// tensor-core anchor.
+// The listing has every schedule: 10480 lines per SIMT anchor (2 x 10480),
+// 7740 per 16-bit tensor-core anchor and 6010 per tf32 one
+// (3 x 7740 + 6010).
 // COUNT: 20960
-// MMACOUNT: 23220
+// MMACOUNT: 29230
 // ONESM: anchor linalg.matmul 1x4096x4096
 // ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2]
 
@@ -61,4 +68,15 @@ func.func @conv(%x: tensor<32x58x58x64xf16>, %w: tensor<3x3x64x64xf16>, %y: tens
 func.func @double(%a: tensor<8x8xf64>, %b: tensor<8x8xf64>, %c: tensor<8x8xf64>) -> tensor<8x8xf64> {
   %r = linalg.matmul ins(%a, %b : tensor<8x8xf64>, tensor<8x8xf64>) outs(%c : tensor<8x8xf64>) -> tensor<8x8xf64>
   return %r : tensor<8x8xf64>
+}
+
+func.func @half_to_double(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>, %c: tensor<8x8xf64>) -> tensor<8x8xf64> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x8xf16>, tensor<8x8xf16>) outs(%c : tensor<8x8xf64>) -> tensor<8x8xf64>
+  return %r : tensor<8x8xf64>
+}
+
+func.func @tf32_written(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
+      ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
 }

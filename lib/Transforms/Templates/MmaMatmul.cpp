@@ -150,9 +150,9 @@ static PieceElement pieceElement(OpBuilder &b, Location loc,
   Value c = t.tile.innerDim == 1 ? ie : o;
   Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
   Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
-  Value in = arith::AndIOp::create(b, loc,
-                                   lessThan(b, loc, gr, t.isA ? p.m : p.k),
-                                   lessThan(b, loc, gc, t.isA ? p.k : p.n));
+  Value in =
+      arith::AndIOp::create(b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
+                            lessThan(b, loc, gc, t.isA ? p.k : p.n));
   return {gr, gc, in};
 }
 
@@ -183,8 +183,8 @@ static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
         SmallVector<Value> src = t.operand->address(
             b, loc, blk.batch, arith::SelectOp::create(b, loc, in, gr, zero),
             arith::SelectOp::create(b, loc, in, gc, zero));
-        Value srcElements = arith::SelectOp::create(
-            b, loc, in, cst(b, loc, t.width), zero);
+        Value srcElements =
+            arith::SelectOp::create(b, loc, in, cst(b, loc, t.width), zero);
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
             b, loc, tokenType, t.tile.buffer,
             ValueRange{stage, o,
@@ -201,9 +201,9 @@ static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
 /// most N - 2 groups are pending (its tile has landed), synchronizes (the
 /// stage about to be overwritten was read in the previous step), issues
 /// the copies of the tile N - 1 steps ahead, then runs the math.
-static void emitAsyncCopyKLoop(OpBuilder &b, Location loc,
-                               const GemmProblem &p, const GemmBlock &blk,
-                               int64_t blockK, int64_t stages,
+static void emitAsyncCopyKLoop(OpBuilder &b, Location loc, const GemmProblem &p,
+                               const GemmBlock &blk, int64_t blockK,
+                               int64_t stages,
                                ArrayRef<const TileCopy *> copies,
                                function_ref<void(OpBuilder &, Value)> compute) {
   auto issue = [&](OpBuilder &b, Value tile, Value stage) {
@@ -213,16 +213,14 @@ static void emitAsyncCopyKLoop(OpBuilder &b, Location loc,
       llvm::append_range(tokens,
                          issueAsyncCopies(b, loc, p, blk, *t, k0, stage));
     return nvgpu::DeviceAsyncCreateGroupOp::create(
-               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()),
-               tokens)
+               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens)
         .getResult();
   };
   Value group;
   for (int64_t s = 0; s + 1 < stages; ++s)
     group = issue(b, arith::AddIOp::create(b, loc, blk.kBegin, cst(b, loc, s)),
                   cst(b, loc, s));
-  auto kLoop =
-      scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
+  auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(kLoop.getBody());
@@ -255,8 +253,7 @@ static int64_t copyWidth(const GemmOperand &x, int tileInnerDim,
 std::string hidet::templates::whyNoAsyncCopy(const GemmProblem &p) {
   int64_t bytes = p.aElt.getIntOrFloatBitWidth() / 8;
   int64_t piece = 16 / bytes;
-  const std::pair<const GemmOperand *, int> operands[] = {{&p.a, 1},
-                                                          {&p.b, 0}};
+  const std::pair<const GemmOperand *, int> operands[] = {{&p.a, 1}, {&p.b, 0}};
   for (auto [x, kDim] : operands) {
     int inner = x->innerDim >= 0 ? x->innerDim : kDim;
     if (copyWidth(*x, inner, piece) * bytes < 4)
@@ -660,8 +657,8 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     },
                     compute);
               else
-                emitAsyncCopyKLoop(b, loc, p, blk, BK, stages,
-                                   {&copyA, &copyB}, compute);
+                emitAsyncCopyKLoop(b, loc, p, blk, BK, stages, {&copyA, &copyB},
+                                   compute);
               forAccumulators(
                   [&](OpBuilder &b, Value gr, Value gc, Value mi, Value slot) {
                     output.store(b, loc, blk, gr, gc,

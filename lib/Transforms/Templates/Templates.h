@@ -29,6 +29,28 @@ void buildSimtMatmul(mlir::OpBuilder &b, mlir::Location loc,
                      const GemmProblem &p, SimtMatmulAttr schedule,
                      int64_t reduceBlockSize);
 
+/// The templates a GEMM can take.
+enum class GemmTemplate { None, Simt, Mma };
+
+/// The template an anchor gets and, for the tensor-core one, its
+/// instruction shape.
+struct TemplateChoice {
+  GemmTemplate kind = GemmTemplate::None;
+  std::array<int64_t, 3> mma = {};
+};
+
+/// Decides the template from the element types (f32 x f32 -> f32: SIMT,
+/// or tf32 on the tensor cores when `tf32` is set or `written`, the
+/// schedule on the op, is a #hidet.mma_matmul; f16 or bf16 operands with
+/// f16, bf16 or f32 results: tensor cores; anything else: none).
+TemplateChoice chooseTemplate(const GemmProblem &p, mlir::Attribute written,
+                              bool tf32);
+
+/// The heuristic's schedule for `p` under `choice` (null for none).
+mlir::Attribute defaultSchedule(mlir::MLIRContext *ctx, const GemmProblem &p,
+                                const TemplateChoice &choice,
+                                const schedule::TargetLimits &limits);
+
 /// Why the tensor-core template cannot copy `p`'s operands with cp.async
 /// (schedules with stages >= 2), or empty.
 std::string whyNoAsyncCopy(const GemmProblem &p);
