@@ -10,9 +10,9 @@
 #       driver.
 #   utils/gpu-integration.sh run DIR [LOG]
 #       runs hidet-run on every pair, prints one line per test and a final
-#       "N passed, N failed" line; the log goes to LOG when given. A test's
-#       `// hidet-run-options: ...` line (the options of its RUN line, e.g. a
-#       tolerance) is passed on; prepare saves it as DIR/<name>.options.
+#       "N passed, N failed" line; the log goes to LOG when given. The
+#       options after `--ref %t.cpu.so` on a test's hidet-run RUN line (e.g. a
+#       tolerance) are passed on; prepare saves them as DIR/<name>.options.
 #
 # On a machine that has both, `lit build/test/Integration/GPU` runs the same
 # tests (they are marked REQUIRES: cuda).
@@ -36,7 +36,8 @@ prepare)
       ref="$src/test/Integration/GPU/Inputs/$name.ref.mlir"
     "$build/bin/hidet-compile" "$ref" --target=cpu -o "$dir/$name.cpu.so" ||
       status=1
-    sed -n 's|^// hidet-run-options: ||p' "$f" >"$dir/$name.options"
+    sed -n 's#^// RUN: hidet-run %t.gpu.so --ref %t.cpu.so *\([^|]*\) |.*#\1#p' \
+      "$f" >"$dir/$name.options"
   done
   exit "$status"
   ;;

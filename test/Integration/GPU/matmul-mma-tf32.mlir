@@ -6,7 +6,6 @@
 // 2^-11 each), so the bound on the relative L2 error against the exact f32
 // CPU reference is 2e-3 instead of f32's 1e-5.
 // REQUIRES: cuda
-// hidet-run-options: --rtol-l2 2e-3
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --rtol-l2 2e-3 | FileCheck %s
