@@ -259,25 +259,38 @@ struct MemRefView {
   }
 };
 
-/// Dynamic shared memory above 48 KiB needs a per-function opt-in.
+/// Dynamic shared memory beyond what a function allows by default (about
+/// 48 KiB, less its static shared memory) needs a per-function opt-in. The
+/// function's current allowance is asked for rather than assumed, so the
+/// opt-in happens exactly when the launch would otherwise fail.
 bool prepareSharedMemory(Scope &scope, CUfunction function, int32_t smemBytes) {
-  constexpr int32_t kDefaultLimit = 48 * 1024;
-  if (smemBytes <= kDefaultLimit)
+  if (smemBytes <= 0)
+    return true;
+  int allowed = 0;
+  if (!HIDET_CU(scope,
+                cuFuncGetAttribute(
+                    &allowed, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    function)))
+    return false;
+  if (smemBytes <= allowed)
     return true;
   CUdevice device = 0;
-  int maxOptIn = 0;
+  int maxOptIn = 0, staticBytes = 0;
   if (!HIDET_CU(scope, cuDeviceGet(&device, defaultDevice)) ||
       !HIDET_CU(scope,
                 cuDeviceGetAttribute(
                     &maxOptIn,
                     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                    device)))
+                    device)) ||
+      !HIDET_CU(scope, cuFuncGetAttribute(&staticBytes,
+                                          CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                          function)))
     return false;
-  if (smemBytes > maxOptIn) {
+  if (staticBytes + smemBytes > maxOptIn) {
     scope.fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-               "the kernel asks for %d bytes of dynamic shared memory but the "
-               "device allows at most %d per block",
-               smemBytes, maxOptIn);
+               "the kernel asks for %d bytes of dynamic shared memory (and has "
+               "%d of static) but the device allows at most %d per block",
+               smemBytes, staticBytes, maxOptIn);
     return false;
   }
   return HIDET_CU(
