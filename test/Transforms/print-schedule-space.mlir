@@ -7,20 +7,20 @@
 // the size of the H100 space (hardware values filtered by threads, shared
 // memory and registers), the heuristic's pick for its shape, and the
 // schedule written on the op.
-// CHECK: anchor linalg.matmul 4096x4096x1024 f32 x f32 -> f32: template simt_matmul, 10480 schedules
+// CHECK: anchor linalg.matmul 4096x4096x1024 f32 x f32 -> f32: template simt_matmul, 10980 schedules
 // CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>
-// CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 10480 schedules
+// CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 10980 schedules
 // CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>
 // CHECK-NEXT: written on the op: #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>
-// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template mma_matmul, 7740 schedules
+// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template mma_matmul, 12220 schedules
 // CHECK-NEXT: default: #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>
-// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template mma_matmul, 7740 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>
+// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template mma_matmul, 12220 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 128, 64], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>
 // ResNet-50's 3x3 layer at batch 32 as an implicit GEMM: M = 32 * 56 * 56,
 // N = 64, K = 3 * 3 * 64; N = 64 gets 64-wide tiles, not mostly padding,
 // and register staging (convolutions measured faster without cp.async).
-// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 7740 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 64, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>
+// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 12220 schedules
+// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 64, 64], warp = [64, 32], mma = [16, 8, 16], stages = 3, swizzle = 8>
 // CHECK: anchor linalg.matmul 8x8x8 f64 x f64 -> f64: no template
 // The printer decides as the pass does: f16 operands with f64 results
 // have no template, and an f32 op with a tensor-core schedule is tf32.
@@ -29,11 +29,11 @@
 // CHECK-NEXT: default: #hidet.mma_matmul<block = [16, 64, 32], warp = [16, 16], mma = [16, 8, 8], stages = 3, swizzle = 8>
 // CHECK-NEXT: written on the op: #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>
 // CHECK-NOT: anchor
-// The listing has every schedule: 10480 lines per SIMT anchor (2 x 10480),
-// 7740 per 16-bit tensor-core anchor and 6010 per tf32 one
-// (3 x 7740 + 6010).
-// COUNT: 20960
-// MMACOUNT: 29230
+// The listing has every schedule: 10980 lines per SIMT anchor (2 x 10980),
+// 12220 per 16-bit tensor-core anchor and 14460 per tf32 one
+// (3 x 12220 + 14460).
+// COUNT: 21960
+// MMACOUNT: 51120
 // ONESM: anchor linalg.matmul 1x4096x4096
 // ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2]
 

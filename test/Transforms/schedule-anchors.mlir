@@ -19,7 +19,12 @@
 // stage after them, with one barrier per step.
 // CHECK-LABEL: func.func @default_schedule(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 12]>
-// CHECK:         gpu.launch {{.*}} workgroup(%[[AS:.*]] : memref<2x8x128xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x8x128xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size %c16384_i32 {
+// CHECK:           %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:           %[[AS:.*]] = memref.view %[[SMEM]][%c0{{.*}}][] : {{.*}} to memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.view %[[SMEM]][%c8192{{.*}}][] : {{.*}} to memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<333x555xf32> into memref<184815xf32>
+// CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<555x444xf32> into memref<246420xf32>
 // CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 1, 12]> on block_x {
 // CHECK:             tm.spatial <[4, 2]> on
 // CHECK:             tm.spatial <[4, 8]> on
@@ -32,7 +37,9 @@
 // CHECK:             gpu.barrier
 // CHECK:             scf.for %[[T:.*]] = %[[KB:.*]] to %{{.*}} step
 // CHECK:               %[[STAGE:.*]] = arith.remui
+// CHECK:               memref.load %[[FA]][%{{.*}}] : memref<184815xf32>
 // CHECK:               memref.store %{{.*}}, %[[RA]]
+// CHECK:               memref.load %[[FB]][%{{.*}}] : memref<246420xf32>
 // CHECK:               memref.store %{{.*}}, %[[RB]]
 // CHECK:               tm.repeat (%[[KK:.*]]) in <[8], unroll = [full]> {
 // CHECK:                 tm.repeat (%{{.*}}, %{{.*}}) in <[2, 2]> {
@@ -59,7 +66,8 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // HEUR-LABEL: func.func @user_schedule(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 // CHECK-LABEL: func.func @user_schedule(
-// CHECK:         workgroup(%{{.*}} : memref<2x4x16xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x4x16xf32, #gpu.address_space<workgroup>>)
+// CHECK:         memref.view {{.*}} to memref<2x4x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.view {{.*}} to memref<2x4x16xf32, #gpu.address_space<workgroup>>
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
@@ -70,10 +78,11 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // -----
 
 // A large output gets 128 x 128 tiles with the default 132 SMs; with
-// tf32=1 it goes to the tensor cores (m16n8k8, K tiles of 16 f32).
+// tf32=1 it goes to the tensor cores (m16n8k8, K tiles of 32 f32 in a
+// 3-stage cp.async pipeline).
 // TF32-LABEL: func.func @large(
 // TF32:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
-// TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8], stages = 3, swizzle = 8>}
+// TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 8], stages = 3, swizzle = 8>}
 // HEUR-LABEL: func.func @large(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-LABEL: func.func @large(
@@ -98,11 +107,12 @@ func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x
 
 // -----
 
-// A schedule can be valid in the IR and still not fit the target: 128 x 128
-// tiles with k = 64 need 128 KiB of shared memory in two stages.
+// A schedule can be valid in the IR and still not fit the target: 256 x 256
+// tiles with k = 64 need 256 KiB of shared memory in two stages, more than
+// the 227 KiB a block of the H100 may have.
 func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 131072 bytes of shared memory; the target has 49152}}
-  linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 4], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 2], block_k = 64>}
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 262144 bytes of shared memory; the target has 232448}}
+  linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 4], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 64>}
       ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
   return
 }
@@ -122,7 +132,10 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // rows (swizzle = 4).
 // CHECK-LABEL: func.func @mma(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 42]>
-// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} workgroup(%[[AS:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c16384_i32 {
+// CHECK:           %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK:           %[[AS:.*]] = memref.view %[[SMEM]][%c0{{.*}}][] : {{.*}} to memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.view %[[SMEM]][%c8192{{.*}}][] : {{.*}} to memref<2x32x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %[[TILE:.*]]) in #tm.spatial<[1, 1, 42]> on block_x {
 // CHECK:             arith.divui %[[TILE]], %c28
 // CHECK:             arith.minui
@@ -133,12 +146,14 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // CHECK:             tm.repeat ({{.*}}) in <[2, 4, 2, 2], unroll = [full, full, full, full]> {
 // CHECK:               scf.if
 // CHECK:               memref.store %{{.*}}, %[[ACC]]
+// CHECK:             %[[FA:.*]] = memref.collapse_shape %arg0
 // CHECK:             %[[RA:.*]] = memref.alloca() : memref<2x8xf16>
 // CHECK:             tm.spatial <[32, 4]> on
+// CHECK:             %[[FB:.*]] = memref.collapse_shape %arg1
 // CHECK:             %[[RB:.*]] = memref.alloca() : memref<2x8xf16>
 // CHECK:             tm.spatial <[16, 8]> on
-// CHECK:             vector.load %arg0[{{.*}}] {alignment = 2 : i64} : memref<333x555xf16>, vector<1xf16>
-// CHECK:             vector.load %arg1[{{.*}}] {alignment = 8 : i64} : memref<555x444xf16>, vector<4xf16>
+// CHECK:             vector.load %[[FA]][{{.*}}] {alignment = 2 : i64} : memref<184815xf16>, vector<1xf16>
+// CHECK:             vector.load %[[FB]][{{.*}}] {alignment = 8 : i64} : memref<246420xf16>, vector<4xf16>
 // CHECK:             vector.load %[[RA]]
 // CHECK:             arith.xori
 // CHECK:             vector.store %{{.*}}, %[[AS]][%c0{{.*}}, {{.*}}] {alignment = 16 : i64}
@@ -147,9 +162,9 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // CHECK:             scf.for %[[T:.*]] = %[[KB:.*]] to %{{.*}} step
 // CHECK:               %[[REL:.*]] = arith.subi %[[T]], %[[KB]]
 // CHECK:               %[[STAGE:.*]] = arith.remui %[[REL]], %c2
-// CHECK:               vector.load %arg0
+// CHECK:               vector.load %[[FA]]
 // CHECK:               vector.store %{{.*}}, %[[RA]]
-// CHECK:               vector.load %arg1
+// CHECK:               vector.load %[[FB]]
 // CHECK:               vector.store %{{.*}}, %[[RB]]
 // CHECK:               tm.repeat (%{{.*}}) in <[2]> {
 // CHECK:                 nvgpu.ldmatrix %[[AS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xf16>
@@ -179,8 +194,8 @@ func.func @mma(%a: memref<333x555xf16>, %b: memref<555x444xf16>, %c: memref<333x
 // rounded from the f32 accumulators. Aligned rows (K = N = 256) allow
 // 16-byte cp.async copies, so the default schedule pipelines them.
 // HEUR-LABEL: func.func @bf16(
-// HEUR:         nvgpu.device_async_copy %arg0[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<256x256xbf16> to memref<3x64x32xbf16, #gpu.address_space<workgroup>>
-// HEUR:         nvgpu.device_async_copy %arg1[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<256x256xbf16> to memref<3x32x64xbf16, #gpu.address_space<workgroup>>
+// HEUR:         nvgpu.device_async_copy %{{.*}}[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<65536xbf16> to memref<4x64x64xbf16, #gpu.address_space<workgroup>>
+// HEUR:         nvgpu.device_async_copy %{{.*}}[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<65536xbf16> to memref<4x64x64xbf16, #gpu.address_space<workgroup>>
 // HEUR:         nvgpu.ldmatrix {{.*}} -> vector<4x2xbf16>
 // HEUR:         vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
 // HEUR:         nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
@@ -198,7 +213,8 @@ func.func @bf16(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %c: memref<2
 // transpose, B^T (n-major, as nn.Linear weights) is [n][k] and loaded
 // without.
 // CHECK-LABEL: func.func @transposed(
-// CHECK:         workgroup(%[[AS:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>)
+// CHECK:         %[[AS:.*]] = memref.view {{.*}} to memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[BS:.*]] = memref.view {{.*}} to memref<2x64x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK:         nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
 func.func @transposed(%a: memref<256x128xf16>, %b: memref<512x256xf16>, %c: memref<128x512xf32>) {
@@ -216,8 +232,14 @@ func.func @transposed(%a: memref<256x128xf16>, %b: memref<512x256xf16>, %c: memr
 // CHECK-LABEL: func.func @batch_broadcast(
 // CHECK:         tm.num_workers #tm.spatial<[6, 1, 4]>
 // CHECK:         tm.foreach (%[[BATCH:.*]], %{{.*}}, %{{.*}}) in #tm.spatial<[6, 1, 4]> on block_x {
-// CHECK:           vector.load %arg0[%[[BATCH]], {{.*}}] {alignment = 16 : i64} : memref<6x128x64xf16>, vector<8xf16>
-// CHECK:           vector.load %arg1[{{.*}}, {{.*}}] {alignment = 16 : i64} : memref<64x256xf16>, vector<8xf16>
+// CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2]] : memref<6x128x64xf16> into memref<49152xf16>
+// CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<64x256xf16> into memref<16384xf16>
+// A's batch stride is 128 x 64 = 8192 elements; B has none.
+// CHECK:           %[[ABATCH:.*]] = arith.muli %[[BATCH]], %c8192
+// CHECK:           arith.addi %[[ABATCH]]
+// CHECK:           vector.load %[[FA]][{{.*}}] {alignment = 16 : i64} : memref<49152xf16>, vector<8xf16>
+// CHECK-NOT:       arith.muli %[[BATCH]]
+// CHECK:           vector.load %[[FB]][{{.*}}] {alignment = 16 : i64} : memref<16384xf16>, vector<8xf16>
 // CHECK:           nvgpu.mma.sync
 // CHECK:           memref.store {{.*}}, %arg2[%[[BATCH]], {{.*}}] : memref<6x128x256xf16>
 #a = affine_map<(b, m, n, k) -> (b, m, k)>
@@ -239,8 +261,10 @@ func.func @batch_broadcast(%a: memref<6x128x64xf16>, %b: memref<64x256xf16>, %c:
 
 // linalg.batch_matmul on f32 goes to the SIMT template, batch outermost.
 // CHECK-LABEL: func.func @batch_simt(
+// CHECK:         %[[FA:.*]] = memref.collapse_shape %arg0
 // CHECK:         tm.foreach (%[[BATCH:.*]], %{{.*}}, %{{.*}}) in #tm.spatial<[4, 1, 8]> on block_x {
-// CHECK:           memref.load %arg0[%[[BATCH]], {{.*}}] : memref<4x64x32xf32>
+// CHECK:           arith.muli %[[BATCH]], %c2048
+// CHECK:           memref.load %[[FA]][{{.*}}] : memref<8192xf32>
 // CHECK:           math.fma
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
 func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memref<4x64x64xf32>) {
@@ -253,37 +277,49 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 
 // Convolution through implicit GEMM (NHWC/HWCF, stride 2, dilation 1):
 // m = (image, output row, output column), k = (filter row, filter column,
-// channel). The im2col indices are computed in A's loads (divisions by
-// OH * OW = 64, OW = 8, KW * C = 48 and C = 16, then y * 2 + r), never
-// materialized. With C = 16 the rows allow 16-byte copies, and the
-// schedule asks for a 3-stage cp.async pipeline (the heuristic gives
-// convolutions register staging, measured faster): two tiles are issued
-// ahead (one
-// commit group each); each K step waits until one group is pending,
-// synchronizes, issues the tile two steps ahead into the stage read two
-// steps ago, and runs the math on its own stage. Out-of-bounds copies read
-// element 0 with 0 source elements (zero-fill).
+// channel). The im2col addressing is computed in A's loads, never
+// materialized, and splits into a part of m (divisions by OH * OW = 64 and
+// OW = 8, then img * 17 * 17 * 16 + 2y * 17 * 16 + 2x * 16) and a part of k
+// (divisions by C = 16 and KW = 3, then r * 17 * 16 + s * 16 + c), each
+// clamped to 0 past its edge, so that the m part is loop-invariant. With
+// C = 16 the rows allow 16-byte copies, and the schedule asks for a 3-stage
+// cp.async pipeline: two tiles are issued ahead (one commit group each);
+// each K step waits until one group is pending, synchronizes, issues the
+// tile two steps ahead into the stage read two steps ago, and runs the math
+// on its own stage. Out-of-bounds copies have 0 source elements
+// (zero-fill).
 // CHECK-LABEL: func.func @conv_nhwc(
-// CHECK:         workgroup(%[[AS:.*]] : memref<3x16x64xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<3x64x64xf16, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size %c30720_i32 {
+// CHECK:           %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK:           %[[AS:.*]] = memref.view %[[SMEM]][%c0{{.*}}][] : {{.*}} to memref<3x16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.view %[[SMEM]][%c6144{{.*}}][] : {{.*}} to memref<3x64x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           scf.if %{{.*}} -> (f32)
-// CHECK:           %[[IN:.*]] = arith.andi
-// CHECK:           arith.select %[[IN]], %{{.*}}, %[[ZERO:.*]] : index
-// CHECK:           arith.divui %{{.*}}, %c64
+// CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<2x17x17x16xf16> into memref<9248xf16>
+// CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1, 2, 3]] : memref<3x3x16x32xf16> into memref<4608xf16>
+// CHECK:           %[[INM:.*]] = arith.cmpi ult, %{{.*}}, %c128
+// CHECK:           %[[INK:.*]] = arith.cmpi ult, %{{.*}}, %c144
+// CHECK:           %[[IN:.*]] = arith.andi %[[INM]], %[[INK]]
+// CHECK:           %[[M:.*]] = arith.select %[[INM]], %{{.*}}, %[[ZERO:.*]] : index
+// CHECK:           %[[K:.*]] = arith.select %[[INK]], %{{.*}}, %[[ZERO]] : index
+// CHECK:           arith.divui %[[M]], %c64
 // CHECK:           arith.divui %{{.*}}, %c8
-// CHECK:           arith.divui %{{.*}}, %c16
+// CHECK:           arith.muli %{{.*}}, %c4624
+// CHECK:           arith.muli %{{.*}}, %c544
+// CHECK:           arith.muli %{{.*}}, %c32
+// CHECK:           arith.divui %[[K]], %c16
 // CHECK:           arith.divui %{{.*}}, %c3
-// CHECK:           arith.muli %{{.*}}, %c2
-// CHECK:           %[[SRCN:.*]] = arith.select %[[IN]], %c8{{.*}}, %[[ZERO]] : index
-// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c0{{.*}}, {{.*}}], 8, %[[SRCN]] {bypassL1} : memref<2x17x17x16xf16> to memref<3x16x64xf16, #gpu.address_space<workgroup>>
-// CHECK:           nvgpu.device_async_copy %arg1[{{.*}}], %[[BS]][%c0
+// CHECK:           arith.muli %{{.*}}, %c272
+// CHECK:           %[[SRCN:.*]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index
+// CHECK:           nvgpu.device_async_copy %[[FA]][{{.*}}], %[[AS]][%c0{{.*}}, {{.*}}], 8, %[[SRCN]] {bypassL1} : memref<9248xf16> to memref<3x16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %[[FB]][{{.*}}], %[[BS]][%c0
 // CHECK:           nvgpu.device_async_create_group
-// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c1
+// CHECK:           nvgpu.device_async_copy %[[FA]][{{.*}}], %[[AS]][%c1
 // CHECK:           %[[G:.*]] = nvgpu.device_async_create_group
 // CHECK:           scf.for
 // CHECK-NEXT:        arith.subi
 // CHECK-NEXT:        nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
 // CHECK-NEXT:        gpu.barrier
-// CHECK:             nvgpu.device_async_copy %arg0
+// CHECK:             nvgpu.device_async_copy %[[FA]]
 // CHECK:             nvgpu.device_async_create_group
 // CHECK:             nvgpu.ldmatrix %[[AS]]
 // CHECK:             nvgpu.mma.sync
@@ -376,8 +412,8 @@ func.func @wrong_schedule_mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: 
 
 // A tensor-core schedule that needs more shared memory than the target has.
 func.func @mma_too_big(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 131072 bytes of shared memory; the target has 49152}}
-  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [256, 256, 64], warp = [64, 64], mma = [16, 8, 16]>}
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 524288 bytes of shared memory; the target has 232448}}
+  linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [256, 256, 64], warp = [64, 64], mma = [16, 8, 16], stages = 8>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return
 }
@@ -411,7 +447,8 @@ func.func @fill_folded(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
 // transposes 16-bit values only, so its fragments are read element by
 // element.
 // CHECK-LABEL: func.func @tf32(
-// CHECK:         workgroup(%[[AS:.*]] : memref<2x64x16xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK:         %[[AS:.*]] = memref.view {{.*}} to memref<2x64x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[BS:.*]] = memref.view {{.*}} to memref<2x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         vector.store %{{.*}}, %[[AS]][{{.*}}] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
 // CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x1xf32>
 // CHECK-COUNT-4: memref.load %[[BS]]

@@ -109,22 +109,35 @@ TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
 
 TEST(MmaMatmulSpace, AsyncCopyStages) {
   TargetLimits h100 = TargetLimits::h100();
-  // Three cp.async stages of 128 x 128 x 32 f16 tiles fill the 48 KiB;
-  // four do not; no staging registers.
+  // Three cp.async stages of 128 x 128 x 32 f16 tiles take 48 KiB; no
+  // staging registers.
   MmaMatmulSchedule s = make({128, 128, 32}, {64, 64});
   s.stages = 3;
   EXPECT_EQ(s.sharedBytes(), 48 * 1024);
   EXPECT_EQ(checkMmaSchedule(s, &h100), "");
   MmaMatmulSchedule staged = make({128, 128, 32}, {64, 64});
   EXPECT_LT(s.estimatedRegisters(), staged.estimatedRegisters());
-  s.stages = 4;
-  EXPECT_NE(checkMmaSchedule(s, &h100).find("65536 bytes of shared memory"),
+  // Eight stages of 128 x 128 x 64 take 256 KiB, past the 227 KiB a block
+  // of the H100 may opt into.
+  s.block[2] = 64;
+  s.stages = 8;
+  EXPECT_NE(checkMmaSchedule(s, &h100).find("262144 bytes of shared memory"),
             std::string::npos);
   s.stages = 1;
   EXPECT_NE(checkMmaSchedule(s).find("stages must be 0"), std::string::npos);
-  // The heuristic pipelines when the operands allow cp.async.
-  EXPECT_EQ(defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMma16, true).stages,
-            3);
+  // The heuristic pipelines when the operands allow cp.async, with K tiles
+  // of 64, and 4 stages for 64 x 64 tiles.
+  MmaMatmulSchedule async =
+      defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMma16, true);
+  EXPECT_EQ(async.stages, 3);
+  EXPECT_EQ(async.block, (std::array<int64_t, 3>{128, 128, 64}));
+  MmaMatmulSchedule small =
+      defaultMmaSchedule(1, 1568, 512, 4608, h100, kMma16, true);
+  EXPECT_EQ(small.block, (std::array<int64_t, 3>{64, 64, 64}));
+  EXPECT_EQ(small.stages, 4);
+  EXPECT_EQ(defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMmaTF32, true)
+                .block[2],
+            32);
   EXPECT_EQ(defaultMmaSchedule(1, 4096, 4096, 4096, h100).stages, 0);
   std::vector<MmaMatmulSchedule> space = enumerateMmaSpace(h100);
   EXPECT_TRUE(std::find(space.begin(), space.end(),
@@ -141,8 +154,13 @@ TEST(MmaMatmulSpace, TF32SpaceAndHeuristic) {
     EXPECT_EQ(s.elementBytes(), 4);
     EXPECT_EQ(checkMmaSchedule(s, &h100), "");
   }
-  // f32 tiles take twice the shared memory: fewer schedules fit.
-  EXPECT_LT(space.size(), enumerateMmaSpace(h100).size());
+  // f32 tiles take twice the shared memory: 4 stages of 256 x 128 x 64
+  // fit in f16 (192 KiB), not in f32.
+  MmaMatmulSchedule deep = make({256, 128, 64}, {64, 64});
+  deep.stages = 4;
+  EXPECT_TRUE(contains(enumerateMmaSpace(h100), deep));
+  deep.mma = kMmaTF32;
+  EXPECT_FALSE(contains(space, deep));
   // The heuristic halves the K tiles.
   MmaMatmulSchedule large =
       defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMmaTF32);
@@ -176,18 +194,20 @@ TEST(MmaMatmulSpace, ChecksNameTheField) {
   odd.mma = {16, 8, 4};
   EXPECT_TRUE(has(why(odd, nullptr), "mma must be [16, 8, 16] (f16/bf16) or "
                                      "[16, 8, 8] (tf32), got [16, 8, 4]"));
-  // tf32 tiles are f32: 128 x 128 x 32 needs 64 KiB in two stages.
-  MmaMatmulSchedule tf32 = make({128, 128, 32}, {64, 64});
+  // tf32 tiles are f32: 4 stages of 256 x 128 x 64 need 384 KiB.
+  MmaMatmulSchedule tf32 = make({256, 128, 64}, {64, 64});
   tf32.mma = kMmaTF32;
-  EXPECT_TRUE(has(why(tf32, &h100), "65536 bytes of shared memory"));
+  tf32.stages = 4;
+  EXPECT_TRUE(has(why(tf32, &h100), "393216 bytes of shared memory"));
   tf32.block[2] = 16;
   EXPECT_EQ(why(tf32, &h100), "");
   MmaMatmulSchedule split = make({128, 128, 32}, {64, 32});
   split.grid.splitK = 100;
   EXPECT_TRUE(has(why(split, nullptr), "split_k must be in [1, 64]"));
-  // 256 x 256 x 64 tiles need 64 KiB of shared memory.
-  EXPECT_TRUE(has(why(make({256, 256, 64}, {64, 64}), &h100),
-                  "bytes of shared memory"));
+  // 8 stages of 256 x 256 x 64 tiles need 512 KiB of shared memory.
+  MmaMatmulSchedule huge = make({256, 256, 64}, {64, 64});
+  huge.stages = 8;
+  EXPECT_TRUE(has(why(huge, &h100), "524288 bytes of shared memory"));
   // A 128 x 128 warp tile: 256 accumulators per thread.
   MmaMatmulSchedule heavy = make({128, 128, 32}, {128, 128});
   EXPECT_EQ(why(heavy, nullptr), "");

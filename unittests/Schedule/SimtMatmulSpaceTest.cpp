@@ -143,9 +143,9 @@ TEST(SimtMatmulSpace, ChecksNameTheReason) {
   EXPECT_NE(checkSimtSchedule(make({1, 1}, {4, 4}, {4, 8}, {8, 8}, 8))
                 .find("accumulators per thread"),
             std::string::npos);
-  // 256 x 256 tiles of k = 64 need 128 KiB of shared memory.
-  EXPECT_NE(checkSimtSchedule(make({4, 4}, {2, 2}, {4, 8}, {4, 2}, 64), &h100)
-                .find("bytes of shared memory"),
+  // 256 x 256 tiles of k = 64 need 256 KiB of shared memory in two stages.
+  EXPECT_NE(checkSimtSchedule(make({4, 4}, {2, 2}, {4, 8}, {8, 4}, 64), &h100)
+                .find("262144 bytes of shared memory"),
             std::string::npos);
   // 8 x 8 repeats x (4 x 4) inner = 256 accumulators: fine structurally,
   // too many registers for the target.

@@ -22,7 +22,10 @@ namespace schedule {
 /// The limits of a GPU that the spaces are filtered against.
 struct TargetLimits {
   int64_t maxThreadsPerBlock = 1024;
-  int64_t maxSharedBytesPerBlock = 48 * 1024; ///< static shared memory
+  /// Shared memory a block may use: the opt-in limit of sm_90 (the
+  /// templates take dynamic shared memory, and the runtime raises the
+  /// kernel's limit at launch when it needs more than 48 KB).
+  int64_t maxSharedBytesPerBlock = 227 * 1024;
   int64_t maxRegistersPerThread = 255;
   int64_t numSMs = 132;
   int64_t registersPerSM = 64 * 1024;

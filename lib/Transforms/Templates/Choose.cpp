@@ -47,6 +47,6 @@ hidet::templates::defaultSchedule(MLIRContext *ctx, const GemmProblem &p,
   if (choice.kind == GemmTemplate::Mma)
     return MmaMatmulAttr::get(
         ctx, schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
-                                          choice.mma, defaultsToAsyncCopy(p)));
+                                          choice.mma, whyNoAsyncCopy(p).empty()));
   return Attribute();
 }

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
@@ -59,6 +61,30 @@ Value hidet::templates::loadOrZero(
       b, loc,
       arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
   return ifOp.getResult(0);
+}
+
+Value hidet::templates::flatten(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  ReassociationIndices all(type.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  return memref::CollapseShapeOp::create(b, loc, buffer,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
+Value hidet::templates::clampedOffset(OpBuilder &b, Location loc,
+                                      const GemmOperand &x, Value batch,
+                                      Value row, Value inRow, Value col,
+                                      Value inCol) {
+  Value zero = cst(b, loc, 0);
+  Value r = arith::SelectOp::create(b, loc, inRow, row, zero);
+  Value c = arith::SelectOp::create(b, loc, inCol, col, zero);
+  return arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, x.offset(b, loc, GemmPart::Batch, batch),
+                            x.offset(b, loc, GemmPart::Row, r)),
+      x.offset(b, loc, GemmPart::Col, c));
 }
 
 Value hidet::templates::lessThan(OpBuilder &b, Location loc, Value v,

@@ -30,6 +30,9 @@
 namespace hidet {
 namespace templates {
 
+/// The parts of a logical element's position: its batch, row and column.
+enum class GemmPart { Batch, Row, Col };
+
 /// One operand of a GEMM, as the logical 2-D matrix the template sees
 /// (A: rows m, columns k; B: rows k, columns n; C: rows m, columns n) in
 /// each batch.
@@ -41,6 +44,14 @@ struct GemmOperand {
       mlir::OpBuilder &, mlir::Location, mlir::Value batch, mlir::Value row,
       mlir::Value col)>
       address;
+  /// The same position as a sum: element (batch, row, col) is at
+  /// offset(Batch, batch) + offset(Row, row) + offset(Col, col) of the
+  /// buffer read as a 1-D array. Every anchor's addressing separates so (a
+  /// convolution's im2col too), which lets the K loop compute only the k
+  /// part of an address and leave the rest loop-invariant.
+  std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, GemmPart,
+                            mlir::Value)>
+      offset;
   /// The logical dimension (0: rows, 1: columns) whose consecutive elements
   /// are adjacent in memory, or -1 when neither is.
   int innerDim = -1;
@@ -61,8 +72,6 @@ struct GemmProblem {
   /// output was just filled with it): the accumulators start from it and C
   /// is never read.
   mlir::Value cInit;
-  /// Whether the anchor is a convolution (A's addresses do im2col).
-  bool isConvolution = false;
   /// What the anchor is, for remarks and the space printer
   /// ("linalg.matmul", "linalg.conv_2d_nhwc_hwcf", ...).
   std::string kind;
@@ -98,6 +107,19 @@ loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
            llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &)>
                indices,
            mlir::Type type, llvm::MaybeAlign align = {});
+
+/// `buffer` (a static memref with the identity layout) as a 1-D memref,
+/// which `GemmOperand::offset` indexes.
+mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Value buffer);
+
+/// The offset of element (batch, row, col) of `x`, with `row` (`col`)
+/// replaced by 0 where `inRow` (`inCol`) is false, so that the address is
+/// valid even past the edges (where nothing is read from it).
+mlir::Value clampedOffset(mlir::OpBuilder &b, mlir::Location loc,
+                          const GemmOperand &x, mlir::Value batch,
+                          mlir::Value row, mlir::Value inRow, mlir::Value col,
+                          mlir::Value inCol);
 
 /// `v < bound` (unsigned).
 mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,

@@ -19,6 +19,7 @@
 #include "../RuleBased/RuleBased.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 using namespace mlir;
 using namespace hidet;
@@ -32,6 +33,26 @@ static int64_t vectorWidthFor(Type elt, int64_t extent) {
   while (w > 1 && extent % w != 0)
     w /= 2;
   return w;
+}
+
+/// `x * s` (0 when `s` is).
+static Value scaled(OpBuilder &b, Location loc, Value x, int64_t s) {
+  if (s == 0)
+    return cst(b, loc, 0);
+  if (s == 1)
+    return x;
+  return arith::MulIOp::create(b, loc, x, cst(b, loc, s));
+}
+
+/// `sum_i xs[i] * ss[i]`.
+static Value linear(OpBuilder &b, Location loc, ArrayRef<Value> xs,
+                    ArrayRef<int64_t> ss) {
+  Value sum;
+  for (auto [x, s] : llvm::zip_equal(xs, ss)) {
+    Value term = scaled(b, loc, x, s);
+    sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+  }
+  return sum;
 }
 
 static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
@@ -124,6 +145,22 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
         g.vectorWidth =
             vectorWidthFor(type.getElementType(), type.getShape().back());
     }
+    // The stride of each logical part: that of the buffer dimension its loop
+    // indexes (none for a broadcast batch).
+    SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
+    std::array<int64_t, 3> partStride = {0, 0, 0};
+    for (auto [j, e] : llvm::enumerate(map.getResults())) {
+      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      if (static_cast<int64_t>(d) == bDim)
+        partStride[0] = strides[j];
+      else if (d == rowDim)
+        partStride[1] = strides[j];
+      else if (d == colDim)
+        partStride[2] = strides[j];
+    }
+    g.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value index) {
+      return scaled(b, loc, index, partStride[static_cast<int>(part)]);
+    };
     g.address = [=](OpBuilder &b, Location loc, Value batch, Value row,
                     Value col) {
       SmallVector<Value> ivs(numLoops);
@@ -168,6 +205,7 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
   // NHWC: in [N, H, W, C], filter [KH, KW, C, F], out [N, OH, OW, F].
   // NCHW: in [N, C, H, W], filter [F, C, KH, KW], out [N, F, OH, OW].
   int64_t c = in.getDimSize(nhwc ? 3 : 1);
+  int64_t h = in.getDimSize(nhwc ? 1 : 2), w = in.getDimSize(nhwc ? 2 : 3);
   int64_t f = filter.getDimSize(nhwc ? 3 : 0);
   int64_t kh = filter.getDimSize(nhwc ? 0 : 2),
           kw = filter.getDimSize(nhwc ? 1 : 3);
@@ -177,7 +215,6 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
   p.m = n * oh * ow;
   p.n = f;
   p.k = kh * kw * c;
-  p.isConvolution = true;
   p.kind = op->getName().getStringRef().str();
   p.aElt = in.getElementType();
   p.bElt = filter.getElementType();
@@ -206,17 +243,43 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
       return SmallVector<Value>{img, window(b, loc, y, sh, ty, dh),
                                 window(b, loc, x, sw, tx, dw), ch};
     };
+    // The input position of output pixel (img, y, x) and tap (ty, tx, ch)
+    // is (img, y sh + ty dh, x sw + tx dw, ch): a sum of a part of m and a
+    // part of k.
+    p.a.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
+      if (part == GemmPart::Batch)
+        return cst(b, loc, 0);
+      if (part == GemmPart::Row) {
+        auto [img, y, x] = outPos(b, loc, i);
+        return linear(b, loc, {img, y, x}, {h * w * c, sh * w * c, sw * c});
+      }
+      auto [ty, tx, ch] = tap(b, loc, i);
+      return linear(b, loc, {ty, tx, ch}, {dh * w * c, dw * c, 1});
+    };
     p.a.innerDim = 1;
     p.a.vectorWidth = vectorWidthFor(p.aElt, c);
     p.b.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
       auto [ty, tx, ch] = tap(b, loc, row);
       return SmallVector<Value>{ty, tx, ch, col};
     };
+    // k runs over (kh, kw, c) in the filter's memory order.
+    p.b.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
+      return part == GemmPart::Batch ? cst(b, loc, 0)
+                                     : scaled(b, loc, i, part == GemmPart::Row
+                                                             ? f
+                                                             : 1);
+    };
     p.b.innerDim = 1;
     p.b.vectorWidth = vectorWidthFor(p.bElt, f);
     p.c.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
       auto [img, y, x] = outPos(b, loc, row);
       return SmallVector<Value>{img, y, x, col};
+    };
+    p.c.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
+      return part == GemmPart::Batch ? cst(b, loc, 0)
+                                     : scaled(b, loc, i, part == GemmPart::Row
+                                                             ? f
+                                                             : 1);
     };
     p.c.innerDim = 1;
     p.c.vectorWidth = vectorWidthFor(p.cElt, f);
@@ -234,15 +297,39 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
     return SmallVector<Value>{img, ch, window(b, loc, y, sh, ty, dh),
                               window(b, loc, x, sw, tx, dw)};
   };
+  p.a.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
+    if (part == GemmPart::Batch)
+      return cst(b, loc, 0);
+    if (part == GemmPart::Row) {
+      auto [img, y, x] = outPos(b, loc, i);
+      return linear(b, loc, {img, y, x}, {c * h * w, sh * w, sw});
+    }
+    auto [ch, ty, tx] = tap(b, loc, i);
+    return linear(b, loc, {ch, ty, tx}, {h * w, dh * w, dw});
+  };
   p.b.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
     auto [ch, ty, tx] = tap(b, loc, row);
     return SmallVector<Value>{col, ch, ty, tx};
+  };
+  // k runs over (c, kh, kw) in the filter's memory order.
+  p.b.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
+    return part == GemmPart::Batch
+               ? cst(b, loc, 0)
+               : scaled(b, loc, i, part == GemmPart::Row ? 1 : c * kh * kw);
   };
   p.b.innerDim = 0;
   p.b.vectorWidth = vectorWidthFor(p.bElt, c * kh * kw);
   p.c.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
     auto [img, y, x] = outPos(b, loc, row);
     return SmallVector<Value>{img, col, y, x};
+  };
+  p.c.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
+    if (part == GemmPart::Batch)
+      return cst(b, loc, 0);
+    if (part == GemmPart::Col)
+      return scaled(b, loc, i, oh * ow);
+    auto [img, pix] = divMod(b, loc, i, oh * ow);
+    return linear(b, loc, {img, pix}, {f * oh * ow, 1});
   };
   p.c.innerDim = 0;
   p.c.vectorWidth = vectorWidthFor(p.cElt, oh * ow);

@@ -108,6 +108,7 @@ struct SharedTile {
 /// fixed position and the repeat index its register slot.
 struct TileCopy {
   const GemmOperand *operand;
+  Value flat; ///< the operand's buffer as a 1-D memref
   bool isA;
   SharedTile tile;
   algebra::Shape rep, spat;
@@ -132,10 +133,10 @@ forPieces(OpBuilder &b, Location loc, const TileCopy &t,
 }
 
 namespace {
-/// Element `e` of a piece, in the operand: global row and column, and
-/// whether it lies inside the operand.
+/// Element `e` of a piece, in the operand: global row and column, whether
+/// each lies inside the operand, and whether both do.
 struct PieceElement {
-  Value row, col, inside;
+  Value row, col, inRow, inCol, inside;
 };
 } // namespace
 
@@ -150,16 +151,24 @@ static PieceElement pieceElement(OpBuilder &b, Location loc,
   Value c = t.tile.innerDim == 1 ? ie : o;
   Value gr = arith::AddIOp::create(b, loc, t.isA ? blk.m0 : k0, r);
   Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
-  Value in =
-      arith::AndIOp::create(b, loc, lessThan(b, loc, gr, t.isA ? p.m : p.k),
-                            lessThan(b, loc, gc, t.isA ? p.k : p.n));
-  return {gr, gc, in};
+  Value inRow = lessThan(b, loc, gr, t.isA ? p.m : p.k);
+  Value inCol = lessThan(b, loc, gc, t.isA ? p.k : p.n);
+  return {gr, gc, inRow, inCol, arith::AndIOp::create(b, loc, inRow, inCol)};
+}
+
+/// The offset of `at` in `t`'s flattened operand, valid past the edges too.
+/// Only its k part changes from one K tile to the next.
+static Value pieceOffset(OpBuilder &b, Location loc, const GemmBlock &blk,
+                         const TileCopy &t, const PieceElement &at) {
+  return clampedOffset(b, loc, *t.operand, blk.batch, at.row, at.inRow,
+                       at.col, at.inCol);
 }
 
 /// Copies the pieces of the K tile starting at `k0` into `stage` with
 /// cp.async (nvgpu.device_async_copy), `t.width` elements per copy, zero-
-/// filled past the operand's edges (the source then points at element 0,
-/// which exists, and no byte of it is read). Returns the copies' tokens.
+/// filled past the operand's edges (the source then points at a clamped
+/// element, which exists, and no byte of it is read). Returns the copies'
+/// tokens.
 static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
                                            const GemmProblem &p,
                                            const GemmBlock &blk,
@@ -178,18 +187,15 @@ static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
           cst(b, loc, t.tile.piece));
       Value stored = t.tile.storedInner(b, loc, o, i);
       for (int64_t e = 0; e < t.tile.piece; e += t.width) {
-        auto [gr, gc, in] = pieceElement(b, loc, p, blk, t, k0, o, i, e);
-        Value zero = cst(b, loc, 0);
-        SmallVector<Value> src = t.operand->address(
-            b, loc, blk.batch, arith::SelectOp::create(b, loc, in, gr, zero),
-            arith::SelectOp::create(b, loc, in, gc, zero));
-        Value srcElements =
-            arith::SelectOp::create(b, loc, in, cst(b, loc, t.width), zero);
+        PieceElement at = pieceElement(b, loc, p, blk, t, k0, o, i, e);
+        Value src = pieceOffset(b, loc, blk, t, at);
+        Value srcElements = arith::SelectOp::create(
+            b, loc, at.inside, cst(b, loc, t.width), cst(b, loc, 0));
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
             b, loc, tokenType, t.tile.buffer,
             ValueRange{stage, o,
                        arith::AddIOp::create(b, loc, stored, cst(b, loc, e))},
-            t.operand->buffer, src, b.getIndexAttr(t.width), srcElements,
+            t.flat, ValueRange{src}, b.getIndexAttr(t.width), srcElements,
             bytes == 16 ? b.getUnitAttr() : UnitAttr()));
       }
     }
@@ -264,10 +270,6 @@ std::string hidet::templates::whyNoAsyncCopy(const GemmProblem &p) {
   return "";
 }
 
-bool hidet::templates::defaultsToAsyncCopy(const GemmProblem &p) {
-  return !p.isConvolution && whyNoAsyncCopy(p).empty();
-}
-
 void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                                       const GemmProblem &p, MmaMatmulAttr s,
                                       int64_t reduceBlockSize) {
@@ -302,8 +304,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   createLaunch(
       b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
-        tileA.buffer = launch.getWorkgroupAttributions()[0];
-        tileB.buffer = launch.getWorkgroupAttributions()[1];
+        SmallVector<Value> buffers = dynamicSharedBuffers(b, loc, shared);
+        tileA.buffer = buffers[0];
+        tileB.buffer = buffers[1];
         forEachGemmBlock(
             b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
               Value tid = launch.getThreadIds().x;
@@ -365,6 +368,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                                   const SharedTile &tile) {
                 TileCopy t;
                 t.operand = &x;
+                t.flat = flatten(b, loc, x.buffer);
                 t.isA = isA;
                 t.tile = tile;
                 t.elt = elt;
@@ -398,11 +402,13 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                       for (int64_t e = 0; e < kPiece; e += t.width) {
                         PieceElement at =
                             pieceElement(b, loc, p, blk, t, k0, o, i, e);
+                        // Computed unconditionally, so that its
+                        // loop-invariant part is hoisted.
+                        Value off = pieceOffset(b, loc, blk, t, at);
                         Value part = loadOrZero(
-                            b, loc, at.inside, t.operand->buffer,
-                            [&](OpBuilder &b) {
-                              return t.operand->address(b, loc, blk.batch,
-                                                        at.row, at.col);
+                            b, loc, at.inside, t.flat,
+                            [&](OpBuilder &) {
+                              return SmallVector<Value>{off};
                             },
                             partType, vectorAlign(elt, t.width));
                         if (t.width == kPiece) {
@@ -667,7 +673,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                   });
             });
       },
-      shared);
+      /*workgroupBuffers=*/{}, dynamicSharedBytes(shared));
   if (output.workspace)
     emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
                         reduceBlockSize);

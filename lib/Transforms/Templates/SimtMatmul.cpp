@@ -64,8 +64,10 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   createLaunch(
       b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
-        Value As = launch.getWorkgroupAttributions()[0];
-        Value Bs = launch.getWorkgroupAttributions()[1];
+        SmallVector<Value> buffers = dynamicSharedBuffers(b, loc, shared);
+        Value As = buffers[0], Bs = buffers[1];
+        Value flatA = flatten(b, loc, p.a.buffer);
+        Value flatB = flatten(b, loc, p.b.buffer);
         forEachGemmBlock(
             b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
               Value m0 = blk.m0, n0 = blk.n0;
@@ -174,15 +176,17 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                     Value slot) {
                   Value gr = arith::AddIOp::create(b, loc, t.isA ? m0 : k0, r);
                   Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : n0, c);
-                  Value in = arith::AndIOp::create(
-                      b, loc, lessThan(b, loc, gr, t.isA ? M : K),
-                      lessThan(b, loc, gc, t.isA ? K : N));
+                  Value inRow = lessThan(b, loc, gr, t.isA ? M : K);
+                  Value inCol = lessThan(b, loc, gc, t.isA ? K : N);
                   const GemmOperand &x = t.isA ? p.a : p.b;
+                  // Computed unconditionally, so that its loop-invariant
+                  // part is hoisted.
+                  Value off = clampedOffset(b, loc, x, blk.batch, gr, inRow,
+                                            gc, inCol);
                   Value v = loadOrZero(
-                      b, loc, in, x.buffer,
-                      [&](OpBuilder &b) {
-                        return x.address(b, loc, blk.batch, gr, gc);
-                      },
+                      b, loc, arith::AndIOp::create(b, loc, inRow, inCol),
+                      t.isA ? flatA : flatB,
+                      [&](OpBuilder &) { return SmallVector<Value>{off}; },
                       elt);
                   memref::StoreOp::create(b, loc, v, t.regs, slot);
                 });
@@ -237,7 +241,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   });
             });
       },
-      shared);
+      /*workgroupBuffers=*/{}, dynamicSharedBytes(shared));
   if (output.workspace)
     emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
                         reduceBlockSize);

@@ -55,13 +55,6 @@ mlir::Attribute defaultSchedule(mlir::MLIRContext *ctx, const GemmProblem &p,
 /// (schedules with stages >= 2), or empty.
 std::string whyNoAsyncCopy(const GemmProblem &p);
 
-/// Whether the heuristic gives `p` a cp.async pipeline: contractions whose
-/// operands allow it. Not convolutions: on the H100 their 3x3 layers at
-/// batch 32 measured slower with 3 stages than with register staging
-/// (512x7x7: 0.097 vs 0.076 ms; 128x28x28: 0.056 vs 0.052 ms), the im2col
-/// address arithmetic of each copy sitting in the issue path.
-bool defaultsToAsyncCopy(const GemmProblem &p);
-
 /// Emits at `b`'s insertion point the tensor-core kernel(s) computing the
 /// f16 or bf16 GEMM `p` (f32 accumulation) as `schedule` says.
 void buildMmaMatmul(mlir::OpBuilder &b, mlir::Location loc,

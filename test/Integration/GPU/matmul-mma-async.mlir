@@ -1,7 +1,8 @@
 // The tensor-core template with cp.async pipelines (stages = 2, 3, 4 in
 // the schedule): ragged shapes (N = 444: 8-byte copies), a K shorter than
 // the pipeline (40 with 4 stages of 32), transposed operands, split-K, f16
-// and bf16. The reference accumulates in f32 and rounds 16-bit results
+// and bf16, and 192 KiB of shared memory (4 stages of 128 x 256 x 64 tiles,
+// past the 48 KiB a kernel gets without opting in). The reference accumulates in f32 and rounds 16-bit results
 // once.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
@@ -13,6 +14,7 @@
 // CHECK-DAG: async4_k_short PASS
 // CHECK-DAG: async3_transposed PASS
 // CHECK-DAG: async3_split_k PASS
+// CHECK-DAG: async4_large_shared PASS
 
 func.func @async3_ragged(%a: tensor<333x554xf16>, %b: tensor<554x444xf16>) -> tensor<333x444xf32> {
   %z = arith.constant 0.0 : f32
@@ -67,4 +69,13 @@ func.func @async3_split_k(%a: tensor<48x2048xf16>, %b: tensor<2048x64xf16>) -> t
   %r = linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, split_k = 4>}
       ins(%a, %b : tensor<48x2048xf16>, tensor<2048x64xf16>) outs(%f : tensor<48x64xf16>) -> tensor<48x64xf16>
   return %r : tensor<48x64xf16>
+}
+
+func.func @async4_large_shared(%a: tensor<333x554xf16>, %b: tensor<554x444xf16>) -> tensor<333x444xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<333x444xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<333x444xf32>) -> tensor<333x444xf32>
+  %r = linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [128, 256, 64], warp = [64, 64], mma = [16, 8, 16], stages = 4>}
+      ins(%a, %b : tensor<333x554xf16>, tensor<554x444xf16>) outs(%f : tensor<333x444xf32>) -> tensor<333x444xf32>
+  return %r : tensor<333x444xf32>
 }

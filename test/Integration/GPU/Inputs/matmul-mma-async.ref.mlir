@@ -77,3 +77,11 @@ func.func @async3_split_k(%a: tensor<48x2048xf16>, %b: tensor<2048x64xf16>) -> t
   } -> tensor<48x64xf16>
   return %t : tensor<48x64xf16>
 }
+
+func.func @async4_large_shared(%a: tensor<333x554xf16>, %b: tensor<554x444xf16>) -> tensor<333x444xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<333x444xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<333x444xf32>) -> tensor<333x444xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<333x554xf16>, tensor<554x444xf16>) outs(%f : tensor<333x444xf32>) -> tensor<333x444xf32>
+  return %r : tensor<333x444xf32>
+}
