@@ -1,5 +1,12 @@
 # Shell helpers shared by the benchmark drivers (sourced).
 
+# save_schedule DIR BUILD MLIR: the default schedule of MLIR's anchor, in
+# DIR/<name>.schedule.
+save_schedule() {
+  "$2/bin/hidet-opt" "$3" --hidet-print-schedule-space -o /dev/null |
+    sed -n 's/^  default: //p' >"$1/$(basename "$3" .mlir).schedule"
+}
+
 # prepare_dir DIR BUILD MLIR...: copies hidet-run and the runtime into DIR
 # and compiles each MLIR file into DIR/<name>.gpu.so and DIR/<name>.cpu.so.
 prepare_dir() {
@@ -12,6 +19,7 @@ prepare_dir() {
     name="$(basename "$f" .mlir)"
     "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
     "$build/bin/hidet-compile" "$f" --target=cpu -o "$dir/$name.cpu.so"
+    save_schedule "$dir" "$build" "$f"
   done
 }
 
@@ -29,8 +37,7 @@ prepare_gpu_ref() {
     "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
     "$build/bin/hidet-compile" "$bench/ref/$name.mlir" -o "$dir/$name.ref.so" \
       --runtime-dir="$build/lib" --pipeline-options="anchors=0"
-    "$build/bin/hidet-opt" "$f" --hidet-print-schedule-space -o /dev/null |
-      sed -n 's/^  default: //p' >"$dir/$name.schedule"
+    save_schedule "$dir" "$build" "$f"
   done
 }
 

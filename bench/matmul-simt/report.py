@@ -4,6 +4,7 @@
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
+import math
 import os
 import sys
 
@@ -14,9 +15,6 @@ from timing import median_ms  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 torch.backends.cuda.matmul.allow_tf32 = False
-
-
-
 
 rows = []
 for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
@@ -31,20 +29,25 @@ for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
     rows.append({"shape": f"{m}x{n}x{k}", "status": f["status"],
                  "rel_l2": max(o["rel_l2"] for o in f["outputs"]),
                  "hidet_ms": ms, "hidet_TFLOPs": 2 * m * n * k / ms / 1e9,
-                 "cublas_ms": base, "ratio": base / ms})
+                 "cublas_ms": base, "ratio": base / ms,
+                 "schedule": open(path[:-5] + ".schedule").read().strip()})
+geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
-       "torch": torch.__version__, "rows": rows}
+       "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
 os.makedirs(out, exist_ok=True)
 json.dump(res, open(os.path.join(out, "matmul-simt.json"), "w"), indent=2)
 with open(os.path.join(out, "matmul-simt.md"), "w") as md:
     md.write(f"# SIMT f32 matmul template vs cuBLAS, TF32 off ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
              "Each kernel checked against the CPU reference before timing; "
-             "GPU times, median of 20, each queued behind a GPU sleep.\n\n")
+             "GPU times, median of 20, each queued behind a GPU sleep; "
+             "default schedules (no tuning).\n\n")
+    md.write(f"- geometric mean of the ratios: **{geo:.2f}x** cuBLAS\n\n")
     md.write("| M x N x K | check | rel. L2 | hidet ms | TFLOP/s | cuBLAS ms | "
-             "ratio to cuBLAS |\n|---|---|---|---|---|---|---|\n")
+             "ratio to cuBLAS | schedule |\n|---|---|---|---|---|---|---|---|\n")
     for r in rows:
         md.write(f"| {r['shape']} | {r['status']} | {r['rel_l2']:.1e} | "
                  f"{r['hidet_ms']:.4f} | {r['hidet_TFLOPs']:.1f} | "
-                 f"{r['cublas_ms']:.4f} | {r['ratio']:.2f}x |\n")
+                 f"{r['cublas_ms']:.4f} | {r['ratio']:.2f}x | "
+                 f"`{r['schedule']}` |\n")
 print(open(os.path.join(out, "matmul-simt.md")).read())

@@ -2,11 +2,11 @@
 // RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="num-sms=1" | FileCheck %s --check-prefix=ONE
 // RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="anchors=0" | FileCheck %s --check-prefix=NAIVE
 
-// The pipeline's num-sms option reaches the anchor heuristic: a 256 x 256
-// output fills 132 SMs only with the smallest tiles (split 8 ways along K to
-// give each SM more than one block), one SM with the largest.
+// The pipeline's num-sms option reaches the anchor heuristic: no tile of a
+// 256 x 256 output fills 132 SMs, so it gets 32 x 64 tiles with K split 2
+// ways (32 K steps, 16 per slice); one SM gets the largest tiles.
 // H100: gpu.launch
-// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>}
+// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 2>}
 // ONE: gpu.launch
 // ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // With anchors=0 the matmul gets the rule-based scheduler's naive kernel

@@ -103,13 +103,21 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   // blocks, 97% of the 132 SMs: enough (90% at least).
   SimtMatmulSchedule batched = defaultSimtSchedule(8, 256, 256, 256, limits);
   EXPECT_EQ(batched.blockM(), 64);
-  // Few output tiles and a long K: split-K fills the SMs, up to the blocks
-  // they hold at once. 128 x 128 in 16 x 32 tiles gives 32 blocks; 16
-  // slices (the most) give 512.
+  // Few output tiles and a long K: 32 x 64 tiles, and split-K up to 6
+  // blocks per SM. 128 x 128 gives 8 blocks; 16 slices (the most) give 128.
   SimtMatmulSchedule deep = defaultSimtSchedule(1, 128, 128, 8192, limits);
+  EXPECT_EQ(deep.blockM(), 32);
+  EXPECT_EQ(deep.blockN(), 64);
   EXPECT_EQ(deep.grid.splitK, 16);
-  // ... but not with a short K (4 K steps per slice at least).
+  // ... but not with a short K (16 K steps per slice at least).
   EXPECT_EQ(defaultSimtSchedule(1, 128, 128, 32, limits).grid.splitK, 1);
+  // 333 x 444 x 555: 77 blocks of 32 x 64 and 70 K steps: 4 slices.
+  SimtMatmulSchedule ragged = defaultSimtSchedule(1, 333, 444, 555, limits);
+  EXPECT_EQ(ragged.blockM(), 32);
+  EXPECT_EQ(ragged.grid.splitK, 4);
+  // 128 x 3072 fills the SMs with 32 x 64 tiles (192 blocks), still split
+  // 4 ways: 768 blocks, under 6 per SM.
+  EXPECT_EQ(defaultSimtSchedule(1, 128, 3072, 768, limits).grid.splitK, 4);
   // 4096 x 768 in 128 x 128 tiles is 192 blocks: the busiest SMs run 2
   // while others run 1. 64 x 128 tiles (384 blocks, 3 per SM at most, of
   // half the work) balance better: taken.
