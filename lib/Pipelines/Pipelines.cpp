@@ -59,8 +59,10 @@ void hidet::buildRuleBasedSchedulingPipeline(
   anchors.tf32 = options.tf32;
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
-  if (options.anchors)
+  if (options.anchors) {
     pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
+    pm.addNestedPass<func::FuncOp>(createWorkgroupAllocsToDynamicShared());
+  }
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.fastMath)

@@ -20,10 +20,9 @@
 // stage after them, with one barrier per step.
 // CHECK-LABEL: func.func @default_schedule(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 12]>
-// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size %c16384_i32 {
-// CHECK:           %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
-// CHECK:           %[[AS:.*]] = memref.view %[[SMEM]][%c0{{.*}}][] : {{.*}} to memref<2x8x128xf32, #gpu.address_space<workgroup>>
-// CHECK:           %[[BS:.*]] = memref.view %[[SMEM]][%c8192{{.*}}][] : {{.*}} to memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.launch {{.*}} {
+// CHECK:           %[[AS:.*]] = memref.alloc() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<333x555xf32> into memref<184815xf32>
 // CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<555x444xf32> into memref<246420xf32>
 // CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 1, 12]> on block_x {
@@ -67,8 +66,8 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // HEUR-LABEL: func.func @user_schedule(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 // CHECK-LABEL: func.func @user_schedule(
-// CHECK:         memref.view {{.*}} to memref<2x4x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         memref.view {{.*}} to memref<2x4x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() : memref<2x4x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() : memref<2x4x16xf32, #gpu.address_space<workgroup>>
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
@@ -133,10 +132,9 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // rows (swizzle = 4).
 // CHECK-LABEL: func.func @mma(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 42]>
-// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} dynamic_shared_memory_size %c16384_i32 {
-// CHECK:           %[[SMEM:.*]] = gpu.dynamic_shared_memory
-// CHECK:           %[[AS:.*]] = memref.view %[[SMEM]][%c0{{.*}}][] : {{.*}} to memref<2x64x32xf16, #gpu.address_space<workgroup>>
-// CHECK:           %[[BS:.*]] = memref.view %[[SMEM]][%c8192{{.*}}][] : {{.*}} to memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} {
+// CHECK:           %[[AS:.*]] = memref.alloc() : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<2x32x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           tm.foreach (%{{.*}}, %{{.*}}, %[[TILE:.*]]) in #tm.spatial<[1, 1, 42]> on block_x {
 // CHECK:             arith.divui %[[TILE]], %c28
 // CHECK:             arith.minui
@@ -214,8 +212,8 @@ func.func @bf16(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>, %c: memref<2
 // transpose, B^T (n-major, as nn.Linear weights) is [n][k] and loaded
 // without.
 // CHECK-LABEL: func.func @transposed(
-// CHECK:         %[[AS:.*]] = memref.view {{.*}} to memref<2x32x64xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[BS:.*]] = memref.view {{.*}} to memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[AS:.*]] = memref.alloc() : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[BS:.*]] = memref.alloc() : memref<2x64x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = true}
 // CHECK:         nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
 func.func @transposed(%a: memref<256x128xf16>, %b: memref<512x256xf16>, %c: memref<128x512xf32>) {
@@ -290,10 +288,9 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // on its own stage. Out-of-bounds copies have 0 source elements
 // (zero-fill).
 // CHECK-LABEL: func.func @conv_nhwc(
-// CHECK:         gpu.launch {{.*}} dynamic_shared_memory_size %c30720_i32 {
-// CHECK:           %[[SMEM:.*]] = gpu.dynamic_shared_memory
-// CHECK:           %[[AS:.*]] = memref.view %[[SMEM]][%c0{{.*}}][] : {{.*}} to memref<3x16x64xf16, #gpu.address_space<workgroup>>
-// CHECK:           %[[BS:.*]] = memref.view %[[SMEM]][%c6144{{.*}}][] : {{.*}} to memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         gpu.launch {{.*}} {
+// CHECK:           %[[AS:.*]] = memref.alloc() : memref<3x16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<3x64x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           scf.if %{{.*}} -> (f32)
 // CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<2x17x17x16xf16> into memref<9248xf16>
 // CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1, 2, 3]] : memref<3x3x16x32xf16> into memref<4608xf16>
@@ -448,8 +445,8 @@ func.func @fill_folded(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
 // transposes 16-bit values only, so its fragments are read element by
 // element.
 // CHECK-LABEL: func.func @tf32(
-// CHECK:         %[[AS:.*]] = memref.view {{.*}} to memref<2x64x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[BS:.*]] = memref.view {{.*}} to memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[AS:.*]] = memref.alloc() : memref<2x64x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[BS:.*]] = memref.alloc() : memref<2x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         vector.store %{{.*}}, %[[AS]][{{.*}}] {alignment = 16 : i64} : {{.*}}, vector<4xf32>
 // CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x1xf32>
 // CHECK-COUNT-4: memref.load %[[BS]]

@@ -251,4 +251,46 @@ def CopiesToLinalg : Pass<"hidet-copies-to-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def WorkgroupAllocsToDynamicShared
+    : Pass<"hidet-workgroup-allocs-to-dynamic-shared", "::mlir::func::FuncOp"> {
+  let summary = "Places a kernel's workgroup allocations in dynamic shared "
+                "memory.";
+  let description = [{
+    The templates allocate their shared tiles with `memref.alloc` in the
+    workgroup address space inside a `gpu.launch`, the form upstream
+    transformations such as `memref::multiBuffer` work on. This pass gives
+    each such allocation its place in the block's dynamic shared memory: a
+    `memref.view` of `gpu.dynamic_shared_memory` at an offset aligned to
+    `alignment` bytes, and adds their sizes to the launch's
+    `dynamic_shared_memory_size`. Deallocations of them are dropped.
+
+    Unlike workgroup attributions (static shared memory, at most 48 KiB),
+    dynamic shared memory may grow to what the GPU allows after an opt-in
+    (227 KiB on sm_90), which the runtime does at launch.
+
+    ```mlir
+    gpu.launch ... {
+      %a = memref.alloc() : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+    ```
+    becomes
+    ```mlir
+    gpu.launch ... dynamic_shared_memory_size %c8192_i32 {
+      %0 = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %a = memref.view %0[%c0][] : memref<?xi8, #gpu.address_space<workgroup>>
+          to memref<2x64x32xf16, #gpu.address_space<workgroup>>
+    ```
+
+    An allocation with a dynamic shape or a non-identity layout, or a
+    launch whose dynamic shared memory size is not a constant, is an error.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"128",
+           "Byte alignment of each buffer (a power of two, at least 16: "
+           "cp.async and ldmatrix need 16)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // HIDET_TRANSFORMS_PASSES_TD

@@ -38,8 +38,7 @@ void createLaunch(OpBuilder &b, Location loc,
                          hidet::tm::TaskMappingAttrInterface mapping,
                          int64_t workersPerBlock, int64_t blockSize,
                          function_ref<void(OpBuilder &, gpu::LaunchOp)> body,
-                         TypeRange workgroupBuffers,
-                         int64_t dynamicSharedBytes) {
+                         TypeRange workgroupBuffers) {
   Value workers =
       hidet::tm::NumWorkersOp::create(b, loc, b.getIndexType(), mapping);
   Value block = cst(b, loc, blockSize);
@@ -47,53 +46,14 @@ void createLaunch(OpBuilder &b, Location loc,
       workersPerBlock == blockSize ? block : cst(b, loc, workersPerBlock);
   Value grid = arith::CeilDivUIOp::create(b, loc, workers, perBlock);
   Value one = cst(b, loc, 1);
-  Value dynamicShared =
-      dynamicSharedBytes == 0
-          ? Value()
-          : arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                         dynamicSharedBytes)
-                .getResult();
   auto launch = gpu::LaunchOp::create(
-      b, loc, grid, one, one, block, one, one, dynamicShared,
-      /*asyncTokenType=*/nullptr,
+      b, loc, grid, one, one, block, one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, workgroupBuffers);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   body(b, launch);
   gpu::TerminatorOp::create(b, loc);
-}
-
-/// Bytes of a shared buffer, rounded up to the alignment of the next one.
-static int64_t alignedBytes(MemRefType type) {
-  int64_t bytes =
-      type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  return llvm::alignTo(bytes, kSharedAlignment);
-}
-
-int64_t dynamicSharedBytes(TypeRange buffers) {
-  int64_t total = 0;
-  for (Type t : buffers)
-    total += alignedBytes(cast<MemRefType>(t));
-  return total;
-}
-
-SmallVector<Value> dynamicSharedBuffers(OpBuilder &b, Location loc,
-                                        TypeRange buffers) {
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  Value all = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                      workgroup));
-  SmallVector<Value> views;
-  int64_t offset = 0;
-  for (Type t : buffers) {
-    auto type = cast<MemRefType>(t);
-    views.push_back(memref::ViewOp::create(b, loc, type, all,
-                                           cst(b, loc, offset), ValueRange{}));
-    offset += alignedBytes(type);
-  }
-  return views;
 }
 
 /// Indices of an operand for the loop indices `ivs`, by its indexing map.

@@ -39,31 +39,13 @@ mlir::Value cst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) /
 /// workersPerBlock) blocks of `blockSize` threads (the grid is computed from
 /// the mapping in the IR, so it cannot drift from it), with the given
-/// workgroup buffers and `dynamicSharedBytes` of dynamic shared memory, and
-/// calls `body` inside it.
+/// workgroup buffers, and calls `body` inside it.
 void createLaunch(
     mlir::OpBuilder &b, mlir::Location loc,
     hidet::tm::TaskMappingAttrInterface mapping, int64_t workersPerBlock,
     int64_t blockSize,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::gpu::LaunchOp)> body,
-    mlir::TypeRange workgroupBuffers = {}, int64_t dynamicSharedBytes = 0);
-
-/// Alignment of each buffer carved out of dynamic shared memory: 128 bytes,
-/// a line of the 32 banks, which 16-byte cp.async copies and ldmatrix rows
-/// also need.
-inline constexpr int64_t kSharedAlignment = 128;
-
-/// Bytes of dynamic shared memory that `dynamicSharedBuffers` carves the
-/// static-shaped workgroup memrefs `buffers` from.
-int64_t dynamicSharedBytes(mlir::TypeRange buffers);
-
-/// Inside a launch with `dynamicSharedBytes(buffers)` of dynamic shared
-/// memory: views of it of the types `buffers`, one after the other. Kernels
-/// whose tiles exceed the 48 KB of static shared memory use these (the
-/// runtime opts the kernel into larger shared memory at launch).
-llvm::SmallVector<mlir::Value> dynamicSharedBuffers(mlir::OpBuilder &b,
-                                                    mlir::Location loc,
-                                                    mlir::TypeRange buffers);
+    mlir::TypeRange workgroupBuffers = {});
 
 /// Indices of an operand for the loop indices `ivs`, by its indexing map.
 llvm::SmallVector<mlir::Value> applyIndexingMap(mlir::OpBuilder &b,

@@ -87,6 +87,14 @@ Value hidet::templates::clampedOffset(OpBuilder &b, Location loc,
       x.offset(b, loc, GemmPart::Col, c));
 }
 
+SmallVector<Value> hidet::templates::allocateShared(OpBuilder &b, Location loc,
+                                                   TypeRange types) {
+  SmallVector<Value> buffers;
+  for (Type t : types)
+    buffers.push_back(memref::AllocOp::create(b, loc, cast<MemRefType>(t)));
+  return buffers;
+}
+
 Value hidet::templates::lessThan(OpBuilder &b, Location loc, Value v,
                                  int64_t bound) {
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,

@@ -121,6 +121,15 @@ mlir::Value clampedOffset(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value row, mlir::Value inRow, mlir::Value col,
                           mlir::Value inCol);
 
+/// Inside a launch: a workgroup `memref.alloc` of each of `types` (static
+/// shapes in the workgroup address space), the shared tiles of a template.
+/// `hidet-workgroup-allocs-to-dynamic-shared` places them in dynamic shared
+/// memory; until then they stay allocations, which upstream transformations
+/// such as multi-buffering take.
+llvm::SmallVector<mlir::Value> allocateShared(mlir::OpBuilder &b,
+                                              mlir::Location loc,
+                                              mlir::TypeRange types);
+
 /// `v < bound` (unsigned).
 mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                      int64_t bound);

@@ -304,7 +304,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   createLaunch(
       b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
-        SmallVector<Value> buffers = dynamicSharedBuffers(b, loc, shared);
+        SmallVector<Value> buffers = allocateShared(b, loc, shared);
         tileA.buffer = buffers[0];
         tileB.buffer = buffers[1];
         forEachGemmBlock(
@@ -673,7 +673,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                   });
             });
       },
-      /*workgroupBuffers=*/{}, dynamicSharedBytes(shared));
+      /*workgroupBuffers=*/{});
   if (output.workspace)
     emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
                         reduceBlockSize);

@@ -64,7 +64,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   createLaunch(
       b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
-        SmallVector<Value> buffers = dynamicSharedBuffers(b, loc, shared);
+        SmallVector<Value> buffers = allocateShared(b, loc, shared);
         Value As = buffers[0], Bs = buffers[1];
         Value flatA = flatten(b, loc, p.a.buffer);
         Value flatB = flatten(b, loc, p.b.buffer);
@@ -241,7 +241,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   });
             });
       },
-      /*workgroupBuffers=*/{}, dynamicSharedBytes(shared));
+      /*workgroupBuffers=*/{});
   if (output.workspace)
     emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
                         reduceBlockSize);
