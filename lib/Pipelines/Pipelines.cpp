@@ -61,6 +61,7 @@ void hidet::buildRuleBasedSchedulingPipeline(
   anchors.reduceBlockSize = options.blockSize;
   if (options.anchors) {
     pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
+    pm.addNestedPass<func::FuncOp>(createPipelineSharedCopies());
     pm.addNestedPass<func::FuncOp>(createWorkgroupAllocsToDynamicShared());
   }
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));

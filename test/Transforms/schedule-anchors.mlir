@@ -191,10 +191,11 @@ func.func @mma(%a: memref<333x555xf16>, %b: memref<555x444xf16>, %c: memref<333x
 // bf16 goes to nvvm.mma.sync (nvgpu.mma.sync cannot lower bf16 in MLIR
 // 22), with the fragments packed in 32-bit registers; bf16 results are
 // rounded from the f32 accumulators. Aligned rows (K = N = 256) allow
-// 16-byte cp.async copies, so the default schedule pipelines them.
+// 16-byte cp.async copies, so the default schedule has stages and the K
+// loop is written for hidet-pipeline-shared-copies.
 // HEUR-LABEL: func.func @bf16(
-// HEUR:         nvgpu.device_async_copy %{{.*}}[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<65536xbf16> to memref<4x64x64xbf16, #gpu.address_space<workgroup>>
-// HEUR:         nvgpu.device_async_copy %{{.*}}[{{.*}}], {{.*}}, 8, %{{.*}} {bypassL1} : memref<65536xbf16> to memref<4x64x64xbf16, #gpu.address_space<workgroup>>
+// HEUR:         vector.transfer_read {{.*}} : memref<65536xbf16>, vector<8xbf16>
+// HEUR:         vector.transfer_write {{.*}} : vector<8xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
 // HEUR:         nvgpu.ldmatrix {{.*}} -> vector<4x2xbf16>
 // HEUR:         vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
 // HEUR:         nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>}
@@ -281,48 +282,45 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // OW = 8, then img * 17 * 17 * 16 + 2y * 17 * 16 + 2x * 16) and a part of k
 // (divisions by C = 16 and KW = 3, then r * 17 * 16 + s * 16 + c), each
 // clamped to 0 past its edge, so that the m part is loop-invariant. With
-// C = 16 the rows allow 16-byte copies, and the schedule asks for a 3-stage
-// cp.async pipeline: two tiles are issued ahead (one commit group each);
-// each K step waits until one group is pending, synchronizes, issues the
-// tile two steps ahead into the stage read two steps ago, and runs the math
-// on its own stage. Out-of-bounds copies have 0 source elements
-// (zero-fill).
+// C = 16 the rows allow 16-byte pieces. The schedule asks for 3 stages: the
+// template writes the K loop synchronously (a barrier, masked transfers
+// from global memory into one shared tile per operand, a barrier, the math)
+// and marks it for hidet-pipeline-shared-copies
+// (test/Transforms/pipeline-shared-copies.mlir). Past the edges the mask
+// is empty (zero-fill).
 // CHECK-LABEL: func.func @conv_nhwc(
-// CHECK:         gpu.launch {{.*}} {
-// CHECK:           %[[AS:.*]] = memref.alloc() : memref<3x16x64xf16, #gpu.address_space<workgroup>>
-// CHECK:           %[[BS:.*]] = memref.alloc() : memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         gpu.launch
+// CHECK:           %[[AS:.*]] = memref.alloc() : memref<16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           scf.if %{{.*}} -> (f32)
 // CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<2x17x17x16xf16> into memref<9248xf16>
 // CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1, 2, 3]] : memref<3x3x16x32xf16> into memref<4608xf16>
-// CHECK:           %[[INM:.*]] = arith.cmpi ult, %{{.*}}, %c128
-// CHECK:           %[[INK:.*]] = arith.cmpi ult, %{{.*}}, %c144
-// CHECK:           %[[IN:.*]] = arith.andi %[[INM]], %[[INK]]
-// CHECK:           %[[M:.*]] = arith.select %[[INM]], %{{.*}}, %[[ZERO:.*]] : index
-// CHECK:           %[[K:.*]] = arith.select %[[INK]], %{{.*}}, %[[ZERO]] : index
-// CHECK:           arith.divui %[[M]], %c64
-// CHECK:           arith.divui %{{.*}}, %c8
-// CHECK:           arith.muli %{{.*}}, %c4624
-// CHECK:           arith.muli %{{.*}}, %c544
-// CHECK:           arith.muli %{{.*}}, %c32
-// CHECK:           arith.divui %[[K]], %c16
-// CHECK:           arith.divui %{{.*}}, %c3
-// CHECK:           arith.muli %{{.*}}, %c272
-// CHECK:           %[[SRCN:.*]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index
-// CHECK:           nvgpu.device_async_copy %[[FA]][{{.*}}], %[[AS]][%c0{{.*}}, {{.*}}], 8, %[[SRCN]] {bypassL1} : memref<9248xf16> to memref<3x16x64xf16, #gpu.address_space<workgroup>>
-// CHECK:           nvgpu.device_async_copy %[[FB]][{{.*}}], %[[BS]][%c0
-// CHECK:           nvgpu.device_async_create_group
-// CHECK:           nvgpu.device_async_copy %[[FA]][{{.*}}], %[[AS]][%c1
-// CHECK:           %[[G:.*]] = nvgpu.device_async_create_group
 // CHECK:           scf.for
-// CHECK-NEXT:        arith.subi
-// CHECK-NEXT:        nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
 // CHECK-NEXT:        gpu.barrier
-// CHECK:             nvgpu.device_async_copy %[[FA]]
-// CHECK:             nvgpu.device_async_create_group
-// CHECK:             nvgpu.ldmatrix %[[AS]]
+// CHECK:             %[[INM:.*]] = arith.cmpi ult, %{{.*}}, %c128
+// CHECK:             %[[INK:.*]] = arith.cmpi ult, %{{.*}}, %c144
+// CHECK:             %[[IN:.*]] = arith.andi %[[INM]], %[[INK]]
+// CHECK:             %[[M:.*]] = arith.select %[[INM]], %{{.*}}, %[[ZERO:.*]] : index
+// CHECK:             %[[K:.*]] = arith.select %[[INK]], %{{.*}}, %[[ZERO]] : index
+// CHECK:             arith.divui %[[M]], %c64
+// CHECK:             arith.divui %{{.*}}, %c8
+// CHECK:             arith.muli %{{.*}}, %c4624
+// CHECK:             arith.muli %{{.*}}, %c544
+// CHECK:             arith.muli %{{.*}}, %c32
+// CHECK:             arith.divui %[[K]], %c16
+// CHECK:             arith.divui %{{.*}}, %c3
+// CHECK:             arith.muli %{{.*}}, %c272
+// CHECK:             %[[SRCN:.*]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index
+// CHECK:             %[[MASK:.*]] = vector.create_mask %[[SRCN]] : vector<8xi1>
+// CHECK:             %[[V:.*]] = vector.transfer_read %[[FA]][%{{.*}}], %{{.*}}, %[[MASK]] {in_bounds = [true]} : memref<9248xf16>, vector<8xf16>
+// CHECK:             vector.transfer_write %[[V]], %[[AS]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<8xf16>, memref<16x64xf16, #gpu.address_space<workgroup>>
+// CHECK:             vector.transfer_read %[[FB]]
+// CHECK:             vector.transfer_write %{{.*}}, %[[BS]]
+// CHECK:             gpu.barrier
+// CHECK-NOT:         gpu.barrier
+// CHECK:             nvgpu.ldmatrix %[[AS]][%{{.*}}, %{{.*}}]
 // CHECK:             nvgpu.mma.sync
-// CHECK:           nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
-// CHECK-NEXT:      tm.repeat
+// CHECK:           } {hidet.pipeline_stages = 3 : i64}
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>}
 // CHECK-NOT:     linalg.conv_2d
 func.func @conv_nhwc(%x: memref<2x17x17x16xf16>, %w: memref<3x3x16x32xf16>, %y: memref<2x8x8x32xf32>) {

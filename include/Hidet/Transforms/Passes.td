@@ -251,6 +251,47 @@ def CopiesToLinalg : Pass<"hidet-copies-to-linalg", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PipelineSharedCopies
+    : Pass<"hidet-pipeline-shared-copies", "::mlir::func::FuncOp"> {
+  let summary = "Turns the synchronous global-to-shared copies of a K loop "
+                "into an N-stage cp.async pipeline.";
+  let description = [{
+    Takes each `scf.for` marked `hidet.pipeline_stages = N` (N in [2, 8]),
+    whose body the templates write synchronously:
+
+    ```mlir
+    scf.for %k = ... {hidet.pipeline_stages = 3 : i64} {
+      gpu.barrier            // the tile about to be overwritten was read
+      <vector.transfer_read (global, masked) + vector.transfer_write (shared)>
+      gpu.barrier            // the copies are visible
+      <math reading the shared tiles>
+    }
+    ```
+
+    and pipelines it:
+    - the copies become `nvgpu.device_async_copy` in one commit group per
+      iteration (upstream `nvgpu::createAsyncGroups`; a masked read becomes
+      a copy with that many source elements, the rest zero-filled);
+    - each shared tile they write (a workgroup `memref.alloc`) gets N
+      buffers (upstream `memref::multiBuffer`);
+    - the loop is software-pipelined (upstream `scf::pipelineForLoop`): the
+      copies of the first N - 1 iterations form a prologue, each iteration
+      waits until at most N - 2 groups are pending, synchronizes once,
+      issues the copies N - 1 iterations ahead and runs its math. Copies
+      past the last iteration are predicated to copy nothing (their groups
+      still count), so there is no epilogue and any trip count works; a
+      wait for all groups follows the loop.
+
+    A marked loop of another form, or copies that cp.async cannot do (it
+    moves 4, 8 or 16 bytes), is an error.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
+}
+
 def WorkgroupAllocsToDynamicShared
     : Pass<"hidet-workgroup-allocs-to-dynamic-shared", "::mlir::func::FuncOp"> {
   let summary = "Places a kernel's workgroup allocations in dynamic shared "

@@ -16,12 +16,15 @@
 // (accumulators and fragments) that live in registers.
 //
 // Each K step moves a BM x BK tile of A and a BK x BN tile of B from global
-// memory to registers (16-byte pieces, spread over the threads by auto_map)
-// and then to shared memory, which holds two stages: the next step's pieces
-// are loaded into registers before this step's mma instructions run and
-// stored to the other stage after them, with one barrier per step
-// (Hidet's double buffering; the async-copy lowering replaces the register
-// staging with cp.async/TMA pipelines).
+// memory to shared memory in 16-byte pieces, spread over the threads by
+// auto_map. With `stages = 0` the pieces go through registers into two
+// shared stages: the next step's pieces are loaded into registers before
+// this step's mma instructions run and stored to the other stage after
+// them, with one barrier per step (Hidet's double buffering). With
+// `stages = N` the template writes the copies synchronously (masked vector
+// transfers into one shared tile, between two barriers) on a K loop marked
+// with N, and `hidet-pipeline-shared-copies` turns them into an N-stage
+// cp.async pipeline.
 // Every tile keeps the memory order its operand has in global memory
 // ([rows][k] or [k][rows]); ldmatrix transposes on the way to registers
 // when needed, so transposed operands cost nothing. Inside a shared row,
@@ -56,23 +59,34 @@ namespace {
 /// 128-byte line of shared-memory banks.
 constexpr int64_t kPiecesPerLine = 8;
 
-/// One operand's tile in shared memory, in two stages (double buffering).
-/// Logically `rows x cols` (A: BM x BK, B: BK x BN); stored as
-/// [stage][outer][inner] where `innerDim` is the logical dimension that is
-/// contiguous in global memory.
+/// One operand's tile in shared memory. Logically `rows x cols` (A: BM x BK,
+/// B: BK x BN); stored as [outer][inner] where `innerDim` is the logical
+/// dimension that is contiguous in global memory, with a leading [stage]
+/// dimension when the template holds `stages` K tiles itself (register
+/// staging: 2), none when `stages` is 0 (a pass multi-buffers it).
 struct SharedTile {
   int64_t rows, cols;
   int innerDim;
   int64_t piece;  ///< elements in 16 bytes
-  int64_t stages; ///< K tiles held at once
+  int64_t stages; ///< K tiles held at once, or 0
   Value buffer;
 
   int64_t outer() const { return innerDim == 1 ? rows : cols; }
   int64_t inner() const { return innerDim == 1 ? cols : rows; }
   MemRefType type(MLIRContext *ctx, Type elt) const {
+    SmallVector<int64_t, 3> shape;
+    if (stages)
+      shape.push_back(stages);
+    shape.append({outer(), inner()});
     return MemRefType::get(
-        {stages, outer(), inner()}, elt, AffineMap(),
+        shape, elt, AffineMap(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  }
+  /// Indices of (outer o, inner i) in `stage` (null when unstaged).
+  SmallVector<Value> at(Value stage, Value o, Value i) const {
+    if (stage)
+      return {stage, o, i};
+    return {o, i};
   }
   /// The stored column of the piece that starts at inner index `i` (a
   /// multiple of `piece`) of row `o`: piece j moves to j ^ f(o), where f
@@ -96,9 +110,9 @@ struct SharedTile {
     Value o = innerDim == 1 ? r : c, i = innerDim == 1 ? c : r;
     Value within = arith::RemUIOp::create(b, loc, i, cst(b, loc, piece));
     Value start = arith::SubIOp::create(b, loc, i, within);
-    return {
+    return at(
         stage, o,
-        arith::AddIOp::create(b, loc, storedInner(b, loc, o, start), within)};
+        arith::AddIOp::create(b, loc, storedInner(b, loc, o, start), within));
   }
 };
 
@@ -164,21 +178,18 @@ static Value pieceOffset(OpBuilder &b, Location loc, const GemmBlock &blk,
                        at.col, at.inCol);
 }
 
-/// Copies the pieces of the K tile starting at `k0` into `stage` with
-/// cp.async (nvgpu.device_async_copy), `t.width` elements per copy, zero-
-/// filled past the operand's edges (the source then points at a clamped
-/// element, which exists, and no byte of it is read). Returns the copies'
-/// tokens.
-static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
-                                           const GemmProblem &p,
-                                           const GemmBlock &blk,
-                                           const TileCopy &t, Value k0,
-                                           Value stage) {
-  SmallVector<Value> tokens;
-  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
-  int64_t bytes = t.width * t.elt.getIntOrFloatBitWidth() / 8;
-  // The repeat factor is unrolled here, not in a tm.repeat, because the
-  // tokens must reach the group that commits them.
+/// Copies the pieces of the K tile starting at `k0` into `t`'s unstaged
+/// tile, `t.width` elements per masked vector transfer: past the operand's
+/// edges the mask is empty (zero-fill) and the source address is clamped,
+/// so that `nvgpu::createAsyncGroups` can make each an async copy with
+/// that many source elements.
+static void copyTile(OpBuilder &b, Location loc, const GemmProblem &p,
+                     const GemmBlock &blk, const TileCopy &t, Value k0) {
+  auto type = VectorType::get({t.width}, t.elt);
+  auto maskType = VectorType::get({t.width}, b.getI1Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(t.elt));
+  // The repeat factor is unrolled here, not in a tm.repeat, so that the
+  // copies are ops of the K loop's body, which the pipelining schedules.
   for (int64_t r0 = 0; r0 < t.rep[0]; ++r0)
     for (int64_t r1 = 0; r1 < t.rep[1]; ++r1) {
       Value o = affine(b, loc, cst(b, loc, r0), t.spat[0], t.s0);
@@ -191,61 +202,43 @@ static SmallVector<Value> issueAsyncCopies(OpBuilder &b, Location loc,
         Value src = pieceOffset(b, loc, blk, t, at);
         Value srcElements = arith::SelectOp::create(
             b, loc, at.inside, cst(b, loc, t.width), cst(b, loc, 0));
-        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            b, loc, tokenType, t.tile.buffer,
-            ValueRange{stage, o,
-                       arith::AddIOp::create(b, loc, stored, cst(b, loc, e))},
-            t.flat, ValueRange{src}, b.getIndexAttr(t.width), srcElements,
-            bytes == 16 ? b.getUnitAttr() : UnitAttr()));
+        Value mask =
+            vector::CreateMaskOp::create(b, loc, maskType, srcElements);
+        Value v = vector::TransferReadOp::create(
+            b, loc, type, t.flat, ValueRange{src},
+            AffineMapAttr::get(b.getDimIdentityMap()), zero, mask,
+            b.getBoolArrayAttr({true}));
+        vector::TransferWriteOp::create(
+            b, loc, v, t.tile.buffer,
+            t.tile.at(Value(), o,
+                      arith::AddIOp::create(b, loc, stored, cst(b, loc, e))),
+            /*inBounds=*/ArrayRef<bool>{true});
       }
     }
-  return tokens;
 }
 
-/// An N-stage cp.async pipeline over the block's K tiles: N - 1 tiles are
-/// in flight ahead of the one the math reads. Each step waits until at
-/// most N - 2 groups are pending (its tile has landed), synchronizes (the
-/// stage about to be overwritten was read in the previous step), issues
-/// the copies of the tile N - 1 steps ahead, then runs the math.
-static void emitAsyncCopyKLoop(OpBuilder &b, Location loc, const GemmProblem &p,
-                               const GemmBlock &blk, int64_t blockK,
-                               int64_t stages,
-                               ArrayRef<const TileCopy *> copies,
-                               function_ref<void(OpBuilder &, Value)> compute) {
-  auto issue = [&](OpBuilder &b, Value tile, Value stage) {
-    Value k0 = arith::MulIOp::create(b, loc, tile, cst(b, loc, blockK));
-    SmallVector<Value> tokens;
-    for (const TileCopy *t : copies)
-      llvm::append_range(tokens,
-                         issueAsyncCopies(b, loc, p, blk, *t, k0, stage));
-    return nvgpu::DeviceAsyncCreateGroupOp::create(
-               b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens)
-        .getResult();
-  };
-  Value group;
-  for (int64_t s = 0; s + 1 < stages; ++s)
-    group = issue(b, arith::AddIOp::create(b, loc, blk.kBegin, cst(b, loc, s)),
-                  cst(b, loc, s));
+/// The K loop of a pipelined schedule, written synchronously: each step
+/// synchronizes (the tile about to be overwritten was read in the previous
+/// step), copies its K tiles into shared memory, synchronizes again (the
+/// copies are visible) and runs the math. The loop carries `stages` for
+/// `hidet-pipeline-shared-copies`.
+static void emitStagedCopyKLoop(OpBuilder &b, Location loc,
+                                const GemmProblem &p, const GemmBlock &blk,
+                                int64_t blockK, int64_t stages,
+                                ArrayRef<const TileCopy *> copies,
+                                function_ref<void(OpBuilder &)> compute) {
   auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value t = kLoop.getInductionVar();
-    Value rel = arith::SubIOp::create(b, loc, t, blk.kBegin);
-    // The wait's token operand only orders the IR; the lowering counts
-    // committed groups.
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, group,
-                                     b.getI32IntegerAttr(stages - 2));
-    gpu::BarrierOp::create(b, loc);
-    Value ahead = cst(b, loc, stages - 1);
-    issue(b, arith::AddIOp::create(b, loc, t, ahead),
-          arith::RemUIOp::create(b, loc,
-                                 arith::AddIOp::create(b, loc, rel, ahead),
-                                 cst(b, loc, stages)));
-    compute(b, arith::RemUIOp::create(b, loc, rel, cst(b, loc, stages)));
-  }
-  // Copies issued past the last tile (zero-filled) must land before exit.
-  nvgpu::DeviceAsyncWaitOp::create(b, loc, group, b.getI32IntegerAttr(0));
+  kLoop->setAttr(hidet::kPipelineStagesAttrName,
+                 b.getI64IntegerAttr(stages));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  gpu::BarrierOp::create(b, loc);
+  Value k0 = arith::MulIOp::create(b, loc, kLoop.getInductionVar(),
+                                   cst(b, loc, blockK));
+  for (const TileCopy *t : copies)
+    copyTile(b, loc, p, blk, *t, k0);
+  gpu::BarrierOp::create(b, loc);
+  compute(b);
 }
 
 /// Elements per global load of an operand: its vector width along the
@@ -296,7 +289,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
   auto innerOf = [](const GemmOperand &x, int kDim) {
     return x.innerDim >= 0 ? x.innerDim : kDim;
   };
-  int64_t stages = sched.sharedStages();
+  // Register staging holds two stages itself; a pipelined schedule's tiles
+  // are multi-buffered by hidet-pipeline-shared-copies.
+  int64_t stages = sched.stages == 0 ? 2 : 0;
   SharedTile tileA{BM, BK, innerOf(p.a, 1), kPiece, stages, Value()};
   SharedTile tileB{BK, BN, innerOf(p.b, 0), kPiece, stages, Value()};
   SmallVector<Type> shared = {tileA.type(ctx, elt), tileB.type(ctx, elt)};
@@ -377,9 +372,10 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     {tile.outer(), tile.inner() / kPiece}, threads);
                 t.rep = pieces.getFactors()[0].getShape();
                 t.spat = pieces.getFactors()[1].getShape();
-                t.regs = memref::AllocaOp::create(
-                    b, loc,
-                    MemRefType::get({t.rep[0] * t.rep[1], kPiece}, elt));
+                if (sched.stages == 0)
+                  t.regs = memref::AllocaOp::create(
+                      b, loc,
+                      MemRefType::get({t.rep[0] * t.rep[1], kPiece}, elt));
                 auto pos = hidet::tm::SpatialOp::create(
                     b, loc, two, tid, hidet::tm::SpatialAttr::get(ctx, t.spat));
                 t.s0 = pos.getResult(0);
@@ -436,8 +432,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                           ValueRange{slot, cst(b, loc, 0)});
                       vector::StoreOp::create(
                           b, loc, v, t.tile.buffer,
-                          ValueRange{stage, o,
-                                     t.tile.storedInner(b, loc, o, i)},
+                          t.tile.at(stage, o, t.tile.storedInner(b, loc, o, i)),
                           /*nontemporal=*/false, vectorAlign(elt, kPiece));
                     });
               };
@@ -470,7 +465,7 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                 Value stored = tile.storedInner(b, loc, o, i);
                 return nvgpu::LdMatrixOp::create(
                     b, loc, VectorType::get({4, perReg}, elt), tile.buffer,
-                    ValueRange{stage, o, stored}, b.getBoolAttr(!kInner),
+                    tile.at(stage, o, stored), b.getBoolAttr(!kInner),
                     b.getI32IntegerAttr(4));
               };
               // Four registers of A per m tile, four of B per pair of n tiles.
@@ -663,8 +658,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     },
                     compute);
               else
-                emitAsyncCopyKLoop(b, loc, p, blk, BK, stages, {&copyA, &copyB},
-                                   compute);
+                emitStagedCopyKLoop(
+                    b, loc, p, blk, BK, sched.stages, {&copyA, &copyB},
+                    [&](OpBuilder &b) { compute(b, Value()); });
               forAccumulators(
                   [&](OpBuilder &b, Value gr, Value gc, Value mi, Value slot) {
                     output.store(b, loc, blk, gr, gc,

@@ -21,6 +21,10 @@ mlir::FailureOr<llvm::SmallVector<int64_t>> parseIntList(mlir::AsmParser &p);
 void printIntList(mlir::AsmPrinter &p, llvm::ArrayRef<int64_t> values);
 /// Name of the discardable attribute that carries an op's schedule.
 inline constexpr llvm::StringLiteral kScheduleAttrName = "hidet.schedule";
+/// Name of the discardable attribute of an scf.for whose global-to-shared
+/// copies `hidet-pipeline-shared-copies` pipelines: the number of stages.
+inline constexpr llvm::StringLiteral kPipelineStagesAttrName =
+    "hidet.pipeline_stages";
 } // namespace hidet
 
 #include "Hidet/Dialect/Hidet/IR/HidetDialect.h.inc"
