@@ -1,4 +1,5 @@
-//===- PipelineSharedCopies.cpp - cp.async pipelines of K loops ------------===//
+//===- PipelineSharedCopies.cpp - cp.async pipelines of K loops
+//------------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -16,8 +17,8 @@
 #include "Hidet/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
@@ -49,9 +50,8 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value pred) {
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value predicated =
         arith::SelectOp::create(rewriter, loc, pred, elements, zero);
-    rewriter.modifyOpInPlace(copy, [&] {
-      copy.getSrcElementsMutable().assign(predicated);
-    });
+    rewriter.modifyOpInPlace(
+        copy, [&] { copy.getSrcElementsMutable().assign(predicated); });
     return copy;
   }
   if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op) || isPure(op))
@@ -94,8 +94,7 @@ LogicalResult pipeline(scf::ForOp loop, int64_t stages) {
                           "become a cp.async copy (it moves 4, 8 or 16 "
                           "contiguous bytes from global memory)");
   if (groups.size() != 1 || waits.size() != 1 ||
-      !before->isBeforeInBlock(groups[0]) ||
-      !groups[0]->isBeforeInBlock(after))
+      !before->isBeforeInBlock(groups[0]) || !groups[0]->isBeforeInBlock(after))
     return loop.emitError("the copies into shared memory of this loop must "
                           "be one run of copies between its two barriers; "
                           "they make ")
@@ -162,7 +161,7 @@ LogicalResult pipeline(scf::ForOp loop, int64_t stages) {
     return again.lookup(v);
   };
   for (Operation &op : llvm::make_early_inc_range(body->without_terminator()))
-    if (!first.contains(&op) && !again.contains(&op))
+    if (!first.contains(&op))
       op.walk([&](Operation *nested) {
         for (OpOperand &operand : nested->getOpOperands())
           operand.set(lastStageValue(operand.get()));
@@ -218,10 +217,9 @@ struct PipelineSharedCopiesPass
       auto stages =
           loop->getAttrOfType<IntegerAttr>(hidet::kPipelineStagesAttrName);
       if (!stages || stages.getInt() < 2 || stages.getInt() > 8) {
-        loop.emitError("'")
-            << hidet::kPipelineStagesAttrName
-            << "' must be an integer in [2, 8], got "
-            << loop->getAttr(hidet::kPipelineStagesAttrName);
+        loop.emitError("'") << hidet::kPipelineStagesAttrName
+                            << "' must be an integer in [2, 8], got "
+                            << loop->getAttr(hidet::kPipelineStagesAttrName);
         return signalPassFailure();
       }
       if (failed(pipeline(loop, stages.getInt())))
