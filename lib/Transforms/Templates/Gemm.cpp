@@ -78,13 +78,19 @@ Value hidet::templates::clampedOffset(OpBuilder &b, Location loc,
                                       Value row, Value inRow, Value col,
                                       Value inCol) {
   Value zero = cst(b, loc, 0);
-  Value r = arith::SelectOp::create(b, loc, inRow, row, zero);
-  Value c = arith::SelectOp::create(b, loc, inCol, col, zero);
+  return elementOffset(b, loc, x, batch,
+                       arith::SelectOp::create(b, loc, inRow, row, zero),
+                       arith::SelectOp::create(b, loc, inCol, col, zero));
+}
+
+Value hidet::templates::elementOffset(OpBuilder &b, Location loc,
+                                      const GemmOperand &x, Value batch,
+                                      Value row, Value col) {
   return arith::AddIOp::create(
       b, loc,
       arith::AddIOp::create(b, loc, x.offset(b, loc, GemmPart::Batch, batch),
-                            x.offset(b, loc, GemmPart::Row, r)),
-      x.offset(b, loc, GemmPart::Col, c));
+                            x.offset(b, loc, GemmPart::Row, row)),
+      x.offset(b, loc, GemmPart::Col, col));
 }
 
 SmallVector<Value> hidet::templates::allocateShared(OpBuilder &b, Location loc,
@@ -169,6 +175,7 @@ void hidet::templates::forEachGemmBlock(
   b.setInsertionPoint(blocks.getBody().front().getTerminator());
   ValueRange task = blocks.getTaskIndices();
   GemmBlock blk;
+  blk.flatC = flatten(b, loc, p.c.buffer);
   blk.batch = task[0];
   blk.split = task[1];
   auto [tm, tn] =
@@ -227,8 +234,11 @@ Value GemmOutput::loadInit(OpBuilder &b, Location loc, const GemmBlock &blk,
   if (p.cInit)
     return castTo(b, loc, p.cInit, f32);
   Value v = loadOrZero(
-      b, loc, inOutput(b, loc, p, row, col), p.c.buffer,
-      [&](OpBuilder &b) { return p.c.address(b, loc, blk.batch, row, col); },
+      b, loc, inOutput(b, loc, p, row, col), blk.flatC,
+      [&](OpBuilder &b) {
+        return SmallVector<Value>{
+            elementOffset(b, loc, p.c, blk.batch, row, col)};
+      },
       p.cElt);
   return castTo(b, loc, v, f32);
 }
@@ -245,8 +255,8 @@ void GemmOutput::store(OpBuilder &b, Location loc, const GemmBlock &blk,
                             ValueRange{blk.split, blk.batch, row, col});
     return;
   }
-  memref::StoreOp::create(b, loc, castTo(b, loc, v, p.cElt), p.c.buffer,
-                          p.c.address(b, loc, blk.batch, row, col));
+  memref::StoreOp::create(b, loc, castTo(b, loc, v, p.cElt), blk.flatC,
+                          elementOffset(b, loc, p.c, blk.batch, row, col));
 }
 
 Value hidet::templates::createSplitKWorkspace(OpBuilder &b, Location loc,
@@ -271,11 +281,11 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(elems.getBody().front().getTerminator());
         ValueRange idx = elems.getTaskIndices();
-        SmallVector<Value> cIdx = p.c.address(b, loc, idx[0], idx[1], idx[2]);
+        Value flatC = flatten(b, loc, p.c.buffer);
+        Value cIdx = elementOffset(b, loc, p.c, idx[0], idx[1], idx[2]);
         Value init =
-            p.cInit
-                ? p.cInit
-                : memref::LoadOp::create(b, loc, p.c.buffer, cIdx).getResult();
+            p.cInit ? p.cInit
+                    : memref::LoadOp::create(b, loc, flatC, cIdx).getResult();
         Value sum = castTo(b, loc, init, b.getF32Type());
         // Slices are added in order, so the result does not depend on timing.
         for (int64_t s = 0; s < splits; ++s)
@@ -284,7 +294,7 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
               memref::LoadOp::create(
                   b, loc, workspace,
                   ValueRange{cst(b, loc, s), idx[0], idx[1], idx[2]}));
-        memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), p.c.buffer,
+        memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), flatC,
                                 cIdx);
       });
   memref::DeallocOp::create(b, loc, workspace);

@@ -38,17 +38,12 @@ enum class GemmPart { Batch, Row, Col };
 /// each batch.
 struct GemmOperand {
   mlir::Value buffer;
-  /// Memory indices of the logical element (batch, row, col). Only called
-  /// for elements inside the logical extents.
-  std::function<llvm::SmallVector<mlir::Value>(
-      mlir::OpBuilder &, mlir::Location, mlir::Value batch, mlir::Value row,
-      mlir::Value col)>
-      address;
-  /// The same position as a sum: element (batch, row, col) is at
+  /// Where the logical element (batch, row, col) is: at
   /// offset(Batch, batch) + offset(Row, row) + offset(Col, col) of the
-  /// buffer read as a 1-D array. Every anchor's addressing separates so (a
-  /// convolution's im2col too), which lets the K loop compute only the k
-  /// part of an address and leave the rest loop-invariant.
+  /// buffer read as a 1-D array (`flatten`). Every anchor's addressing
+  /// separates so (a convolution's im2col too), which lets the K loop
+  /// compute only the k part of an address and leave the rest
+  /// loop-invariant.
   std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, GemmPart,
                             mlir::Value)>
       offset;
@@ -113,6 +108,11 @@ loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
 mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc,
                     mlir::Value buffer);
 
+/// The offset of element (batch, row, col) of `x`.
+mlir::Value elementOffset(mlir::OpBuilder &b, mlir::Location loc,
+                          const GemmOperand &x, mlir::Value batch,
+                          mlir::Value row, mlir::Value col);
+
 /// The offset of element (batch, row, col) of `x`, with `row` (`col`)
 /// replaced by 0 where `inRow` (`inCol`) is false, so that the address is
 /// valid even past the edges (where nothing is read from it).
@@ -167,9 +167,10 @@ struct GemmGrid {
 };
 
 /// What a block works on: its batch and K slice, the first row and column
-/// of its C tile, and its K tiles [kBegin, kEnd).
+/// of its C tile, and its K tiles [kBegin, kEnd); and C flattened.
 struct GemmBlock {
   mlir::Value batch, split, m0, n0, kBegin, kEnd;
+  mlir::Value flatC;
 };
 
 /// Inside a gpu.launch of `grid.mapping` blocks: iterates the block's task

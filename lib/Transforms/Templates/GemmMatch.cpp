@@ -55,6 +55,16 @@ static Value linear(OpBuilder &b, Location loc, ArrayRef<Value> xs,
   return sum;
 }
 
+/// The offset function of an operand whose batch, rows and columns are
+/// plain strided dimensions (`strides[part]` elements apart, 0: the part does
+/// not move in memory).
+static std::function<Value(OpBuilder &, Location, GemmPart, Value)>
+stridedOffset(std::array<int64_t, 3> strides) {
+  return [=](OpBuilder &b, Location loc, GemmPart part, Value index) {
+    return scaled(b, loc, index, strides[static_cast<int>(part)]);
+  };
+}
+
 static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
   if (onBuffers && !op.hasPureBufferSemantics())
     return "the op works on tensors (bufferize first)";
@@ -127,7 +137,6 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
       {mDim, kDim}, {kDim, nDim}, {mDim, nDim}};
   GemmOperand *operands[] = {&p.a, &p.b, &p.c};
   Type *elts[] = {&p.aElt, &p.bElt, &p.cElt};
-  unsigned numLoops = op.getNumLoops();
   for (unsigned i = 0; i < 3; ++i) {
     OpOperand &operand = op->getOpOperand(i);
     auto type = cast<ShapedType>(operand.get().getType());
@@ -158,21 +167,7 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
       else if (d == colDim)
         partStride[2] = strides[j];
     }
-    g.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value index) {
-      return scaled(b, loc, index, partStride[static_cast<int>(part)]);
-    };
-    g.address = [=](OpBuilder &b, Location loc, Value batch, Value row,
-                    Value col) {
-      SmallVector<Value> ivs(numLoops);
-      if (bDim >= 0)
-        ivs[bDim] = batch;
-      ivs[rowDim] = row;
-      ivs[colDim] = col;
-      SmallVector<Value> indices;
-      for (AffineExpr e : map.getResults())
-        indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
-      return indices;
-    };
+    g.offset = stridedOffset(partStride);
   }
   return p;
 }
@@ -183,15 +178,6 @@ static std::pair<Value, Value> divMod(OpBuilder &b, Location loc, Value x,
   Value dv = cst(b, loc, d);
   return {arith::DivUIOp::create(b, loc, x, dv).getResult(),
           arith::RemUIOp::create(b, loc, x, dv).getResult()};
-}
-
-/// `x * s + y * d` for the input coordinate of an output position `x` and a
-/// filter tap `y`.
-static Value window(OpBuilder &b, Location loc, Value x, int64_t s, Value y,
-                    int64_t d) {
-  return arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, x, cst(b, loc, s)),
-      arith::MulIOp::create(b, loc, y, cst(b, loc, d)));
 }
 
 /// A 2-D convolution (NHWC/HWCF or NCHW/FCHW) as an implicit GEMM.
@@ -237,12 +223,6 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
       auto [ty, tx] = divMod(b, loc, r, kw);
       return std::array<Value, 3>{ty, tx, ch};
     };
-    p.a.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
-      auto [img, y, x] = outPos(b, loc, row);
-      auto [ty, tx, ch] = tap(b, loc, col);
-      return SmallVector<Value>{img, window(b, loc, y, sh, ty, dh),
-                                window(b, loc, x, sw, tx, dw), ch};
-    };
     // The input position of output pixel (img, y, x) and tap (ty, tx, ch)
     // is (img, y sh + ty dh, x sw + tx dw, ch): a sum of a part of m and a
     // part of k.
@@ -258,29 +238,12 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
     };
     p.a.innerDim = 1;
     p.a.vectorWidth = vectorWidthFor(p.aElt, c);
-    p.b.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
-      auto [ty, tx, ch] = tap(b, loc, row);
-      return SmallVector<Value>{ty, tx, ch, col};
-    };
-    // k runs over (kh, kw, c) in the filter's memory order.
-    p.b.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
-      return part == GemmPart::Batch ? cst(b, loc, 0)
-                                     : scaled(b, loc, i, part == GemmPart::Row
-                                                             ? f
-                                                             : 1);
-    };
+    // k runs over (kh, kw, c) in the filter's memory order: B is a K x F
+    // matrix, and C an M x F one.
+    p.b.offset = stridedOffset({0, f, 1});
     p.b.innerDim = 1;
     p.b.vectorWidth = vectorWidthFor(p.bElt, f);
-    p.c.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
-      auto [img, y, x] = outPos(b, loc, row);
-      return SmallVector<Value>{img, y, x, col};
-    };
-    p.c.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
-      return part == GemmPart::Batch ? cst(b, loc, 0)
-                                     : scaled(b, loc, i, part == GemmPart::Row
-                                                             ? f
-                                                             : 1);
-    };
+    p.c.offset = stridedOffset({0, f, 1});
     p.c.innerDim = 1;
     p.c.vectorWidth = vectorWidthFor(p.cElt, f);
     return p;
@@ -290,12 +253,6 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
     auto [ch, r] = divMod(b, loc, k, kh * kw);
     auto [ty, tx] = divMod(b, loc, r, kw);
     return std::array<Value, 3>{ch, ty, tx};
-  };
-  p.a.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
-    auto [img, y, x] = outPos(b, loc, row);
-    auto [ch, ty, tx] = tap(b, loc, col);
-    return SmallVector<Value>{img, ch, window(b, loc, y, sh, ty, dh),
-                              window(b, loc, x, sw, tx, dw)};
   };
   p.a.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
     if (part == GemmPart::Batch)
@@ -307,22 +264,11 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
     auto [ch, ty, tx] = tap(b, loc, i);
     return linear(b, loc, {ch, ty, tx}, {h * w, dh * w, dw});
   };
-  p.b.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
-    auto [ch, ty, tx] = tap(b, loc, row);
-    return SmallVector<Value>{col, ch, ty, tx};
-  };
-  // k runs over (c, kh, kw) in the filter's memory order.
-  p.b.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
-    return part == GemmPart::Batch
-               ? cst(b, loc, 0)
-               : scaled(b, loc, i, part == GemmPart::Row ? 1 : c * kh * kw);
-  };
+  // k runs over (c, kh, kw) in the filter's memory order: B is an F x K
+  // matrix.
+  p.b.offset = stridedOffset({0, 1, c * kh * kw});
   p.b.innerDim = 0;
   p.b.vectorWidth = vectorWidthFor(p.bElt, c * kh * kw);
-  p.c.address = [=](OpBuilder &b, Location loc, Value, Value row, Value col) {
-    auto [img, y, x] = outPos(b, loc, row);
-    return SmallVector<Value>{img, col, y, x};
-  };
   p.c.offset = [=](OpBuilder &b, Location loc, GemmPart part, Value i) {
     if (part == GemmPart::Batch)
       return cst(b, loc, 0);
