@@ -209,19 +209,24 @@ struct PipelineSharedCopiesPass
     : public hidet::impl::PipelineSharedCopiesBase<PipelineSharedCopiesPass> {
   void runOnOperation() final {
     SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(hidet::kPipelineStagesAttrName))
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (!op->hasAttr(hidet::kPipelineStagesAttrName))
+        return WalkResult::advance();
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
         loops.push_back(loop);
+        return WalkResult::advance();
+      }
+      op->emitError("only scf.for loops are pipelined; '")
+          << hidet::kPipelineStagesAttrName << "' is on '" << op->getName()
+          << "'";
+      return WalkResult::interrupt();
     });
+    if (result.wasInterrupted())
+      return signalPassFailure();
     for (scf::ForOp loop : loops) {
+      // The dialect verifier checked the stage count.
       auto stages =
           loop->getAttrOfType<IntegerAttr>(hidet::kPipelineStagesAttrName);
-      if (!stages || stages.getInt() < 2 || stages.getInt() > 8) {
-        loop.emitError("'") << hidet::kPipelineStagesAttrName
-                            << "' must be an integer in [2, 8], got "
-                            << loop->getAttr(hidet::kPipelineStagesAttrName);
-        return signalPassFailure();
-      }
       if (failed(pipeline(loop, stages.getInt())))
         return signalPassFailure();
     }

@@ -199,3 +199,12 @@ func.func @tile_used_after(%a: memref<4096xf16>, %lb: index, %ub: index) -> vect
   %r = vector.load %tile[%c0] : memref<64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
   return %r : vector<8xf16>
 }
+
+// -----
+
+func.func @not_scf_for() {
+  // expected-error @+1 {{only scf.for loops are pipelined; 'hidet.pipeline_stages' is on 'affine.for'}}
+  affine.for %k = 0 to 4 {
+  } {hidet.pipeline_stages = 3 : i64}
+  return
+}

@@ -13,6 +13,7 @@
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -28,6 +29,25 @@ void HidetDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.cpp.inc"
       >();
+}
+
+/// `hidet.pipeline_stages` must be a stage count on a loop. (`hidet.schedule`
+/// is checked by the passes that read it: which schedule kind is right
+/// depends on the op's element types.)
+LogicalResult HidetDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  if (attr.getName() != kPipelineStagesAttrName)
+    return success();
+  auto stages = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!stages || stages.getInt() < 2 || stages.getInt() > 8)
+    return op->emitError("'")
+           << kPipelineStagesAttrName << "' must be an integer in [2, 8], got "
+           << attr.getValue();
+  if (!isa<LoopLikeOpInterface>(op))
+    return op->emitError("'")
+           << kPipelineStagesAttrName << "' must be on a loop, not on '"
+           << op->getName() << "'";
+  return success();
 }
 
 FailureOr<SmallVector<int64_t>> hidet::parseIntList(AsmParser &p) {

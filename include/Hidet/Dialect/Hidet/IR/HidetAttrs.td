@@ -20,8 +20,13 @@ def Hidet_Dialect : Dialect {
     (by a heuristic, a tuner or a user writing it in the IR) and attached to
     the anchor op as `hidet.schedule`; the passes that instantiate templates
     only read it.
+
+    `hidet.pipeline_stages = N` (an integer in [2, 8]) marks a loop whose
+    global-to-shared copies `hidet-pipeline-shared-copies` turns into an
+    N-stage pipeline; the templates write it from the schedule's `stages`.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 /// A list of integers written `[a, b]`.
