@@ -1,7 +1,16 @@
-# GPU timing shared by the benchmark drivers: the same method as hidet-run
+# Shared by the benchmark reports: the geometric mean of ratios, and GPU
+# timing by the same method as hidet-run
 # (each repetition queued behind a ~100 us GPU sleep so that host launch
 # gaps stay out, bracketed by CUDA events, median).
+import math
+
 import torch
+
+
+def geomean(xs):
+    """Geometric mean of the positive numbers `xs` (None when empty)."""
+    xs = list(xs)
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def median_ms(fn, warmup=10, reps=100):

@@ -5,7 +5,6 @@
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
-import math
 import os
 import re
 import sys
@@ -14,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import median_ms  # noqa: E402
+from timing import geomean, median_ms  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 torch.backends.cudnn.benchmark = True
@@ -42,7 +41,7 @@ for path in sorted(glob.glob(os.path.join(art, "conv_*.json"))):
                  "cudnn_ms": base, "cudnn_TFLOPs": flops / base / 1e9,
                  "ratio": base / ms, "schedule": sched, "is_3x3": rr == 3})
 three = [r["ratio"] for r in rows if r["is_3x3"]]
-geo = math.exp(sum(math.log(x) for x in three) / len(three)) if three else None
+geo = geomean(three)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
        "rows": rows, "geomean_ratio_3x3": geo}

@@ -6,14 +6,13 @@
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
-import math
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import median_ms  # noqa: E402
+from timing import geomean, median_ms  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -39,7 +38,7 @@ geo = {}
 for ty in dtypes:
     ratios = [r["ratio"] for r in rows if r["dtype"] == ty]
     if ratios:
-        geo[ty] = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        geo[ty] = geomean(ratios)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
 os.makedirs(out, exist_ok=True)

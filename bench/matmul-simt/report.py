@@ -4,14 +4,13 @@
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
-import math
 import os
 import sys
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import median_ms  # noqa: E402
+from timing import geomean, median_ms  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 torch.backends.cuda.matmul.allow_tf32 = False
@@ -31,7 +30,7 @@ for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
                  "hidet_ms": ms, "hidet_TFLOPs": 2 * m * n * k / ms / 1e9,
                  "cublas_ms": base, "ratio": base / ms,
                  "schedule": open(path[:-5] + ".schedule").read().strip()})
-geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
+geo = geomean(r["ratio"] for r in rows)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
 os.makedirs(out, exist_ok=True)
