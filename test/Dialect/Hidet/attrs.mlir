@@ -122,3 +122,37 @@
 // A missing field is a parse error naming it.
 // expected-error @+1 {{struct is missing required parameter: block_k}}
 "test.op"() {s = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4]>} : () -> ()
+
+// -----
+
+// The Hopper schedule round-trips; stages default to 4, the grid fields to
+// 1, and each is printed only when it differs.
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, split_k = 1>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block M must be 64, 128, 192 or 256 (64 rows per consumer warpgroup), got 96}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [96, 128]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block N must be 64, 128, 192 or 256 (B arrives in 64-column boxes; wgmma takes N <= 256), got 320}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [128, 320]>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{stages must be in [2, 8], got 1}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [128, 128], stages = 1>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{split_k must be 1 (the wgmma template does not split K), got 2}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [128, 128], split_k = 2>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block must have 2 entries, got 3}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [128, 128, 64]>} : () -> ()

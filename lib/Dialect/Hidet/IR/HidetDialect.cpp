@@ -167,3 +167,30 @@ schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
           {getSwizzle(), getSplitK()},
           getStages()};
 }
+
+//===----------------------------------------------------------------------===//
+// WgmmaMatmulAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+WgmmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        ArrayRef<int64_t> block, int64_t stages,
+                        int64_t swizzle, int64_t splitK) {
+  if (block.size() != 2)
+    return emitError() << "block must have 2 entries, got " << block.size();
+  schedule::WgmmaMatmulSchedule s{
+      {block[0], block[1]}, stages, {swizzle, splitK}};
+  if (std::string error = schedule::checkWgmmaSchedule(s); !error.empty())
+    return emitError() << error;
+  return success();
+}
+
+WgmmaMatmulAttr WgmmaMatmulAttr::get(MLIRContext *ctx,
+                                     const schedule::WgmmaMatmulSchedule &s) {
+  return get(ctx, s.block, s.stages, s.grid.swizzle, s.grid.splitK);
+}
+
+schedule::WgmmaMatmulSchedule WgmmaMatmulAttr::toSchedule() const {
+  ArrayRef<int64_t> block = getBlock();
+  return {{block[0], block[1]}, getStages(), {getSwizzle(), getSplitK()}};
+}

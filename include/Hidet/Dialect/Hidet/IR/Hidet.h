@@ -9,6 +9,7 @@
 
 #include "Hidet/Schedule/SimtMatmulSpace.h"
 #include "Hidet/Schedule/MmaMatmulSpace.h"
+#include "Hidet/Schedule/WgmmaMatmulSpace.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -139,4 +139,51 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
   }];
 }
 
+def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
+  let mnemonic = "wgmma_matmul";
+  let summary = "Schedule of the Hopper (TMA + wgmma) matmul template.";
+  let description = [{
+    The sm_90a matmul template for f16 and bf16 operands (f32 accumulation;
+    f16, bf16 or f32 results), for row-major A (M x K) and B (K x N). A
+    block computes a `block[0] x block[1]` tile of C with warp
+    specialization: `block[0] / 64` consumer warpgroups each own 64 rows of
+    the tile, whose accumulators one `wgmma.m64nNk16` per 16 of K updates
+    (N = `block[1]`), and one producer warpgroup issues the loads. Its task
+    mapping is
+
+    ```
+    spatial(block[0] / 64, 1) * <wgmma m64nN accumulator layout>
+    ```
+
+    Each K step of 64 elements (one 128-byte swizzle span) is a TMA load of
+    a `block[0] x 64` box of A and `block[1] / 64` boxes of 64 x 64 of B
+    into one of `stages` shared-memory stages, 128-byte swizzled (the layout
+    wgmma reads), completing on the stage's "full" mbarrier; the consumers
+    release a stage on its "empty" mbarrier once the wgmma that read it has
+    retired. Past the edges TMA fills zeros. The epilogue stages C through
+    shared memory (reusing the stages) and stores it in 16-byte rows. The
+    grid field `swizzle` is that of `#hidet.mma_matmul`; `split_k` must be 1.
+
+    Example (128 x 256 tiles, 2 consumer warpgroups and a producer, 4
+    stages of 48 KiB):
+
+    ```mlir
+    #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8>
+    ```
+  }];
+  let parameters = (ins Hidet_IntList:$block,
+                        DefaultValuedParameter<"int64_t", "4",
+                          "shared-memory stages">:$stages,
+                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "const ::hidet::schedule::WgmmaMatmulSchedule &":$s)>
+  ];
+  let extraClassDeclaration = [{
+    /// The schedule as plain data (Hidet/Schedule/WgmmaMatmulSpace.h).
+    ::hidet::schedule::WgmmaMatmulSchedule toSchedule() const;
+  }];
+}
+
 #endif // HIDET_DIALECT_HIDET_IR_HIDETATTRS_TD

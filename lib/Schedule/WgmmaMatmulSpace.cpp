@@ -1,0 +1,109 @@
+//===- WgmmaMatmulSpace.cpp - Schedule space of the wgmma matmul ----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/WgmmaMatmulSpace.h"
+
+#include <algorithm>
+
+using namespace hidet::schedule;
+
+std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
+                                                const TargetLimits *limits) {
+  if (std::string error = checkGridSchedule(s.grid); !error.empty())
+    return error;
+  if (s.grid.splitK != 1)
+    return "split_k must be 1 (the wgmma template does not split K), got " +
+           std::to_string(s.grid.splitK);
+  if (s.block[0] < 64 || s.block[0] > 256 || s.block[0] % 64 != 0)
+    return "block M must be 64, 128, 192 or 256 (64 rows per consumer "
+           "warpgroup), got " +
+           std::to_string(s.block[0]);
+  if (s.block[1] < 64 || s.block[1] > 256 || s.block[1] % 64 != 0)
+    return "block N must be 64, 128, 192 or 256 (B arrives in 64-column "
+           "boxes; wgmma takes N <= 256), got " +
+           std::to_string(s.block[1]);
+  if (s.stages < 2 || s.stages > 8)
+    return "stages must be in [2, 8], got " + std::to_string(s.stages);
+  if (!limits)
+    return "";
+  if (s.numThreads() > limits->maxThreadsPerBlock)
+    return "block M = " + std::to_string(s.block[0]) + " gives " +
+           std::to_string(s.numThreads()) + " threads per block; at most " +
+           std::to_string(limits->maxThreadsPerBlock);
+  if (std::string error =
+          checkResources(s.sharedBytes(), s.estimatedRegisters(), *limits);
+      !error.empty())
+    return error;
+  // All warpgroups share the register file: the producer's threads get as
+  // many registers as the consumers' (no register reallocation).
+  int64_t registers = (s.estimatedRegisters() + 7) / 8 * 8;
+  if (registers * s.numThreads() > limits->registersPerSM)
+    return "about " + std::to_string(registers) + " registers for each of " +
+           std::to_string(s.numThreads()) + " threads; an SM has " +
+           std::to_string(limits->registersPerSM);
+  return "";
+}
+
+std::vector<WgmmaMatmulSchedule>
+hidet::schedule::enumerateWgmmaSpace(const TargetLimits &limits) {
+  static const int64_t sides[] = {64, 128, 192, 256};
+  static const int64_t stageValues[] = {2, 3, 4, 5, 6};
+  std::vector<WgmmaMatmulSchedule> space;
+  for (int64_t bm : sides)
+    for (int64_t bn : sides)
+      for (int64_t stages : stageValues)
+        for (int64_t swizzle : kSwizzleValues) {
+          WgmmaMatmulSchedule s{{bm, bn}, stages, {swizzle, 1}};
+          if (checkWgmmaSchedule(s, &limits).empty())
+            space.push_back(s);
+        }
+  return space;
+}
+
+WgmmaMatmulSchedule
+hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
+                                      int64_t /*k*/,
+                                      const TargetLimits &limits) {
+  // Tiles and their throughput relative to 128 x 256, measured on the H100
+  // at 4096^3 and 8192^3 f16 with 4 stages
+  // (bench/results/matmul-wgmma-sweep.md).
+  struct Candidate {
+    std::array<int64_t, 2> block;
+    double efficiency;
+  };
+  static const Candidate candidates[] = {
+      {{128, 256}, 1.0},  {{128, 192}, 0.97}, {{256, 128}, 0.96},
+      {{192, 128}, 0.95}, {{128, 128}, 0.91}, {{64, 256}, 0.8},
+      {{64, 128}, 0.75},
+  };
+  // A block runs in time proportional to its area over its efficiency, and
+  // the grid in as many such times as it has waves (ceil(blocks / SMs), one
+  // block per SM): the tile count's quantization decides as much as the
+  // tile's own speed (4096 x 768: 128 x 192 tiles make 128 blocks, one wave
+  // on 132 SMs; 128 x 256 make 96 and leave 36 SMs idle).
+  const Candidate *best = nullptr;
+  double bestCost = 0;
+  for (const Candidate &c : candidates) {
+    if (!tileFits(c.block[0], m) || !tileFits(c.block[1], n))
+      continue;
+    int64_t blocks = batch * ((m + c.block[0] - 1) / c.block[0]) *
+                     ((n + c.block[1] - 1) / c.block[1]);
+    int64_t waves = (blocks + limits.numSMs - 1) / limits.numSMs;
+    double cost =
+        static_cast<double>(waves * c.block[0] * c.block[1]) / c.efficiency;
+    if (!best || cost < bestCost) {
+      best = &c;
+      bestCost = cost;
+    }
+  }
+  std::array<int64_t, 2> pick =
+      best ? best->block : candidates[std::size(candidates) - 1].block;
+  // 4 stages: 3 measured 5-13% slower at 4096^3 and 8192^3, 6 slower still.
+  WgmmaMatmulSchedule s{pick, 4, {8, 1}};
+  while (s.stages > 2 && !checkWgmmaSchedule(s, &limits).empty())
+    --s.stages;
+  return s;
+}

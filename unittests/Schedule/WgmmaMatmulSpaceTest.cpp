@@ -1,0 +1,118 @@
+//===- WgmmaMatmulSpaceTest.cpp - Tests of the Hopper schedule space ------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The TMA + wgmma matmul schedule space: every enumerated schedule is valid,
+// distinct and fits the target (threads, shared memory, the register file
+// shared by all warpgroups); the derived quantities (warpgroups, threads,
+// stage bytes) follow the template; the heuristic picks by waves; malformed
+// schedules are rejected with a message naming the field.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/WgmmaMatmulSpace.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace hidet::schedule;
+
+namespace {
+
+bool contains(const std::vector<WgmmaMatmulSchedule> &space,
+              const WgmmaMatmulSchedule &s) {
+  return std::find(space.begin(), space.end(), s) != space.end();
+}
+
+TEST(WgmmaMatmulSpace, DerivedQuantities) {
+  WgmmaMatmulSchedule s{{128, 256}, 4, {8, 1}};
+  EXPECT_EQ(s.consumers(), 2);
+  EXPECT_EQ(s.numThreads(), 384);
+  // A 128 x 64 box and four 64 x 64 boxes of 16-bit elements.
+  EXPECT_EQ(s.stageBytes(), (128 * 64 + 64 * 256) * 2);
+  EXPECT_EQ(s.sharedBytes(), 4 * 49152 + 1024);
+  // 64 x 256 f32 accumulators over 128 threads.
+  EXPECT_EQ(s.estimatedRegisters(), 128 + 32);
+}
+
+TEST(WgmmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
+  TargetLimits h100 = TargetLimits::h100();
+  std::vector<WgmmaMatmulSchedule> space = enumerateWgmmaSpace(h100);
+  ASSERT_GT(space.size(), 50u);
+  for (size_t i = 0; i < space.size(); ++i) {
+    const WgmmaMatmulSchedule &s = space[i];
+    EXPECT_EQ(checkWgmmaSchedule(s, &h100), "");
+    EXPECT_LE(s.sharedBytes(), h100.maxSharedBytesPerBlock);
+    EXPECT_LE(s.numThreads() * s.estimatedRegisters(), h100.registersPerSM);
+    for (size_t j = 0; j < i; ++j)
+      EXPECT_FALSE(space[j] == s) << "duplicate at " << i;
+  }
+  // The measured tiles are in it; 256 x 256 (640 threads of 160
+  // registers) is not.
+  EXPECT_TRUE(contains(space, {{128, 256}, 4, {8, 1}}));
+  EXPECT_TRUE(contains(space, {{128, 192}, 4, {8, 1}}));
+  EXPECT_TRUE(contains(space, {{256, 128}, 4, {1, 1}}));
+  EXPECT_FALSE(contains(space, {{256, 256}, 2, {1, 1}}));
+  // 4 stages of 128 x 256 fill 193 KiB; 5 do not fit.
+  EXPECT_FALSE(contains(space, {{128, 256}, 5, {1, 1}}));
+}
+
+TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
+  TargetLimits h100 = TargetLimits::h100();
+  // 512 blocks of 128 x 256 are 4 waves; nothing does better.
+  WgmmaMatmulSchedule big = defaultWgmmaSchedule(1, 4096, 4096, 4096, h100);
+  EXPECT_EQ(big.block, (std::array<int64_t, 2>{128, 256}));
+  EXPECT_EQ(big.stages, 4);
+  EXPECT_EQ(big.grid.swizzle, 8);
+  EXPECT_EQ(defaultWgmmaSchedule(1, 8192, 8192, 8192, h100).block,
+            (std::array<int64_t, 2>{128, 256}));
+  // 4096 x 768: 128 x 192 makes 128 blocks, one wave on 132 SMs; 128 x 256
+  // makes 96 and idles a quarter of the GPU.
+  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 3072, h100).block,
+            (std::array<int64_t, 2>{128, 192}));
+  // 4096 x 3072: 3 waves of 128 x 256 beat 4 of 128 x 192.
+  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 3072, 768, h100).block,
+            (std::array<int64_t, 2>{128, 256}));
+  // A 64-row output is not given 128-row tiles.
+  EXPECT_EQ(defaultWgmmaSchedule(1, 64, 4096, 4096, h100).block[0], 64);
+  // Every pick is in the space.
+  std::vector<WgmmaMatmulSchedule> space = enumerateWgmmaSpace(h100);
+  for (int64_t m : {1, 64, 333, 4096})
+    for (int64_t n : {64, 768, 4096})
+      EXPECT_TRUE(contains(space, defaultWgmmaSchedule(1, m, n, 1024, h100)))
+          << m << "x" << n;
+  // Fewer SMs, fewer blocks needed to fill a wave: the largest tile wins.
+  TargetLimits small = h100;
+  small.numSMs = 8;
+  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 768, small).block,
+            (std::array<int64_t, 2>{128, 256}));
+}
+
+TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
+  auto check = [](WgmmaMatmulSchedule s) { return checkWgmmaSchedule(s); };
+  EXPECT_NE(check({{96, 128}, 4, {1, 1}}).find("block M must be"),
+            std::string::npos);
+  EXPECT_NE(check({{128, 320}, 4, {1, 1}}).find("block N must be"),
+            std::string::npos);
+  EXPECT_NE(check({{128, 32}, 4, {1, 1}}).find("block N must be"),
+            std::string::npos);
+  EXPECT_NE(check({{128, 128}, 1, {1, 1}}).find("stages must be in [2, 8]"),
+            std::string::npos);
+  EXPECT_NE(check({{128, 128}, 4, {1, 2}}).find("split_k must be 1"),
+            std::string::npos);
+  EXPECT_NE(check({{128, 128}, 4, {0, 1}}).find("swizzle must be"),
+            std::string::npos);
+  // Structurally valid, too large for the H100.
+  TargetLimits h100 = TargetLimits::h100();
+  EXPECT_NE(
+      checkWgmmaSchedule({{256, 256}, 4, {1, 1}}, &h100).find("shared memory"),
+      std::string::npos);
+  EXPECT_NE(checkWgmmaSchedule({{256, 256}, 2, {1, 1}}, &h100)
+                .find("registers for each of 640 threads"),
+            std::string::npos);
+}
+
+} // namespace
