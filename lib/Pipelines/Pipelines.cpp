@@ -57,6 +57,7 @@ void hidet::buildRuleBasedSchedulingPipeline(
   ScheduleAnchorsOptions anchors;
   anchors.numSMs = options.numSMs;
   anchors.tf32 = options.tf32;
+  anchors.chip = options.chip;
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
   if (options.anchors) {

@@ -40,6 +40,8 @@ struct PrintScheduleSpacePass
         schedule::enumerateMmaSpace(limits, schedule::kMma16);
     std::vector<schedule::MmaMatmulSchedule> mmaTF32 =
         schedule::enumerateMmaSpace(limits, schedule::kMmaTF32);
+    std::vector<schedule::WgmmaMatmulSchedule> wgmma =
+        schedule::enumerateWgmmaSpace(limits);
     llvm::raw_ostream &os = llvm::outs();
     MLIRContext *ctx = &getContext();
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -57,7 +59,8 @@ struct PrintScheduleSpacePass
       os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x " << p.bElt
          << " -> " << p.cElt << ": ";
       templates::TemplateChoice choice =
-          templates::chooseTemplate(p, op->getAttr(kScheduleAttrName), tf32);
+          templates::chooseTemplate(p, op->getAttr(kScheduleAttrName), tf32,
+                                    templates::isHopper(chip), limits);
       bool isSimt = choice.kind == templates::GemmTemplate::Simt;
       bool isTF32 = choice.mma == schedule::kMmaTF32;
       const std::vector<schedule::MmaMatmulSchedule> &mmaSpace =
@@ -66,8 +69,11 @@ struct PrintScheduleSpacePass
         os << "no template\n";
         return;
       }
+      bool isWgmma = choice.kind == templates::GemmTemplate::Wgmma;
       if (isSimt)
         os << "template simt_matmul, " << simt.size() << " schedules\n";
+      else if (isWgmma)
+        os << "template wgmma_matmul, " << wgmma.size() << " schedules\n";
       else
         os << "template mma_matmul" << (isTF32 ? " (tf32)" : "") << ", "
            << mmaSpace.size() << " schedules\n";
@@ -80,6 +86,9 @@ struct PrintScheduleSpacePass
       if (isSimt)
         for (const schedule::SimtMatmulSchedule &s : simt)
           os << "  " << Attribute(SimtMatmulAttr::get(ctx, s)) << "\n";
+      else if (isWgmma)
+        for (const schedule::WgmmaMatmulSchedule &s : wgmma)
+          os << "  " << Attribute(WgmmaMatmulAttr::get(ctx, s)) << "\n";
       else
         for (const schedule::MmaMatmulSchedule &s : mmaSpace)
           os << "  " << Attribute(MmaMatmulAttr::get(ctx, s)) << "\n";

@@ -49,7 +49,10 @@ struct ScheduleAnchorsPass
       return leave(why);
     GemmProblem &p = *problem;
     Attribute attr = op->getAttr(kScheduleAttrName);
-    TemplateChoice choice = chooseTemplate(p, attr, tf32);
+    schedule::TargetLimits limits;
+    limits.numSMs = numSMs;
+    TemplateChoice choice =
+        chooseTemplate(p, attr, tf32, isHopper(chip), limits);
     GemmTemplate kind = choice.kind;
     if (kind == GemmTemplate::None) {
       std::string types;
@@ -69,8 +72,6 @@ struct ScheduleAnchorsPass
       p.cInit = fill.getDpsInputOperand(0)->get();
     else
       fill = nullptr;
-    schedule::TargetLimits limits;
-    limits.numSMs = numSMs;
     Attribute chosen;
     std::string misfit;
     std::array<int64_t, 3> mmaShape = choice.mma;
@@ -87,12 +88,29 @@ struct ScheduleAnchorsPass
             defaultSchedule(&getContext(), p, choice, limits));
       misfit = schedule::checkSimtSchedule(s.toSchedule(), &limits);
       chosen = s;
+    } else if (kind == GemmTemplate::Wgmma) {
+      if (!isHopper(chip))
+        return op->emitError("hidet-schedule-anchors: a #hidet.wgmma_matmul "
+                             "schedule needs chip = sm_90a (wgmma), got ")
+               << chip;
+      if (std::string why = whyNoWgmma(p); !why.empty())
+        return op->emitError("hidet-schedule-anchors: this ")
+               << p.kind
+               << " cannot take a #hidet.wgmma_matmul schedule: " << why;
+      auto s = dyn_cast_if_present<WgmmaMatmulAttr>(attr);
+      if (!s)
+        s = cast<WgmmaMatmulAttr>(
+            defaultSchedule(&getContext(), p, choice, limits));
+      misfit = schedule::checkWgmmaSchedule(s.toSchedule(), &limits);
+      chosen = s;
     } else {
       auto s = dyn_cast_if_present<MmaMatmulAttr>(attr);
       if (attr && !s)
         return op->emitError("hidet-schedule-anchors: '")
                << kScheduleAttrName << "' of this " << p.aElt << " " << p.kind
-               << " must be a #hidet.mma_matmul, got " << attr;
+               << " must be a #hidet.mma_matmul (or, on sm_90a, a "
+                  "#hidet.wgmma_matmul), got "
+               << attr;
       if (s && s.toSchedule().mma != mmaShape)
         return op->emitError("hidet-schedule-anchors: mma = [")
                << llvm::make_range(s.getMma().begin(), s.getMma().end())
@@ -120,6 +138,8 @@ struct ScheduleAnchorsPass
     if (kind == GemmTemplate::Simt)
       buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen),
                       reduceBlockSize);
+    else if (kind == GemmTemplate::Wgmma)
+      buildWgmmaMatmul(b, op.getLoc(), p, cast<WgmmaMatmulAttr>(chosen));
     else
       buildMmaMatmul(b, op.getLoc(), p, cast<MmaMatmulAttr>(chosen),
                      reduceBlockSize);

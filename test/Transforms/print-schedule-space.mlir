@@ -2,6 +2,8 @@
 // RUN: hidet-opt %s --hidet-print-schedule-space=list=1 -o /dev/null | grep -c "^  #hidet.simt_matmul" | FileCheck %s --check-prefix=COUNT
 // RUN: hidet-opt %s --hidet-print-schedule-space=list=1 -o /dev/null | grep -c "^  #hidet.mma_matmul" | FileCheck %s --check-prefix=MMACOUNT
 // RUN: hidet-opt %s --hidet-print-schedule-space="num-sms=1" -o /dev/null | FileCheck %s --check-prefix=ONESM
+// RUN: hidet-opt %s --hidet-print-schedule-space=list=1 -o /dev/null | grep -c "^  #hidet.wgmma_matmul" | FileCheck %s --check-prefix=WGCOUNT
+// RUN: hidet-opt %s --hidet-print-schedule-space="chip=sm_80" -o /dev/null | FileCheck %s --check-prefix=SM80
 
 // Each anchor: its GEMM view (batch x M x N x K and types), its template,
 // the size of the H100 space (hardware values filtered by threads, shared
@@ -79,4 +81,15 @@ func.func @tf32_written(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor
   %r = linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
       ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
+}
+
+// On sm_90a (the default chip), a large f16 GEMM whose row-major operands
+// TMA can load gets the Hopper template; on sm_80, mma.sync.
+// CHECK: anchor linalg.matmul 4096x4096x4096 f16 x f16 -> f16: template wgmma_matmul, 110 schedules
+// CHECK-NEXT: default: #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>
+// WGCOUNT: 110
+// SM80: anchor linalg.matmul 4096x4096x4096 f16 x f16 -> f16: template mma_matmul, 12220 schedules
+func.func @hopper(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>
+  return %r : tensor<4096x4096xf16>
 }

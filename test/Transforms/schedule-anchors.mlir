@@ -1,6 +1,6 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1}))' -verify-diagnostics | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{tf32=1}))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1 chip=sm_80}))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80}))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{tf32=1 chip=sm_80}))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
 
 // An f32 matmul without a schedule gets the heuristic's schedule, recorded
 // on the kernel: with one SM (num-sms=1) the largest tiles, 128 x 128; with
@@ -400,7 +400,7 @@ func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memr
 // -----
 
 func.func @wrong_schedule_mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>) {
-  // expected-error @+1 {{'hidet.schedule' of this 'f16' linalg.matmul must be a #hidet.mma_matmul, got #hidet.simt_matmul}}
+  // expected-error @+1 {{'hidet.schedule' of this 'f16' linalg.matmul must be a #hidet.mma_matmul (or, on sm_90a, a #hidet.wgmma_matmul), got #hidet.simt_matmul}}
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
       ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
   return

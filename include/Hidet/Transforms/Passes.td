@@ -43,6 +43,14 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
       m16n8k8; fragments of tiles that are not k-major in shared memory
       are read element by element (ldmatrix cannot transpose 32-bit
       values).
+    - on `chip = sm_90a`, f16 or bf16 GEMMs of row-major A (M x K) and B
+      (K x N) whose rows are multiples of 16 bytes: the Hopper template
+      (`#hidet.wgmma_matmul`: TMA loads into 128-byte-swizzled stages that
+      complete on mbarriers, a producer warpgroup and 64-row consumer
+      warpgroups running wgmma, the epilogue through shared memory), by
+      default when its tiles fill the GPU (else mma.sync, which splits K);
+      a written `#hidet.wgmma_matmul` selects it and is an error on
+      operands it cannot take or on another chip.
 
     Both handle any M, N, K (zero-filled loads, predicated stores) and keep
     two shared-memory stages fed through registers; the tensor-core template
@@ -54,7 +62,11 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     `linalg.fill` of C right before the anchor becomes the accumulators'
     start value.
 
-    Heuristic (no `hidet.schedule` on the op): the largest of four tile
+    Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
+    the least estimated time (waves of one block per SM times the tile's
+    area over its measured efficiency), 4 stages, groups of 8 tile rows.
+
+    Heuristic of the other templates (no `hidet.schedule` on the op): the largest of four tile
     shapes that is not mostly padding and gives at least 90% of the
     `num-sms` SMs a block (SIMT: 128x128, 64x64, 32x64, 16x32; tensor core:
     128x128, 128x64, 64x64, and 16x64 for outputs of at most 128 rows),
@@ -80,6 +92,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "Run f32 anchors without a written schedule on the tensor cores "
            "in tf32 (m16n8k8: inputs rounded to 10-bit mantissas, f32 "
            "accumulation) instead of the SIMT template">,
+
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU; sm_90a enables the Hopper (TMA + wgmma) template">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -117,6 +132,9 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Print f32 anchors' tensor-core (tf32) space, as "
            "hidet-schedule-anchors{tf32=1} would schedule them">,
+
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU, as for hidet-schedule-anchors">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }

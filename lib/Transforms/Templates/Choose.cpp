@@ -17,9 +17,15 @@ using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
 
-TemplateChoice hidet::templates::chooseTemplate(const GemmProblem &p,
-                                                Attribute written, bool tf32) {
+TemplateChoice
+hidet::templates::chooseTemplate(const GemmProblem &p, Attribute written,
+                                 bool tf32, bool wgmma,
+                                 const schedule::TargetLimits &limits) {
   TemplateChoice choice;
+  if (isa_and_present<WgmmaMatmulAttr>(written)) {
+    choice.kind = GemmTemplate::Wgmma;
+    return choice;
+  }
   bool f32 = p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32();
   bool half = (p.aElt.isF16() && p.bElt.isF16()) ||
               (p.aElt.isBF16() && p.bElt.isBF16());
@@ -33,6 +39,14 @@ TemplateChoice hidet::templates::chooseTemplate(const GemmProblem &p,
   } else if (half && (p.cElt.isF16() || p.cElt.isBF16() || p.cElt.isF32())) {
     choice.kind = GemmTemplate::Mma;
     choice.mma = schedule::kMma16;
+    if (!written && wgmma && whyNoWgmma(p).empty()) {
+      schedule::WgmmaMatmulSchedule s =
+          schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits);
+      int64_t blocks = p.batch * ((p.m + s.block[0] - 1) / s.block[0]) *
+                       ((p.n + s.block[1] - 1) / s.block[1]);
+      if (schedule::fillsTheGpu(blocks, 1, limits))
+        choice.kind = GemmTemplate::Wgmma;
+    }
   }
   return choice;
 }
@@ -44,9 +58,12 @@ hidet::templates::defaultSchedule(MLIRContext *ctx, const GemmProblem &p,
   if (choice.kind == GemmTemplate::Simt)
     return SimtMatmulAttr::get(
         ctx, schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
+  if (choice.kind == GemmTemplate::Wgmma)
+    return WgmmaMatmulAttr::get(
+        ctx, schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits));
   if (choice.kind == GemmTemplate::Mma)
-    return MmaMatmulAttr::get(
-        ctx, schedule::defaultMmaSchedule(p.batch, p.m, p.n, p.k, limits,
-                                          choice.mma, whyNoAsyncCopy(p).empty()));
+    return MmaMatmulAttr::get(ctx, schedule::defaultMmaSchedule(
+                                       p.batch, p.m, p.n, p.k, limits,
+                                       choice.mma, whyNoAsyncCopy(p).empty()));
   return Attribute();
 }

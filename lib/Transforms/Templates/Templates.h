@@ -30,7 +30,7 @@ void buildSimtMatmul(mlir::OpBuilder &b, mlir::Location loc,
                      int64_t reduceBlockSize);
 
 /// The templates a GEMM can take.
-enum class GemmTemplate { None, Simt, Mma };
+enum class GemmTemplate { None, Simt, Mma, Wgmma };
 
 /// The template an anchor gets and, for the tensor-core one, its
 /// instruction shape.
@@ -42,9 +42,14 @@ struct TemplateChoice {
 /// Decides the template from the element types (f32 x f32 -> f32: SIMT,
 /// or tf32 on the tensor cores when `tf32` is set or `written`, the
 /// schedule on the op, is a #hidet.mma_matmul; f16 or bf16 operands with
-/// f16, bf16 or f32 results: tensor cores; anything else: none).
+/// f16, bf16 or f32 results: tensor cores; anything else: none). A written
+/// #hidet.wgmma_matmul selects the Hopper template. Without a written
+/// schedule and with `wgmma` (an sm_90a target), a GEMM the Hopper template
+/// takes (whyNoWgmma) whose default Hopper tiles fill the GPU gets it; the
+/// mma.sync template keeps the rest, which it splits along K.
 TemplateChoice chooseTemplate(const GemmProblem &p, mlir::Attribute written,
-                              bool tf32);
+                              bool tf32, bool wgmma,
+                              const schedule::TargetLimits &limits);
 
 /// The heuristic's schedule for `p` under `choice` (null for none).
 mlir::Attribute defaultSchedule(mlir::MLIRContext *ctx, const GemmProblem &p,
@@ -60,6 +65,19 @@ std::string whyNoAsyncCopy(const GemmProblem &p);
 void buildMmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
                     const GemmProblem &p, MmaMatmulAttr schedule,
                     int64_t reduceBlockSize);
+
+/// Whether `chip` has wgmma and setmaxnreg (sm_90a).
+inline bool isHopper(llvm::StringRef chip) { return chip == "sm_90a"; }
+
+/// Why the Hopper template cannot compute `p` (it takes one f16 or bf16
+/// GEMM of row-major A and B whose rows TMA can load), or empty.
+std::string whyNoWgmma(const GemmProblem &p);
+
+/// Emits at `b`'s insertion point the Hopper (TMA + wgmma, sm_90a) kernel
+/// computing `p` as `schedule` says, with the tensor maps it loads through
+/// created on the host before it.
+void buildWgmmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
+                      const GemmProblem &p, WgmmaMatmulAttr schedule);
 
 } // namespace templates
 } // namespace hidet

@@ -1,0 +1,155 @@
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors,cse))' -verify-diagnostics | FileCheck %s
+// RUN: not hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80}))' 2>&1 | FileCheck %s --check-prefix=SM80
+
+// The Hopper template on a 256 x 512 x 320 f16 GEMM with 128 x 256 tiles and
+// 3 stages. Host: the tensor maps of A (128 x 64 boxes) and B (64 x 64
+// boxes), 128-byte swizzled, passed to the kernel as addresses. Kernel: 2
+// consumer warpgroups and a producer (384 threads); 3 stages of 48 KiB and
+// 1 KiB of alignment slack; a full and an empty mbarrier per stage (1
+// arrival, and one per consumer thread). Consumers wait for their stage,
+// run wgmma on their 64 rows (B read transposed: N is innermost), release
+// the previous stage, then stage C in shared memory (rows padded from 256
+// to 264) and store it in 16-byte rows. The producer's first thread waits
+// for a free stage, expects 48 KiB on its full barrier and loads A at
+// (k, m) and 4 boxes of B at (n + 64 j, k).
+// CHECK-LABEL: func.func @wgmma(
+// CHECK-SAME:    %[[A:[^:]*]]: memref<256x320xf16>, %[[B:[^:]*]]: memref<320x512xf16>, %[[C:[^:]*]]: memref<256x512xf16>
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[CA:.*]] = memref.cast %[[A]] : memref<256x320xf16> to memref<*xf16>
+// CHECK:         %[[MA:.*]] = nvgpu.tma.create.descriptor %[[CA]] box[%c128, %c64] : memref<*xf16> -> <tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+// CHECK:         %[[PA:.*]] = builtin.unrealized_conversion_cast %[[MA]] {{.*}} to !llvm.ptr
+// CHECK:         %[[IA:.*]] = llvm.ptrtoint %[[PA]] : !llvm.ptr to i64
+// CHECK:         %[[CB:.*]] = memref.cast %[[B]] : memref<320x512xf16> to memref<*xf16>
+// CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// CHECK:         %[[SMEM:.*]] = arith.constant 148480 : i32
+// CHECK:         gpu.launch {{.*}} threads(%[[TID:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %c384, {{.*}} dynamic_shared_memory_size %[[SMEM]]
+// CHECK:           llvm.inttoptr %[[IA]] : i64 to !llvm.ptr
+// CHECK:           %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK:           %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK:             nvgpu.mbarrier.init %[[FULL]][%c0], %c1 :
+// CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c0], %c256 :
+// CHECK:             nvgpu.mbarrier.init %[[FULL]][%c1], %c1 :
+// CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c1], %c256 :
+// CHECK:             nvgpu.mbarrier.init %[[FULL]][%c2], %c1 :
+// CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c2], %c256 :
+// CHECK-NOT:         nvgpu.mbarrier.init
+// CHECK:           gpu.barrier
+// CHECK:           %[[WG:.*]] = arith.divui %[[TID]], %c128 : index
+// CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %[[WG]], %c2 : index
+// CHECK:           scf.if %[[CONSUMER]] {
+// CHECK:             nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:             %[[ACC:.*]] = scf.for
+// CHECK:               nvgpu.mbarrier.try_wait.parity %[[FULL]][%{{.*}}], %{{.*}}, %{{.*}} :
+// CHECK:               %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x64xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>
+// CHECK:               %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x256xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
+// CHECK:               nvgpu.warpgroup.mma %[[DA]], %[[DB]], %{{.*}} {transposeB} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<64x256xf32>> -> <fragmented = vector<64x256xf32>>
+// CHECK:               scf.if
+// CHECK:                 nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:             %[[STAGED:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x264xf16, #gpu.address_space<workgroup>>
+// CHECK:             builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
+// CHECK-COUNT-64:    vector.store %{{.*}}, %[[STAGED]][%{{.*}}, %{{.*}}] : memref<128x264xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK:             vector.load %[[STAGED]][%{{.*}}, %{{.*}}] : memref<128x264xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:             vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
+// CHECK:           } else {
+// CHECK:             arith.cmpi eq, %[[TID]], %c256 : index
+// CHECK:               nvgpu.tma.prefetch.descriptor
+// CHECK:               scf.for
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%{{.*}}], %{{.*}}, %{{.*}} :
+// CHECK:                 nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[S:.*]]], %c49152 :
+// CHECK:                 nvgpu.tma.async.load %{{.*}}[%[[K0:[^,]*]], %{{.*}}], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4:         nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K0]]], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT:       linalg.matmul
+// SM80-DAG: error: hidet-schedule-anchors: a #hidet.wgmma_matmul schedule needs chip = sm_90a (wgmma), got sm_80
+func.func @wgmma(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<256x512xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill ins(%z : f16) outs(%c : memref<256x512xf16>)
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 3>}
+      ins(%a, %b : memref<256x320xf16>, memref<320x512xf16>) outs(%c : memref<256x512xf16>)
+  return
+}
+
+// -----
+
+// Without a schedule, on sm_90a, a GEMM whose Hopper tiles fill the GPU
+// gets the Hopper template, its tiles chosen by waves (4096 x 768: 128 x 192
+// tiles are one wave of 128 blocks); on sm_80 it keeps mma.sync.
+// CHECK-LABEL: func.func @default_hopper(
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 192], swizzle = 8>}
+// SM80-DAG:      {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 64], {{.*}}>}
+func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %c: memref<4096x768xbf16>) {
+  linalg.matmul ins(%a, %b : memref<4096x768xbf16>, memref<768x768xbf16>) outs(%c : memref<4096x768xbf16>)
+  return
+}
+
+// -----
+
+// A skinny GEMM whose Hopper tiles leave most SMs idle keeps the mma.sync
+// template, which splits K.
+// CHECK-LABEL: func.func @default_skinny(
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], {{.*}} split_k = 8>}
+func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c: memref<128x768xf16>) {
+  linalg.matmul ins(%a, %b : memref<128x3072xf16>, memref<3072x768xf16>) outs(%c : memref<128x768xf16>)
+  return
+}
+
+// -----
+
+// Operands TMA cannot load as row-major tiles keep mma.sync by default and
+// are an error with a written Hopper schedule.
+// CHECK-LABEL: func.func @transposed_a(
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<
+func.func @transposed_a(%a: memref<768x4096xf16>, %b: memref<768x768xf16>, %c: memref<4096x768xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<768x4096xf16>, memref<768x768xf16>) outs(%c : memref<4096x768xf16>)
+  return
+}
+
+// -----
+
+func.func @transposed_a_written(%a: memref<768x4096xf16>, %b: memref<768x768xf16>, %c: memref<4096x768xf16>) {
+  // expected-error @+1 {{this linalg.matmul cannot take a #hidet.wgmma_matmul schedule: TMA loads A as a row-major M x K buffer}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
+      ins(%a, %b : memref<768x4096xf16>, memref<768x768xf16>) outs(%c : memref<4096x768xf16>)
+  return
+}
+
+// -----
+
+func.func @odd_k(%a: memref<256x100xf16>, %b: memref<100x256xf16>, %c: memref<256x256xf16>) {
+  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: TMA needs rows of a multiple of 16 bytes (K and N multiples of 8)}}
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
+      ins(%a, %b : memref<256x100xf16>, memref<100x256xf16>) outs(%c : memref<256x256xf16>)
+  return
+}
+
+// -----
+
+func.func @f32_operands(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) {
+  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: wgmma takes f16 or bf16 operands}}
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
+      ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: memref<4x256x256xf16>) {
+  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: the wgmma template takes one GEMM, not a batch}}
+  linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
+      ins(%a, %b : memref<4x256x256xf16>, memref<4x256x256xf16>) outs(%c : memref<4x256x256xf16>)
+  return
+}
+
+// -----
+
+// 4 consumer warpgroups of 64 x 256 accumulators do not fit the register file.
+func.func @too_many_registers(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
+  // expected-error @+1 {{the schedule does not fit the target: about 160 registers for each of 640 threads; an SM has 65536}}
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [256, 256], stages = 2>}
+      ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
+  return
+}
