@@ -44,11 +44,13 @@ res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
 os.makedirs(out, exist_ok=True)
 json.dump(res, open(os.path.join(out, "matmul-mma.json"), "w"), indent=2)
 with open(os.path.join(out, "matmul-mma.md"), "w") as md:
-    md.write(f"# Tensor-core matmul template vs cuBLAS, f16/bf16 ({date})\n\n")
+    md.write(f"# Tensor-core matmul templates vs cuBLAS, f16/bf16 ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
-             "Default schedules (no tuning; the last column, `stages = N` "
-             "being an N-stage cp.async pipeline), mma.sync m16n8k16 with "
-             "f32 accumulation. "
+             "Default schedules (no tuning; the last column): "
+             "`#hidet.wgmma_matmul` is the Hopper template (TMA, mbarriers, "
+             "wgmma m64nNk16, warp-specialized), `#hidet.mma_matmul` the "
+             "mma.sync m16n8k16 one (`stages = N`: an N-stage cp.async "
+             "pipeline); f32 accumulation. "
              "Each kernel checked against a naive GPU kernel with f32 "
              "accumulation before timing; GPU times, median of 30, each "
              "queued behind a GPU sleep; cuBLAS measured in the same run "

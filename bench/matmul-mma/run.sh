@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of the tensor-core matmul template (f16 and bf16, f32
+# Benchmark of the tensor-core matmul templates (f16 and bf16, f32
 # accumulation, default schedules) against cuBLAS, over the GEMM shapes of
 # the H100 reference table.
 #   bench/matmul-mma/run.sh prepare DIR [build-dir]   # here: compile

@@ -68,8 +68,9 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                       int64_t /*k*/,
                                       const TargetLimits &limits) {
   // Tiles and their throughput relative to 128 x 256, measured on the H100
-  // at 4096^3 and 8192^3 f16 with 4 stages
-  // (bench/results/matmul-wgmma-sweep.md).
+  // at 4096^3 and 8192^3 f16 with 4 stages; the 64-row ones are estimates
+  // (they serve outputs of one wave, where the count decides:
+  // bench/results/matmul-wgmma-sweep.md).
   struct Candidate {
     std::array<int64_t, 2> block;
     double efficiency;
@@ -77,7 +78,7 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   static const Candidate candidates[] = {
       {{128, 256}, 1.0},  {{128, 192}, 0.97}, {{256, 128}, 0.96},
       {{192, 128}, 0.95}, {{128, 128}, 0.91}, {{64, 256}, 0.8},
-      {{64, 128}, 0.75},
+      {{64, 128}, 0.75},  {{64, 64}, 0.6},
   };
   // A block runs in time proportional to its area over its efficiency, and
   // the grid in as many such times as it has waves (ceil(blocks / SMs), one

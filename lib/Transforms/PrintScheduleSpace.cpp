@@ -58,9 +58,8 @@ struct PrintScheduleSpacePass
         os << p.batch << "x";
       os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x " << p.bElt
          << " -> " << p.cElt << ": ";
-      templates::TemplateChoice choice =
-          templates::chooseTemplate(p, op->getAttr(kScheduleAttrName), tf32,
-                                    templates::isHopper(chip), limits);
+      templates::TemplateChoice choice = templates::chooseTemplate(
+          p, op->getAttr(kScheduleAttrName), tf32, templates::isHopper(chip));
       bool isSimt = choice.kind == templates::GemmTemplate::Simt;
       bool isTF32 = choice.mma == schedule::kMmaTF32;
       const std::vector<schedule::MmaMatmulSchedule> &mmaSpace =

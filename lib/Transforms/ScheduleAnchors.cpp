@@ -51,8 +51,7 @@ struct ScheduleAnchorsPass
     Attribute attr = op->getAttr(kScheduleAttrName);
     schedule::TargetLimits limits;
     limits.numSMs = numSMs;
-    TemplateChoice choice =
-        chooseTemplate(p, attr, tf32, isHopper(chip), limits);
+    TemplateChoice choice = chooseTemplate(p, attr, tf32, isHopper(chip));
     GemmTemplate kind = choice.kind;
     if (kind == GemmTemplate::None) {
       std::string types;

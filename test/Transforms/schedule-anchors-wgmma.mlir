@@ -73,8 +73,8 @@ func.func @wgmma(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<25
 
 // -----
 
-// Without a schedule, on sm_90a, a GEMM whose Hopper tiles fill the GPU
-// gets the Hopper template, its tiles chosen by waves (4096 x 768: 128 x 192
+// Without a schedule, on sm_90a, a GEMM of at least 64 rows gets the Hopper
+// template, its tiles chosen by waves (4096 x 768: 128 x 192
 // tiles are one wave of 128 blocks); on sm_80 it keeps mma.sync.
 // CHECK-LABEL: func.func @default_hopper(
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 192], swizzle = 8>}
@@ -86,12 +86,16 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 
 // -----
 
-// A skinny GEMM whose Hopper tiles leave most SMs idle keeps the mma.sync
-// template, which splits K.
+// A skinny GEMM of 128 rows gets 64 x 64 Hopper tiles (24 blocks, one
+// wave either way: the smallest tile wins); one of 16 rows, which would be
+// 3/4 padding in a 64-row tile, keeps mma.sync and its split-K.
 // CHECK-LABEL: func.func @default_skinny(
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], {{.*}} split_k = 8>}
-func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c: memref<128x768xf16>) {
+func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c: memref<128x768xf16>,
+                          %x: memref<16x4096xf16>, %w: memref<4096x4096xf16>, %y: memref<16x4096xf16>) {
   linalg.matmul ins(%a, %b : memref<128x3072xf16>, memref<3072x768xf16>) outs(%c : memref<128x768xf16>)
+  linalg.matmul ins(%x, %w : memref<16x4096xf16>, memref<4096x4096xf16>) outs(%y : memref<16x4096xf16>)
   return
 }
 

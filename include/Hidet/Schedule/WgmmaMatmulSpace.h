@@ -66,8 +66,8 @@ std::string checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
 std::vector<WgmmaMatmulSchedule>
 enumerateWgmmaSpace(const TargetLimits &limits = TargetLimits::h100());
 
-/// The heuristic for `batch` M x N x K outputs: of seven tiles (128 x 256 to
-/// 64 x 128) that are not mostly padding (tileFits), the one with the least
+/// The heuristic for `batch` M x N x K outputs: of eight tiles (128 x 256 to
+/// 64 x 64) that are not mostly padding (tileFits), the one with the least
 /// estimated time, waves of one block per SM times the tile's area over its
 /// measured efficiency; 4 stages (fewer when shared memory is short), tiles
 /// in groups of 8 rows.

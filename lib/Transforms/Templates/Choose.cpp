@@ -17,10 +17,9 @@ using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
 
-TemplateChoice
-hidet::templates::chooseTemplate(const GemmProblem &p, Attribute written,
-                                 bool tf32, bool wgmma,
-                                 const schedule::TargetLimits &limits) {
+TemplateChoice hidet::templates::chooseTemplate(const GemmProblem &p,
+                                                Attribute written, bool tf32,
+                                                bool wgmma) {
   TemplateChoice choice;
   if (isa_and_present<WgmmaMatmulAttr>(written)) {
     choice.kind = GemmTemplate::Wgmma;
@@ -39,14 +38,13 @@ hidet::templates::chooseTemplate(const GemmProblem &p, Attribute written,
   } else if (half && (p.cElt.isF16() || p.cElt.isBF16() || p.cElt.isF32())) {
     choice.kind = GemmTemplate::Mma;
     choice.mma = schedule::kMma16;
-    if (!written && wgmma && whyNoWgmma(p).empty()) {
-      schedule::WgmmaMatmulSchedule s =
-          schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits);
-      int64_t blocks = p.batch * ((p.m + s.block[0] - 1) / s.block[0]) *
-                       ((p.n + s.block[1] - 1) / s.block[1]);
-      if (schedule::fillsTheGpu(blocks, 1, limits))
-        choice.kind = GemmTemplate::Wgmma;
-    }
+    // Outputs of at least one wgmma tile of rows go to the Hopper template:
+    // on the H100 it measured faster at every such shape of the GEMM
+    // benchmark, the skinny M = 128 ones too (64 x 64 tiles, no split-K),
+    // and slower at M = 16, where 3/4 of a tile is padding
+    // (bench/results/matmul-wgmma-sweep.md).
+    if (!written && wgmma && p.m >= 64 && whyNoWgmma(p).empty())
+      choice.kind = GemmTemplate::Wgmma;
   }
   return choice;
 }

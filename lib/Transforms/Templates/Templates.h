@@ -44,12 +44,11 @@ struct TemplateChoice {
 /// schedule on the op, is a #hidet.mma_matmul; f16 or bf16 operands with
 /// f16, bf16 or f32 results: tensor cores; anything else: none). A written
 /// #hidet.wgmma_matmul selects the Hopper template. Without a written
-/// schedule and with `wgmma` (an sm_90a target), a GEMM the Hopper template
-/// takes (whyNoWgmma) whose default Hopper tiles fill the GPU gets it; the
-/// mma.sync template keeps the rest, which it splits along K.
+/// schedule and with `wgmma` (an sm_90a target), a GEMM of at least 64 rows
+/// that the Hopper template takes (whyNoWgmma) gets it; the mma.sync
+/// template keeps the rest.
 TemplateChoice chooseTemplate(const GemmProblem &p, mlir::Attribute written,
-                              bool tf32, bool wgmma,
-                              const schedule::TargetLimits &limits);
+                              bool tf32, bool wgmma);
 
 /// The heuristic's schedule for `p` under `choice` (null for none).
 mlir::Attribute defaultSchedule(mlir::MLIRContext *ctx, const GemmProblem &p,
