@@ -150,10 +150,22 @@ func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: mem
 
 // -----
 
-// 4 consumer warpgroups of 64 x 256 accumulators do not fit the register file.
+// 3 consumer warpgroups of 64 x 256 accumulators and a producer do not fit
+// the register file.
 func.func @too_many_registers(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: about 160 registers for each of 640 threads; an SM has 65536}}
-  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [256, 256], stages = 2>}
+  // expected-error @+1 {{the schedule does not fit the target: about 160 registers for each of 512 threads; an SM has 65536}}
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [192, 256], stages = 2>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
+  return
+}
+
+// -----
+
+// Shared memory is checked for the largest (f32) staging tile of the
+// epilogue, which reuses the stages: 256 x 264 x 4 bytes.
+func.func @epilogue_too_big(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf32>) {
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 271360 bytes of shared memory; the target has 232448}}
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [256, 256], stages = 2>}
+      ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf32>)
   return
 }

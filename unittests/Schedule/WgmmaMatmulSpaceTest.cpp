@@ -50,8 +50,8 @@ TEST(WgmmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
     for (size_t j = 0; j < i; ++j)
       EXPECT_FALSE(space[j] == s) << "duplicate at " << i;
   }
-  // The measured tiles are in it; 256 x 256 (640 threads of 160
-  // registers) is not.
+  // The measured tiles are in it; 256 x 256 (its f32 epilogue tile alone
+  // needs 264 KiB) is not.
   EXPECT_TRUE(contains(space, {{128, 256}, 4, {8, 1}}));
   EXPECT_TRUE(contains(space, {{128, 192}, 4, {8, 1}}));
   EXPECT_TRUE(contains(space, {{256, 128}, 4, {1, 1}}));
@@ -110,8 +110,13 @@ TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
   EXPECT_NE(
       checkWgmmaSchedule({{256, 256}, 4, {1, 1}}, &h100).find("shared memory"),
       std::string::npos);
+  EXPECT_NE(checkWgmmaSchedule({{192, 256}, 2, {1, 1}}, &h100)
+                .find("registers for each of 512 threads"),
+            std::string::npos);
+  // Two stages of 256 x 256 fit, but not the f32 staging tile of the
+  // epilogue that reuses them (256 x 264 x 4 bytes).
   EXPECT_NE(checkWgmmaSchedule({{256, 256}, 2, {1, 1}}, &h100)
-                .find("registers for each of 640 threads"),
+                .find("the tiles need 271360 bytes of shared memory"),
             std::string::npos);
 }
 

@@ -44,11 +44,32 @@ struct WgmmaMatmulSchedule {
   int64_t consumers() const { return block[0] / kWarpgroupRows; }
   /// The consumer warpgroups and the producer warpgroup.
   int64_t numThreads() const { return (consumers() + 1) * kWarpgroupThreads; }
-  /// Bytes of one stage: a BM x 64 tile of A and a 64 x BN tile of B.
-  int64_t stageBytes() const { return (block[0] + block[1]) * kBlockK * 2; }
-  /// Dynamic shared memory: the stages, 1024-byte aligned at run time (the
-  /// alignment of the 128-byte swizzle pattern). The epilogue reuses them.
-  int64_t sharedBytes() const { return stages * stageBytes() + 1024; }
+  /// The 128-byte swizzle: a row of a tile is 128 bytes (64 16-bit
+  /// elements of K), and its 8-row pattern needs 1024-byte alignment.
+  static constexpr int64_t kSwizzleRowBytes = 128;
+  static constexpr int64_t kSwizzleAlign = 1024;
+  /// Elements of padding per row of the epilogue's staging tile (16 bytes
+  /// for 16-bit results), so that the 8 rows of one fragment store start
+  /// in different bank groups.
+  static constexpr int64_t kEpiloguePad = 8;
+
+  /// Bytes of A's BM x 64 tile in a stage, and of one of B's 64 x 64 boxes.
+  int64_t aBytes() const { return block[0] * kSwizzleRowBytes; }
+  static constexpr int64_t boxBytes() { return kBlockK * kSwizzleRowBytes; }
+  /// Bytes of one stage: A's tile and B's BN / 64 boxes.
+  int64_t stageBytes() const { return aBytes() + block[1] / 64 * boxBytes(); }
+  /// Bytes of the epilogue's staging tile for results of `resultBytes`.
+  int64_t epilogueBytes(int64_t resultBytes) const {
+    return block[0] * (block[1] + kEpiloguePad) * resultBytes;
+  }
+  /// Dynamic shared memory for results of `resultBytes` (f32 by default,
+  /// the most): the stages, which the epilogue's staging tile reuses, and
+  /// the slack for aligning them at run time.
+  int64_t sharedBytes(int64_t resultBytes = 4) const {
+    int64_t stagesBytes = stages * stageBytes();
+    int64_t epilogue = epilogueBytes(resultBytes);
+    return (stagesBytes > epilogue ? stagesBytes : epilogue) + kSwizzleAlign;
+  }
   /// Registers per consumer thread: the f32 accumulators of its 64 x BN
   /// rows, and a reserve for addresses and the epilogue.
   int64_t estimatedRegisters() const { return block[1] / 2 + 32; }

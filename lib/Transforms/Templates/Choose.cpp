@@ -43,7 +43,9 @@ TemplateChoice hidet::templates::chooseTemplate(const GemmProblem &p,
     // benchmark, the skinny M = 128 ones too (64 x 64 tiles, no split-K),
     // and slower at M = 16, where 3/4 of a tile is padding
     // (bench/results/matmul-wgmma-sweep.md).
-    if (!written && wgmma && p.m >= 64 && whyNoWgmma(p).empty())
+    if (!written && wgmma &&
+        p.m >= schedule::WgmmaMatmulSchedule::kWarpgroupRows &&
+        whyNoWgmma(p).empty())
       choice.kind = GemmTemplate::Wgmma;
   }
   return choice;

@@ -60,14 +60,10 @@ using namespace hidet::templates;
 
 using schedule::WgmmaMatmulSchedule;
 
-/// Bytes in a row of the 128-byte swizzle pattern, and in the pattern
-/// (8 rows), the alignment TMA and wgmma need for a swizzled tile.
-static constexpr int64_t kSwizzleBytes = 128;
-static constexpr int64_t kSwizzleAlign = 1024;
-/// Elements of padding per row of the epilogue's staging tile: 16 bytes
-/// for 16-bit results, so that the 8 rows one fragment store covers start
-/// in different bank groups.
-static constexpr int64_t kEpiloguePad = 8;
+static constexpr int64_t kSwizzleAlign = WgmmaMatmulSchedule::kSwizzleAlign;
+/// The spin hint of an mbarrier wait (in ns): the wait loops until the phase
+/// completes either way; this only bounds one try.
+static constexpr int64_t kWaitHintNs = 10000000;
 
 /// Whether `x` is a plain row-major 2-D `rows x cols` operand (a tensor, or
 /// a buffer with the identity layout), which a TMA tensor map can describe.
@@ -98,18 +94,6 @@ std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
   return "";
 }
 
-namespace {
-/// The shared-memory layout of one launch: `stages` stages of A (BM x 64)
-/// then B (BN / 64 boxes of 64 x 64), from a 1024-byte aligned base.
-struct StageLayout {
-  int64_t bm, bn, stages;
-  Type elt;
-  int64_t aBytes() const { return bm * kSwizzleBytes; }
-  int64_t boxBytes() const { return 64 * kSwizzleBytes; }
-  int64_t stageBytes() const { return aBytes() + (bn / 64) * boxBytes(); }
-};
-} // namespace
-
 /// A static-shape view of `shape` at byte `offset` of dynamic shared memory
 /// `smem`.
 static Value sharedView(OpBuilder &b, Location loc, Value smem, Value offset,
@@ -120,7 +104,8 @@ static Value sharedView(OpBuilder &b, Location loc, Value smem, Value offset,
   return memref::ViewOp::create(b, loc, type, smem, offset, ValueRange{});
 }
 
-/// `(v / divisor) % 2 == parity`-style helpers on index values.
+/// The parity of round `i / stages` of a stage's mbarrier (flipped: of the
+/// round before), as the i1 that `mbarrier.try_wait.parity` takes.
 static Value parityBit(OpBuilder &b, Location loc, Value i, int64_t stages,
                        bool flip) {
   Value round = arith::DivUIOp::create(b, loc, i, cst(b, loc, stages));
@@ -143,7 +128,6 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
   Type elt = p.aElt, f32 = b.getF32Type(), ct = p.cElt;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  StageLayout layout{BM, BN, S, elt};
   GemmGrid grid(p, BM, BN, BK, sched.grid.swizzle, /*splits=*/1);
   Value tid = launch.getThreadIds().x;
 
@@ -160,7 +144,7 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
           arith::RemUIOp::create(b, loc, address, cst(b, loc, kSwizzleAlign))),
       cst(b, loc, kSwizzleAlign));
   auto stageBase = [&](OpBuilder &b, Value stage) {
-    return affine(b, loc, stage, layout.stageBytes(), base);
+    return affine(b, loc, stage, sched.stageBytes(), base);
   };
 
   // full[s]: the stage's loads landed (one arrival, the producer's, plus
@@ -211,9 +195,9 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
       // counts as complete.
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, empty, parityBit(b, loc, i, S, /*flip=*/true),
-          cst(b, loc, 10000000), stage);
+          cst(b, loc, kWaitHintNs), stage);
       nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(b, loc, layout.stageBytes()), stage, Value());
+          b, loc, full, cst(b, loc, sched.stageBytes()), stage, Value());
       Value k0 = arith::MulIOp::create(
           b, loc, arith::AddIOp::create(b, loc, blk.kBegin, i),
           cst(b, loc, BK));
@@ -225,12 +209,11 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
       for (int64_t j = 0; j < BN / 64; ++j)
         nvgpu::TmaAsyncLoadOp::create(
             b, loc,
-            sharedView(
-                b, loc, smem,
-                arith::AddIOp::create(
-                    b, loc, at,
-                    cst(b, loc, layout.aBytes() + j * layout.boxBytes())),
-                {64, BK}, elt),
+            sharedView(b, loc, smem,
+                       arith::AddIOp::create(
+                           b, loc, at,
+                           cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
+                       {64, BK}, elt),
             full, mapB,
             ValueRange{
                 arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)), k0},
@@ -251,14 +234,17 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
       Value stage = arith::RemUIOp::create(b, loc, i, cst(b, loc, S));
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, full, parityBit(b, loc, i, S, /*flip=*/false),
-          cst(b, loc, 10000000), stage);
+          cst(b, loc, kWaitHintNs), stage);
       Value at = stageBase(b, stage);
-      Value aTile = sharedView(
-          b, loc, smem, affine(b, loc, warpgroup, 64 * kSwizzleBytes, at),
-          {64, BK}, elt);
+      Value aTile = sharedView(b, loc, smem,
+                               affine(b, loc, warpgroup,
+                                      WgmmaMatmulSchedule::kWarpgroupRows *
+                                          WgmmaMatmulSchedule::kSwizzleRowBytes,
+                                      at),
+                               {64, BK}, elt);
       Value bTile = sharedView(
           b, loc, smem,
-          arith::AddIOp::create(b, loc, at, cst(b, loc, layout.aBytes())),
+          arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
           {BK, BN}, elt);
       auto descType = [&](Value tile) {
         return nvgpu::WarpgroupMatrixDescriptorType::get(
@@ -299,7 +285,8 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
           NVVM::BarrierReductionAttr(), Value());
     };
     consumerBarrier();
-    Value stagedC = sharedView(b, loc, smem, base, {BM, BN + kEpiloguePad}, ct);
+    Value stagedC = sharedView(
+        b, loc, smem, base, {BM, BN + WgmmaMatmulSchedule::kEpiloguePad}, ct);
     int64_t perThread = BN / 2;
     auto regsType = LLVM::LLVMStructType::getLiteral(
         ctx, {LLVM::LLVMStructType::getLiteral(
@@ -389,12 +376,11 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
                                         WgmmaMatmulAttr s) {
   MLIRContext *ctx = b.getContext();
   WgmmaMatmulSchedule sched = s.toSchedule();
-  int64_t BM = sched.block[0], BN = sched.block[1], S = sched.stages;
+  int64_t BM = sched.block[0], BN = sched.block[1];
   int64_t BK = WgmmaMatmulSchedule::kBlockK;
   Type elt = p.aElt, ct = p.cElt;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  StageLayout layout{BM, BN, S, elt};
 
   // Host: the tensor maps of A (BM x 64 boxes) and B (64 x 64 boxes), both
   // 128-byte swizzled and zero-filled past the edges.
@@ -425,13 +411,10 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
   };
   Value addressA = asInteger(createMap(p.a.buffer, BM));
-  Value addressB = asInteger(createMap(p.b.buffer, 64));
+  Value addressB = asInteger(createMap(p.b.buffer, BK));
 
   GemmGrid grid(p, BM, BN, BK, sched.grid.swizzle, /*splits=*/1);
-  int64_t epilogueBytes =
-      BM * (BN + kEpiloguePad) * (ct.getIntOrFloatBitWidth() / 8);
-  int64_t sharedBytes =
-      std::max(S * layout.stageBytes(), epilogueBytes) + kSwizzleAlign;
+  int64_t sharedBytes = sched.sharedBytes(ct.getIntOrFloatBitWidth() / 8);
 
   createLaunch(
       b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, sched.numThreads(),
@@ -449,6 +432,6 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
               .getResult(0);
         };
         buildKernel(b, loc, p, sched, launch, asMap(addressA, BM),
-                    asMap(addressB, 64));
+                    asMap(addressB, BK));
       });
 }
