@@ -1,8 +1,10 @@
-# Shared by the benchmark reports: the geometric mean of ratios, and GPU
-# timing by the same method as hidet-run
+# Shared by the benchmark reports: the geometric mean of ratios, the JSON
+# results file, and GPU timing by the same method as hidet-run
 # (each repetition queued behind a ~100 us GPU sleep so that host launch
 # gaps stay out, bracketed by CUDA events, median).
+import json
 import math
+import os
 
 import torch
 
@@ -29,3 +31,12 @@ def median_ms(fn, warmup=10, reps=100):
         times.append(start.elapsed_time(end))
     times.sort()
     return times[len(times) // 2]
+
+
+def save_json(out, name, result):
+    """Writes `result` to OUT/NAME.json (creating OUT) and returns the path
+    of its Markdown report, OUT/NAME.md."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump(result, f, indent=2)
+    return os.path.join(out, name + ".md")

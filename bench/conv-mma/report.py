@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import geomean, median_ms  # noqa: E402
+from timing import geomean, median_ms, save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 torch.backends.cudnn.benchmark = True
@@ -45,9 +45,7 @@ geo = geomean(three)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
        "rows": rows, "geomean_ratio_3x3": geo}
-os.makedirs(out, exist_ok=True)
-json.dump(res, open(os.path.join(out, "conv-mma.json"), "w"), indent=2)
-with open(os.path.join(out, "conv-mma.md"), "w") as md:
+with open(save_json(out, "conv-mma", res), "w") as md:
     md.write(f"# Implicit-GEMM convolution vs cuDNN, f16, ResNet-50 layers ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}, "
              f"cuDNN {res['cudnn']}. NHWC/HWCF, default schedules (no "

@@ -12,7 +12,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import geomean, median_ms  # noqa: E402
+from timing import geomean, median_ms, save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -41,9 +41,7 @@ for ty in dtypes:
         geo[ty] = geomean(ratios)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
-os.makedirs(out, exist_ok=True)
-json.dump(res, open(os.path.join(out, "matmul-mma.json"), "w"), indent=2)
-with open(os.path.join(out, "matmul-mma.md"), "w") as md:
+with open(save_json(out, "matmul-mma", res), "w") as md:
     md.write(f"# Tensor-core matmul templates vs cuBLAS, f16/bf16 ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
              "Default schedules (no tuning; the last column): "

@@ -10,7 +10,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import geomean, median_ms  # noqa: E402
+from timing import geomean, median_ms, save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 torch.backends.cuda.matmul.allow_tf32 = False
@@ -33,9 +33,7 @@ for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
 geo = geomean(r["ratio"] for r in rows)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
-os.makedirs(out, exist_ok=True)
-json.dump(res, open(os.path.join(out, "matmul-simt.json"), "w"), indent=2)
-with open(os.path.join(out, "matmul-simt.md"), "w") as md:
+with open(save_json(out, "matmul-simt", res), "w") as md:
     md.write(f"# SIMT f32 matmul template vs cuBLAS, TF32 off ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
              "Each kernel checked against the CPU reference before timing; "
