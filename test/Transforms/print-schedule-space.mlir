@@ -14,17 +14,19 @@
 // CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 10980 schedules
 // CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>
 // CHECK-NEXT: written on the op: #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>
-// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template wgmma_matmul, 110 schedules
+// CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template wgmma_matmul, 220 schedules
 // CHECK-NEXT: default: #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>
 // SM80: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template mma_matmul, 12220 schedules
 // SM80-NEXT: default: #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>
-// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template mma_matmul, 12220 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 128, 64], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>
+// Batched GEMMs and convolutions take the Hopper template too (cp.async
+// loads): 12 x 4 x 2 tiles of 128 x 256 are one wave.
+// CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template wgmma_matmul, 220 schedules
+// CHECK-NEXT: default: #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>
 // ResNet-50's 3x3 layer at batch 32 as an implicit GEMM: M = 32 * 56 * 56,
-// N = 64, K = 3 * 3 * 64; N = 64 gets 64-wide tiles, not mostly padding,
-// and register staging (convolutions measured faster without cp.async).
-// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 12220 schedules
-// CHECK-NEXT: default: #hidet.mma_matmul<block = [128, 64, 64], warp = [64, 32], mma = [16, 8, 16], stages = 3, swizzle = 8>
+// N = 64, K = 3 * 3 * 64; N = 64 gets 128 x 64 tiles, not mostly padding,
+// on a persistent grid (784 tiles of 9 K steps).
+// CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template wgmma_matmul, 220 schedules
+// CHECK-NEXT: default: #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>
 // CHECK: anchor linalg.matmul 8x8x8 f64 x f64 -> f64: no template
 // The printer decides as the pass does: f16 operands with f64 results
 // have no template, and an f32 op with a tensor-core schedule is tf32.
@@ -34,11 +36,11 @@
 // CHECK-NEXT: written on the op: #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>
 // CHECK-NOT: anchor
 // The listing has every schedule: 10980 lines per SIMT anchor (2 x 10980),
-// 12220 per 16-bit mma.sync anchor and 14460 per tf32 one
-// (2 x 12220 + 14460; the two f16 matmuls take the Hopper template, 110
-// lines each).
+// 12220 per 16-bit mma.sync anchor and 14460 per tf32 one (the tf32 one
+// alone: the two f16 matmuls, the batched matmul and the convolution take
+// the Hopper template, 220 lines each, 110 schedules persistent or not).
 // COUNT: 21960
-// MMACOUNT: 38900
+// MMACOUNT: 14460
 // ONESM: anchor linalg.matmul 1x4096x4096
 // ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2]
 
@@ -88,9 +90,9 @@ func.func @tf32_written(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor
 
 // On sm_90a (the default chip), a large f16 GEMM whose row-major operands
 // TMA can load gets the Hopper template; on sm_80, mma.sync.
-// CHECK: anchor linalg.matmul 4096x4096x4096 f16 x f16 -> f16: template wgmma_matmul, 110 schedules
+// CHECK: anchor linalg.matmul 4096x4096x4096 f16 x f16 -> f16: template wgmma_matmul, 220 schedules
 // CHECK-NEXT: default: #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>
-// WGCOUNT: 220
+// WGCOUNT: 880
 // SM80: anchor linalg.matmul 4096x4096x4096 f16 x f16 -> f16: template mma_matmul, 12220 schedules
 func.func @hopper(%a: tensor<4096x4096xf16>, %b: tensor<4096x4096xf16>, %c: tensor<4096x4096xf16>) -> tensor<4096x4096xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%c : tensor<4096x4096xf16>) -> tensor<4096x4096xf16>

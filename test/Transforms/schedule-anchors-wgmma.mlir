@@ -3,15 +3,19 @@
 
 // The Hopper template on a 256 x 512 x 320 f16 GEMM with 128 x 256 tiles and
 // 3 stages. Host: the tensor maps of A (128 x 64 boxes) and B (64 x 64
-// boxes), 128-byte swizzled, passed to the kernel as addresses. Kernel: 2
-// consumer warpgroups and a producer (384 threads); 3 stages of 48 KiB and
+// boxes), 128-byte swizzled, passed to the kernel as addresses. Kernel: a
+// block per tile (4), 2 consumer warpgroups and a producer (384 threads); 3
+// stages of 48 KiB, an epilogue chunk of 64 x (32 + 8) f16 per consumer and
 // 1 KiB of alignment slack; a full and an empty mbarrier per stage (1
-// arrival, and one per consumer thread). Consumers wait for their stage,
-// run wgmma on their 64 rows (B read transposed: N is innermost), release
-// the previous stage, then stage C in shared memory (rows padded from 256
-// to 264) and store it in 16-byte rows. The producer's first thread waits
-// for a free stage, expects 48 KiB on its full barrier and loads A at
-// (k, m) and 4 boxes of B at (n + 64 j, k).
+// arrival, and one per consumer thread). Consumers walk their block's tiles
+// (one here), wait for each stage, run wgmma on their 64 rows (B read
+// transposed: N is innermost), release the previous stage and, after the
+// loop, the last; then store C in 8 chunks of 32 columns, each staged in
+// the warpgroup's own chunk (8 fragment stores per thread), each warp
+// storing its own 16 rows of it (2 16-byte rows per lane) between two
+// warp barriers. The producer's first thread walks the
+// same tiles, waits for a free stage, expects 48 KiB on its full barrier and
+// loads A at (k, m) and 4 boxes of B at (n + 64 j, k).
 // CHECK-LABEL: func.func @wgmma(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<256x320xf16>, %[[B:[^:]*]]: memref<320x512xf16>, %[[C:[^:]*]]: memref<256x512xf16>
 // CHECK-NOT:     linalg.fill
@@ -21,46 +25,56 @@
 // CHECK:         %[[IA:.*]] = llvm.ptrtoint %[[PA]] : !llvm.ptr to i64
 // CHECK:         %[[CB:.*]] = memref.cast %[[B]] : memref<320x512xf16> to memref<*xf16>
 // CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
-// CHECK:         %[[SMEM:.*]] = arith.constant 148480 : i32
-// CHECK:         gpu.launch {{.*}} threads(%[[TID:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %c384, {{.*}} dynamic_shared_memory_size %[[SMEM]]
+// CHECK:         tm.num_workers #tm.spatial<[4]>
+// CHECK:         %[[SMEM:.*]] = arith.constant 158720 : i32
+// CHECK:         gpu.launch blocks(%[[BID:[^,]*]], {{.*}} threads(%[[TID:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %c384, {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // CHECK:           llvm.inttoptr %[[IA]] : i64 to !llvm.ptr
+// CHECK:           %[[WG:.*]] = arith.divui %[[TID]], %c128 : index
 // CHECK:           %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK:           %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK:             nvgpu.mbarrier.init %[[FULL]][%c0], %c1 :
 // CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c0], %c256 :
 // CHECK:             nvgpu.mbarrier.init %[[FULL]][%c1], %c1 :
 // CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c1], %c256 :
-// CHECK:             nvgpu.mbarrier.init %[[FULL]][%c2], %c1 :
-// CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c2], %c256 :
+// CHECK:             nvgpu.mbarrier.init %[[FULL]][%c2{{(_[0-9]+)?}}], %c1 :
+// CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c2{{(_[0-9]+)?}}], %c256 :
 // CHECK-NOT:         nvgpu.mbarrier.init
+// CHECK:             nvvm.fence.mbarrier.init
 // CHECK:           gpu.barrier
-// CHECK:           %[[WG:.*]] = arith.divui %[[TID]], %c128 : index
 // CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %[[WG]], %c2 : index
 // CHECK:           scf.if %[[CONSUMER]] {
-// CHECK:             nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
-// CHECK:             %[[ACC:.*]] = scf.for
-// CHECK:               nvgpu.mbarrier.try_wait.parity %[[FULL]][%{{.*}}], %{{.*}}, %{{.*}} :
-// CHECK:               %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x64xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>
-// CHECK:               %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x256xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
-// CHECK:               nvgpu.warpgroup.mma %[[DA]], %[[DB]], %{{.*}} {transposeB} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<64x256xf32>> -> <fragmented = vector<64x256xf32>>
-// CHECK:               scf.if
-// CHECK:                 nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
-// CHECK:             nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
-// CHECK:             %[[STAGED:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x264xf16, #gpu.address_space<workgroup>>
-// CHECK:             builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
-// CHECK-COUNT-64:    vector.store %{{.*}}, %[[STAGED]][%{{.*}}, %{{.*}}] : memref<128x264xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK:             nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
-// CHECK:             vector.load %[[STAGED]][%{{.*}}, %{{.*}}] : memref<128x264xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// CHECK:             vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
+// CHECK:             scf.for %{{.*}} = %[[BID]] to %c4 step %c4 {
+// CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:               %[[ACC:.*]] = scf.for
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]][%{{.*}}], %{{.*}}, %{{.*}} :
+// CHECK:                 %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x64xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>
+// CHECK:                 %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x256xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
+// CHECK:                 nvgpu.warpgroup.mma %[[DA]], %[[DB]], %{{.*}} {transposeB} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<64x256xf32>> -> <fragmented = vector<64x256xf32>>
+// CHECK:                 scf.if
+// CHECK:                   nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
+// CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:               nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
+// CHECK:               %[[CHUNK:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK:               builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
+// CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK-NOT:           vector.store %{{.*}}, %[[CHUNK]]
+// CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK:               tm.repeat (%{{.*}}, %{{.*}}) in <[2, 1]> {
+// CHECK:                 vector.load %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:                 vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
+// CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK-COUNT-14:      nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK-NOT:           nvvm.bar.warp.sync
+// CHECK-NOT:           nvvm.barrier
 // CHECK:           } else {
 // CHECK:             arith.cmpi eq, %[[TID]], %c256 : index
 // CHECK:               nvgpu.tma.prefetch.descriptor
-// CHECK:               scf.for
-// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%{{.*}}], %{{.*}}, %{{.*}} :
-// CHECK:                 nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[S:.*]]], %c49152 :
-// CHECK:                 nvgpu.tma.async.load %{{.*}}[%[[K0:[^,]*]], %{{.*}}], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
-// CHECK-COUNT-4:         nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K0]]], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<64x64xf16, #gpu.address_space<workgroup>>
+// CHECK:               scf.for %{{.*}} = %[[BID]] to %c4 step %c4 {
+// CHECK:                 scf.for
+// CHECK:                   nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%{{.*}}], %{{.*}}, %{{.*}} :
+// CHECK:                   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[S:.*]]], %c49152 :
+// CHECK:                   nvgpu.tma.async.load %{{.*}}[%[[K0:[^,]*]], %{{.*}}], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4:           nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K0]]], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT:       linalg.matmul
 // SM80-DAG: error: hidet-schedule-anchors: a #hidet.wgmma_matmul schedule needs chip = sm_90a (wgmma), got sm_80
 func.func @wgmma(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<256x512xf16>) {
@@ -101,8 +115,8 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 
 // -----
 
-// Operands TMA cannot load as row-major tiles keep mma.sync by default and
-// are an error with a written Hopper schedule.
+// A transposed A (M-major, which the wgmma descriptors do not read) keeps
+// mma.sync by default and is an error with a written Hopper schedule.
 // CHECK-LABEL: func.func @transposed_a(
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<
 func.func @transposed_a(%a: memref<768x4096xf16>, %b: memref<768x768xf16>, %c: memref<4096x768xf16>) {
@@ -114,7 +128,7 @@ func.func @transposed_a(%a: memref<768x4096xf16>, %b: memref<768x768xf16>, %c: m
 // -----
 
 func.func @transposed_a_written(%a: memref<768x4096xf16>, %b: memref<768x768xf16>, %c: memref<4096x768xf16>) {
-  // expected-error @+1 {{this linalg.matmul cannot take a #hidet.wgmma_matmul schedule: TMA loads A as a row-major M x K buffer}}
+  // expected-error @+1 {{this linalg.matmul cannot take a #hidet.wgmma_matmul schedule: the wgmma template reads A with K contiguous (K-major)}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
       {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
       ins(%a, %b : memref<768x4096xf16>, memref<768x768xf16>) outs(%c : memref<4096x768xf16>)
@@ -124,7 +138,7 @@ func.func @transposed_a_written(%a: memref<768x4096xf16>, %b: memref<768x768xf16
 // -----
 
 func.func @odd_k(%a: memref<256x100xf16>, %b: memref<100x256xf16>, %c: memref<256x256xf16>) {
-  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: TMA needs rows of a multiple of 16 bytes (K and N multiples of 8)}}
+  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: the wgmma template loads A in 16-byte pieces along K (K a multiple of 8)}}
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
       ins(%a, %b : memref<256x100xf16>, memref<100x256xf16>) outs(%c : memref<256x256xf16>)
   return
@@ -141,10 +155,11 @@ func.func @f32_operands(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: me
 
 // -----
 
-func.func @batched(%a: memref<4x256x256xf16>, %b: memref<4x256x256xf16>, %c: memref<4x256x256xf16>) {
-  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: the wgmma template takes one GEMM, not a batch}}
-  linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
-      ins(%a, %b : memref<4x256x256xf16>, memref<4x256x256xf16>) outs(%c : memref<4x256x256xf16>)
+func.func @n_by_k_b(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf16>) {
+  // expected-error @+1 {{cannot take a #hidet.wgmma_matmul schedule: the wgmma template reads B with N contiguous (N-major)}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128]>}
+      ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf16>)
   return
 }
 
@@ -161,11 +176,12 @@ func.func @too_many_registers(%a: memref<512x512xf16>, %b: memref<512x512xf16>, 
 
 // -----
 
-// Shared memory is checked for the largest (f32) staging tile of the
-// epilogue, which reuses the stages: 256 x 264 x 4 bytes.
-func.func @epilogue_too_big(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf32>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 271360 bytes of shared memory; the target has 232448}}
-  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [256, 256], stages = 2>}
-      ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf32>)
+// Shared memory is checked for the stages and the largest (f32) epilogue
+// chunks: 5 x 48 KiB + 2 x 64 x 24 x 4 bytes + 1 KiB.
+func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 259072 bytes of shared memory; the target has 232448}}
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 5>}
+      ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return
 }
+

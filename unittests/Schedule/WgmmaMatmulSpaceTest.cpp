@@ -33,7 +33,10 @@ TEST(WgmmaMatmulSpace, DerivedQuantities) {
   EXPECT_EQ(s.numThreads(), 384);
   // A 128 x 64 box and four 64 x 64 boxes of 16-bit elements.
   EXPECT_EQ(s.stageBytes(), (128 * 64 + 64 * 256) * 2);
-  EXPECT_EQ(s.sharedBytes(), 4 * 49152 + 1024);
+  // 4 stages, each consumer's epilogue chunk of 64 rows of 64 bytes plus
+  // 8 elements of padding (f32 by default, f16 when asked), 1 KiB slack.
+  EXPECT_EQ(s.sharedBytes(), 4 * 49152 + 2 * 64 * (16 + 8) * 4 + 1024);
+  EXPECT_EQ(s.sharedBytes(2), 4 * 49152 + 2 * 64 * (32 + 8) * 2 + 1024);
   // 64 x 256 f32 accumulators over 128 threads.
   EXPECT_EQ(s.estimatedRegisters(), 128 + 32);
 }
@@ -50,9 +53,10 @@ TEST(WgmmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
     for (size_t j = 0; j < i; ++j)
       EXPECT_FALSE(space[j] == s) << "duplicate at " << i;
   }
-  // The measured tiles are in it; 256 x 256 (its f32 epilogue tile alone
-  // needs 264 KiB) is not.
+  // The measured tiles are in it, persistent or not; 256 x 256 (4
+  // warpgroups of 128 accumulators per thread) is not.
   EXPECT_TRUE(contains(space, {{128, 256}, 4, {8, 1}}));
+  EXPECT_TRUE(contains(space, {{128, 256}, 4, {8, 1}, true}));
   EXPECT_TRUE(contains(space, {{128, 192}, 4, {8, 1}}));
   EXPECT_TRUE(contains(space, {{256, 128}, 4, {1, 1}}));
   EXPECT_FALSE(contains(space, {{256, 256}, 2, {1, 1}}));
@@ -73,9 +77,17 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   // makes 96 and idles a quarter of the GPU.
   EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 3072, h100).block,
             (std::array<int64_t, 2>{128, 192}));
-  // 4096 x 3072: 3 waves of 128 x 256 beat 4 of 128 x 192.
-  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 3072, 768, h100).block,
-            (std::array<int64_t, 2>{128, 256}));
+  // 4096 x 3072: 3 waves of 128 x 256 beat 4 of 128 x 192; with K = 768
+  // (12 K steps) on a persistent grid, which K = 4096 (64 steps) and one
+  // wave are not given.
+  WgmmaMatmulSchedule wide = defaultWgmmaSchedule(1, 4096, 3072, 768, h100);
+  EXPECT_EQ(wide.block, (std::array<int64_t, 2>{128, 256}));
+  EXPECT_TRUE(wide.persistent);
+  EXPECT_FALSE(big.persistent);
+  EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 768, 768, h100).persistent);
+  // 64 output channels (a convolution's N): 128 x 64 tiles.
+  EXPECT_EQ(defaultWgmmaSchedule(1, 32 * 56 * 56, 64, 576, h100).block,
+            (std::array<int64_t, 2>{128, 64}));
   // A 64-row output is not given 128-row tiles.
   EXPECT_EQ(defaultWgmmaSchedule(1, 64, 4096, 4096, h100).block[0], 64);
   // Every pick is in the space.
@@ -89,6 +101,22 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   small.numSMs = 8;
   EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 768, small).block,
             (std::array<int64_t, 2>{128, 256}));
+}
+
+TEST(WgmmaMatmulSpace, GridBlocks) {
+  TargetLimits h100 = TargetLimits::h100();
+  // A block per tile; persistent: as many as the SMs hold (2 x 132 blocks
+  // of 128 x 64 with 16-bit results), at most one per tile.
+  WgmmaMatmulSchedule s{{128, 64}, 4, {8, 1}};
+  EXPECT_EQ(s.gridBlocks(784, h100, 2), 784);
+  s.persistent = true;
+  EXPECT_EQ(s.resident(h100, 2), 2);
+  EXPECT_EQ(s.gridBlocks(784, h100, 2), 264);
+  EXPECT_EQ(s.gridBlocks(100, h100, 2), 100);
+  // Blocks of one consumer walk the tiles on one block per SM either way.
+  WgmmaMatmulSchedule one{{64, 64}, 4, {8, 1}};
+  EXPECT_EQ(one.gridBlocks(1568, h100, 2), 132);
+  EXPECT_EQ(one.gridBlocks(24, h100, 2), 24);
 }
 
 TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
@@ -113,10 +141,9 @@ TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
   EXPECT_NE(checkWgmmaSchedule({{192, 256}, 2, {1, 1}}, &h100)
                 .find("registers for each of 512 threads"),
             std::string::npos);
-  // Two stages of 256 x 256 fit, but not the f32 staging tile of the
-  // epilogue that reuses them (256 x 264 x 4 bytes).
-  EXPECT_NE(checkWgmmaSchedule({{256, 256}, 2, {1, 1}}, &h100)
-                .find("the tiles need 271360 bytes of shared memory"),
+  // Five stages of 128 x 256 and the f32 epilogue chunks.
+  EXPECT_NE(checkWgmmaSchedule({{128, 256}, 5, {1, 1}}, &h100)
+                .find("the tiles need 259072 bytes of shared memory"),
             std::string::npos);
 }
 

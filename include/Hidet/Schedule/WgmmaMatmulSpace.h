@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // The hardware-centric schedule space of the Hopper (sm_90a) matmul
-// template: TMA loads into 128-byte-swizzled shared memory, completing on
-// mbarriers, and wgmma on warpgroups, with a producer warpgroup that only
-// issues the loads (warp specialization). As plain C++, like the other
+// template: loads into 128-byte-swizzled shared memory (TMA, or cp.async
+// where TMA cannot describe an operand), completing on mbarriers, and wgmma
+// on warpgroups, with a producer warpgroup that only issues the loads (warp
+// specialization), optionally persistent. As plain C++, like the other
 // spaces; the #hidet.wgmma_matmul verifier uses the same checks.
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +35,10 @@ struct WgmmaMatmulSchedule {
   /// K tiles in flight: shared-memory stages of A and B.
   int64_t stages = 4;
   GridSchedule grid = {};
+  /// One block per SM that walks the output tiles (its producer loads the
+  /// next tile while the consumers store the last), instead of one block
+  /// per tile.
+  bool persistent = false;
 
   /// K elements per stage: one 128-byte swizzle span of 16-bit elements.
   static constexpr int64_t kBlockK = 64;
@@ -48,9 +53,13 @@ struct WgmmaMatmulSchedule {
   /// elements of K), and its 8-row pattern needs 1024-byte alignment.
   static constexpr int64_t kSwizzleRowBytes = 128;
   static constexpr int64_t kSwizzleAlign = 1024;
-  /// Elements of padding per row of the epilogue's staging tile (16 bytes
-  /// for 16-bit results), so that the 8 rows of one fragment store start
-  /// in different bank groups.
+  /// The epilogue stages C through shared memory in chunks of 64 rows (a
+  /// consumer warpgroup's) by 64 bytes, each consumer in its own buffer
+  /// (each warp in its own 16 rows of it), so that no warp waits for another
+  /// or for the stages.
+  static constexpr int64_t kEpilogueRowBytes = 64;
+  /// Elements of padding per row of a chunk (16 bytes for 16-bit results),
+  /// so that the 8 rows of one fragment store start in different banks.
   static constexpr int64_t kEpiloguePad = 8;
 
   /// Bytes of A's BM x 64 tile in a stage, and of one of B's 64 x 64 boxes.
@@ -58,23 +67,49 @@ struct WgmmaMatmulSchedule {
   static constexpr int64_t boxBytes() { return kBlockK * kSwizzleRowBytes; }
   /// Bytes of one stage: A's tile and B's BN / 64 boxes.
   int64_t stageBytes() const { return aBytes() + block[1] / 64 * boxBytes(); }
-  /// Bytes of the epilogue's staging tile for results of `resultBytes`.
-  int64_t epilogueBytes(int64_t resultBytes) const {
-    return block[0] * (block[1] + kEpiloguePad) * resultBytes;
+  /// Columns of an epilogue chunk for results of `resultBytes`.
+  static constexpr int64_t epilogueColumns(int64_t resultBytes) {
+    return kEpilogueRowBytes / resultBytes;
+  }
+  /// Bytes of one consumer's epilogue chunk.
+  static constexpr int64_t epilogueChunkBytes(int64_t resultBytes) {
+    return kWarpgroupRows * (epilogueColumns(resultBytes) + kEpiloguePad) *
+           resultBytes;
   }
   /// Dynamic shared memory for results of `resultBytes` (f32 by default,
-  /// the most): the stages, which the epilogue's staging tile reuses, and
-  /// the slack for aligning them at run time.
+  /// the most): the stages, the consumers' epilogue chunks after them, and
+  /// the slack for aligning the stages at run time.
   int64_t sharedBytes(int64_t resultBytes = 4) const {
-    int64_t stagesBytes = stages * stageBytes();
-    int64_t epilogue = epilogueBytes(resultBytes);
-    return (stagesBytes > epilogue ? stagesBytes : epilogue) + kSwizzleAlign;
+    return stages * stageBytes() +
+           consumers() * epilogueChunkBytes(resultBytes) + kSwizzleAlign;
   }
   /// Registers per consumer thread: the f32 accumulators of its 64 x BN
   /// rows, and a reserve for addresses and the epilogue.
   int64_t estimatedRegisters() const { return block[1] / 2 + 32; }
+  /// Blocks an SM holds at once, for results of `resultBytes`.
+  int64_t resident(const TargetLimits &limits, int64_t resultBytes = 4) const {
+    return residentBlocks(numThreads(), estimatedRegisters(),
+                          sharedBytes(resultBytes), limits);
+  }
+  /// The grid for `tiles` output tiles: a block per tile, or with
+  /// `persistent` as many as the SMs hold at once (at most one per tile).
+  /// Blocks of one consumer warpgroup always walk the tiles, one block per
+  /// SM: grids of more than a thousand such blocks, one per tile, failed on
+  /// the H100 (launch failures, and NaNs in some tiles), with cp.async at
+  /// any residency and with TMA at three blocks per SM; walking grids never
+  /// did. The cause is not found yet.
+  int64_t gridBlocks(int64_t tiles, const TargetLimits &limits,
+                     int64_t resultBytes = 4) const {
+    if (consumers() == 1)
+      return tiles < limits.numSMs ? tiles : limits.numSMs;
+    if (!persistent)
+      return tiles;
+    int64_t blocks = limits.numSMs * resident(limits, resultBytes);
+    return tiles < blocks ? tiles : blocks;
+  }
   bool operator==(const WgmmaMatmulSchedule &o) const {
-    return block == o.block && stages == o.stages && grid == o.grid;
+    return block == o.block && stages == o.stages && grid == o.grid &&
+           persistent == o.persistent;
   }
 };
 
@@ -87,11 +122,12 @@ std::string checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
 std::vector<WgmmaMatmulSchedule>
 enumerateWgmmaSpace(const TargetLimits &limits = TargetLimits::h100());
 
-/// The heuristic for `batch` M x N x K outputs: of eight tiles (128 x 256 to
+/// The heuristic for `batch` M x N x K outputs: of nine tiles (128 x 256 to
 /// 64 x 64) that are not mostly padding (tileFits), the one with the least
 /// estimated time, waves of one block per SM times the tile's area over its
 /// measured efficiency; 4 stages (fewer when shared memory is short), tiles
-/// in groups of 8 rows.
+/// in groups of 8 rows, and a persistent grid for more than one wave of
+/// blocks whose K loops are short (at most 16 K steps).
 WgmmaMatmulSchedule defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                          int64_t k, const TargetLimits &limits);
 

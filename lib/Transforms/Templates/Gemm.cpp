@@ -94,7 +94,7 @@ Value hidet::templates::elementOffset(OpBuilder &b, Location loc,
 }
 
 SmallVector<Value> hidet::templates::allocateShared(OpBuilder &b, Location loc,
-                                                   TypeRange types) {
+                                                    TypeRange types) {
   SmallVector<Value> buffers;
   for (Type t : types)
     buffers.push_back(memref::AllocOp::create(b, loc, cast<MemRefType>(t)));
@@ -166,6 +166,27 @@ hidet::tm::SpatialAttr GemmGrid::mapping(MLIRContext *ctx,
       ctx, ArrayRef<int64_t>{p.batch, splits, tilesM * tilesN});
 }
 
+GemmBlock hidet::templates::gemmBlockAt(OpBuilder &b, Location loc,
+                                        const GemmProblem &p,
+                                        const GemmGrid &grid, Value batch,
+                                        Value split, Value tile) {
+  GemmBlock blk;
+  blk.flatC = flatten(b, loc, p.c.buffer);
+  blk.batch = batch;
+  blk.split = split;
+  auto [tm, tn] =
+      swizzleTile(b, loc, tile, grid.tilesM, grid.tilesN, grid.swizzle);
+  blk.m0 = arith::MulIOp::create(b, loc, tm, cst(b, loc, grid.blockM));
+  blk.n0 = arith::MulIOp::create(b, loc, tn, cst(b, loc, grid.blockN));
+  blk.kBegin =
+      arith::MulIOp::create(b, loc, split, cst(b, loc, grid.kTilesPerSplit));
+  blk.kEnd = arith::MinUIOp::create(
+      b, loc, cst(b, loc, grid.kTiles),
+      arith::AddIOp::create(b, loc, blk.kBegin,
+                            cst(b, loc, grid.kTilesPerSplit)));
+  return blk;
+}
+
 void hidet::templates::forEachGemmBlock(
     OpBuilder &b, Location loc, const GemmProblem &p, const GemmGrid &grid,
     function_ref<void(OpBuilder &, const GemmBlock &)> body) {
@@ -174,21 +195,7 @@ void hidet::templates::forEachGemmBlock(
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(blocks.getBody().front().getTerminator());
   ValueRange task = blocks.getTaskIndices();
-  GemmBlock blk;
-  blk.flatC = flatten(b, loc, p.c.buffer);
-  blk.batch = task[0];
-  blk.split = task[1];
-  auto [tm, tn] =
-      swizzleTile(b, loc, task[2], grid.tilesM, grid.tilesN, grid.swizzle);
-  blk.m0 = arith::MulIOp::create(b, loc, tm, cst(b, loc, grid.blockM));
-  blk.n0 = arith::MulIOp::create(b, loc, tn, cst(b, loc, grid.blockN));
-  blk.kBegin = arith::MulIOp::create(b, loc, blk.split,
-                                     cst(b, loc, grid.kTilesPerSplit));
-  blk.kEnd = arith::MinUIOp::create(
-      b, loc, cst(b, loc, grid.kTiles),
-      arith::AddIOp::create(b, loc, blk.kBegin,
-                            cst(b, loc, grid.kTilesPerSplit)));
-  body(b, blk);
+  body(b, gemmBlockAt(b, loc, p, grid, task[0], task[1], task[2]));
 }
 
 void hidet::templates::emitDoubleBufferedKLoop(

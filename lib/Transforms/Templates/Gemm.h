@@ -105,8 +105,7 @@ loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
 
 /// `buffer` (a static memref with the identity layout) as a 1-D memref,
 /// which `GemmOperand::offset` indexes.
-mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc,
-                    mlir::Value buffer);
+mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer);
 
 /// The offset of element (batch, row, col) of `x`.
 mlir::Value elementOffset(mlir::OpBuilder &b, mlir::Location loc,
@@ -126,9 +125,8 @@ mlir::Value clampedOffset(mlir::OpBuilder &b, mlir::Location loc,
 /// `hidet-workgroup-allocs-to-dynamic-shared` places them in dynamic shared
 /// memory; until then they stay allocations, which upstream transformations
 /// such as multi-buffering take.
-llvm::SmallVector<mlir::Value> allocateShared(mlir::OpBuilder &b,
-                                              mlir::Location loc,
-                                              mlir::TypeRange types);
+llvm::SmallVector<mlir::Value>
+allocateShared(mlir::OpBuilder &b, mlir::Location loc, mlir::TypeRange types);
 
 /// `v < bound` (unsigned).
 mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
@@ -172,6 +170,12 @@ struct GemmBlock {
   mlir::Value batch, split, m0, n0, kBegin, kEnd;
   mlir::Value flatC;
 };
+
+/// The block of `grid` that computes output tile `tile` (in the grid's
+/// swizzled order) of `batch`, over K slice `split`.
+GemmBlock gemmBlockAt(mlir::OpBuilder &b, mlir::Location loc,
+                      const GemmProblem &p, const GemmGrid &grid,
+                      mlir::Value batch, mlir::Value split, mlir::Value tile);
 
 /// Inside a gpu.launch of `grid.mapping` blocks: iterates the block's task
 /// with tm.foreach on block_x and calls `body` inside it.

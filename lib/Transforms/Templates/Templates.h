@@ -68,15 +68,18 @@ void buildMmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
 /// Whether `chip` has wgmma and setmaxnreg (sm_90a).
 inline bool isHopper(llvm::StringRef chip) { return chip == "sm_90a"; }
 
-/// Why the Hopper template cannot compute `p` (it takes one f16 or bf16
-/// GEMM of row-major A and B whose rows TMA can load), or empty.
+/// Why the Hopper template cannot compute `p` (it takes f16 or bf16 GEMMs
+/// whose A has K and whose B has N contiguous in 16-byte pieces), or empty.
 std::string whyNoWgmma(const GemmProblem &p);
 
-/// Emits at `b`'s insertion point the Hopper (TMA + wgmma, sm_90a) kernel
-/// computing `p` as `schedule` says, with the tensor maps it loads through
-/// created on the host before it.
+/// Emits at `b`'s insertion point the Hopper (wgmma, sm_90a) kernel
+/// computing `p` as `schedule` says: TMA loads, with the tensor maps
+/// created on the host before it, when both operands are row-major 2-D
+/// buffers, cp.async otherwise. A persistent schedule launches as many
+/// blocks as the SMs of `limits` hold at once.
 void buildWgmmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
-                      const GemmProblem &p, WgmmaMatmulAttr schedule);
+                      const GemmProblem &p, WgmmaMatmulAttr schedule,
+                      const schedule::TargetLimits &limits);
 
 } // namespace templates
 } // namespace hidet

@@ -1,40 +1,59 @@
-//===- WgmmaMatmul.cpp - The Hopper (TMA + wgmma) matmul template ---------===//
+//===- WgmmaMatmul.cpp - The Hopper (wgmma) matmul template ---------------===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The sm_90a matmul template (f16/bf16 operands, f32 accumulation) for
-// row-major A (M x K) and B (K x N). A block computes a BM x BN tile of C
-// with BM / 64 consumer warpgroups and one producer warpgroup (warp
-// specialization):
+// The sm_90a matmul template (f16/bf16 operands, f32 accumulation) for A
+// with K contiguous and B with N contiguous. A block computes BM x BN tiles
+// of C with BM / 64 consumer warpgroups and one producer warpgroup (warp
+// specialization); step g counts the K tiles of all the block's output
+// tiles:
 //
-//   producer (one thread):  for each K tile i:  wait empty[i % S];
-//                           expect_tx full[i % S]; TMA A and B into stage
-//   consumer warpgroup g:   for each K tile i:  wait full[i % S];
-//                           wgmma rows [64 g, 64 g + 64) of the tile;
-//                           once the wgmma of tile i - 1 retired (wait
-//                           group 1), arrive on empty[(i - 1) % S]
+//   producer:             for each K step g:  wait empty[g % S];
+//                         load A and B's K tile into stage g % S,
+//                         completing on full[g % S]
+//   consumer warpgroup w: for each K step g:  wait full[g % S];
+//                         wgmma rows [64 w, 64 w + 64) of the tile;
+//                         once the wgmma of step g - 1 retired (wait
+//                         group 1), arrive on empty[(g - 1) % S]
 //
-// so the tensor cores never wait for a load that S - 1 earlier tiles could
+// so the tensor cores never wait for a load that S - 1 earlier steps could
 // hide. The consumers' tasks are spatial(BM / 64, 1) over warpgroups times
 // the wgmma accumulator layout (PTX ISA, "wgmma m64nNk16 D fragments"):
 // thread t of a warpgroup holds, for j < BN / 8 and i, c < 2, element
 // (16 (t / 32) + (t % 32) / 4 + 8 i, 8 j + 2 (t % 4) + c) in register
 // 4 j + 2 i + c.
 //
-// TMA writes each stage in the 128-byte swizzle that wgmma reads (A as one
-// BM x 64 box, B as BN / 64 boxes of 64 x 64 with N innermost, which wgmma
-// reads transposed) and fills zeros past the operands' edges, so ragged
-// shapes need no masks in the main loop. The epilogue converts the
-// accumulators, stages the tile in shared memory (reusing the stages, with
-// rows padded so that the fragment stores hit every bank once) and stores
-// it to C in 16-byte rows.
+// A stage holds A's BM x 64 tile and B's 64 x BN tile as BN / 64 boxes of
+// 64 x 64 (N innermost, which wgmma reads transposed), each row 128 bytes
+// with its 16-byte pieces permuted by the 128-byte swizzle (piece q of row
+// r at q ^ (r % 8)), the layout wgmma reads. Two producers fill it:
+//  - TMA, when both operands are row-major 2-D buffers: one thread issues
+//    the boxes (tensor maps created on the host), which arrive on the full
+//    mbarrier with their byte count;
+//  - cp.async otherwise (batched matmuls, an im2col's rows): the producer's
+//    128 threads copy 16-byte pieces to their swizzled places, keep S - 2
+//    steps of copies in flight, and arrive on a step's full mbarrier once
+//    its copies landed and were fenced for the async proxy that wgmma reads
+//    through. (S - 2: the consumers release a stage one step after reading
+//    it, so waiting for S - 1 would deadlock.)
+// Past the operands' edges both fill zeros, so the main loop needs no
+// masks.
 //
-// The ops are upstream's nvgpu ops (tma.async.load, mbarrier.*,
-// warpgroup.generate.descriptor, warpgroup.mma); only the epilogue reads the
-// accumulator registers itself, because nvgpu.warpgroup.mma.store writes
-// f32 only and addresses rows by the absolute thread id.
+// The epilogue: each consumer warpgroup converts its accumulators and
+// stores them through its own shared chunk of 64 rows x 64 bytes, then to
+// C in coalesced 16-byte rows; each warp stages and stores its own 16 rows,
+// so a warp synchronizes only its lanes, never other warps.
+// With a persistent schedule, as many blocks as the SMs hold walk the
+// tiles t = block_x + i grid_x, and a block's producer fills the next
+// tile's stages during that epilogue.
+//
+// The ops are upstream's nvgpu ops (tma.async.load, device_async_copy,
+// mbarrier.*, warpgroup.generate.descriptor, warpgroup.mma); only the
+// epilogue reads the accumulator registers itself, because
+// nvgpu.warpgroup.mma.store writes f32 only and addresses rows by the
+// absolute thread id.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +95,17 @@ static bool isRowMajor2D(const GemmOperand &x, int64_t rows, int64_t cols) {
          type.getDimSize(1) == cols && x.innerDim == 1 && !x.broadcast;
 }
 
+/// Whether TMA can load both operands: one GEMM of row-major 2-D A and B
+/// whose rows are multiples of 16 bytes (a tensor map's strides must be).
+static bool tmaLoads(const GemmProblem &p) {
+  return p.batch == 1 && isRowMajor2D(p.a, p.m, p.k) &&
+         isRowMajor2D(p.b, p.k, p.n) && p.k % 8 == 0 && p.n % 8 == 0;
+}
+
+/// 16-bit elements in a 16-byte piece: what one cp.async moves, and a
+/// swizzle unit.
+static constexpr int64_t kPiece = 8;
+
 std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
   bool half = (p.aElt.isF16() && p.bElt.isF16()) ||
               (p.aElt.isBF16() && p.bElt.isBF16());
@@ -83,14 +113,20 @@ std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
     return "wgmma takes f16 or bf16 operands";
   if (!p.cElt.isF16() && !p.cElt.isBF16() && !p.cElt.isF32())
     return "the wgmma template writes f16, bf16 or f32 results";
-  if (p.batch != 1)
-    return "the wgmma template takes one GEMM, not a batch";
-  if (!isRowMajor2D(p.a, p.m, p.k))
-    return "TMA loads A as a row-major M x K buffer";
-  if (!isRowMajor2D(p.b, p.k, p.n))
-    return "TMA loads B as a row-major K x N buffer";
-  if (p.k % 8 != 0 || p.n % 8 != 0)
-    return "TMA needs rows of a multiple of 16 bytes (K and N multiples of 8)";
+  if (tmaLoads(p))
+    return "";
+  // cp.async: 16-byte pieces along A's K and B's N, the stages' rows (the
+  // upstream descriptors read K-major A and N-major B only).
+  if (p.a.innerDim != 1)
+    return "the wgmma template reads A with K contiguous (K-major)";
+  if (p.a.vectorWidth < kPiece)
+    return "the wgmma template loads A in 16-byte pieces along K (K a "
+           "multiple of 8)";
+  if (p.b.innerDim != 1)
+    return "the wgmma template reads B with N contiguous (N-major)";
+  if (p.b.vectorWidth < kPiece)
+    return "the wgmma template loads B in 16-byte pieces along N (N a "
+           "multiple of 8)";
   return "";
 }
 
@@ -104,157 +140,406 @@ static Value sharedView(OpBuilder &b, Location loc, Value smem, Value offset,
   return memref::ViewOp::create(b, loc, type, smem, offset, ValueRange{});
 }
 
-/// The parity of round `i / stages` of a stage's mbarrier (flipped: of the
+/// The parity of round `g / stages` of a stage's mbarrier (flipped: of the
 /// round before), as the i1 that `mbarrier.try_wait.parity` takes.
-static Value parityBit(OpBuilder &b, Location loc, Value i, int64_t stages,
+static Value parityBit(OpBuilder &b, Location loc, Value g, int64_t stages,
                        bool flip) {
-  Value round = arith::DivUIOp::create(b, loc, i, cst(b, loc, stages));
+  Value round = arith::DivUIOp::create(b, loc, g, cst(b, loc, stages));
   Value bit = arith::RemUIOp::create(b, loc, round, cst(b, loc, 2));
   if (flip)
     bit = arith::XOrIOp::create(b, loc, bit, cst(b, loc, 1));
   return arith::IndexCastOp::create(b, loc, b.getI1Type(), bit);
 }
 
-/// The body of the launch: shared memory, mbarriers, the producer and
-/// consumer roles and the epilogue.
-static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
-                        const WgmmaMatmulSchedule &sched, gpu::LaunchOp launch,
-                        Value mapA, Value mapB) {
-  MLIRContext *ctx = b.getContext();
-  int64_t BM = sched.block[0], BN = sched.block[1], S = sched.stages;
-  int64_t BK = WgmmaMatmulSchedule::kBlockK;
-  int64_t W = sched.consumers();
-  int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
-  Type elt = p.aElt, f32 = b.getF32Type(), ct = p.cElt;
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  GemmGrid grid(p, BM, BN, BK, sched.grid.swizzle, /*splits=*/1);
-  Value tid = launch.getThreadIds().x;
+/// An i32 constant.
+static Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
 
-  // Dynamic shared memory, from its first 1024-byte aligned byte.
-  Value smem = gpu::DynamicSharedMemoryOp::create(
-      b, loc,
-      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
-                      workgroup));
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem);
-  Value base = arith::RemUIOp::create(
-      b, loc,
-      arith::SubIOp::create(
-          b, loc, cst(b, loc, kSwizzleAlign),
-          arith::RemUIOp::create(b, loc, address, cst(b, loc, kSwizzleAlign))),
-      cst(b, loc, kSwizzleAlign));
-  auto stageBase = [&](OpBuilder &b, Value stage) {
+namespace {
+/// What the parts of the kernel share.
+struct Kernel {
+  Kernel(const GemmProblem &p, const WgmmaMatmulSchedule &sched,
+         const GemmGrid &grid)
+      : p(p), sched(sched), grid(grid) {}
+  const GemmProblem &p;
+  const WgmmaMatmulSchedule &sched;
+  GemmGrid grid;
+  bool tma = true;
+  /// Output tiles (of all batches) and blocks.
+  int64_t numTiles = 0, numBlocks = 0;
+  int64_t BM = 0, BN = 0, S = 0, W = 0;
+  Value tid, blockId, warpgroup;
+  /// Dynamic shared memory and the offset of its first 1024-byte aligned
+  /// byte, where the stages start.
+  Value smem, base;
+  Value full, empty;
+  /// The tensor maps (with cp.async: values of their type, which is all
+  /// that the descriptors read of them).
+  Value mapA, mapB;
+
+  Value stageBase(OpBuilder &b, Location loc, Value stage) const {
     return affine(b, loc, stage, sched.stageBytes(), base);
+  }
+  /// `body(blk, i)` for the block's i-th output tile t = block_x + i grid_x.
+  /// (Tiles past the last, when the grid does not divide them, are a
+  /// ragged end that a task mapping cannot express, hence a plain loop.)
+  void forEachTile(
+      OpBuilder &b, Location loc,
+      function_ref<void(OpBuilder &, const GemmBlock &, Value)> body) const {
+    auto loop = scf::ForOp::create(b, loc, blockId, cst(b, loc, numTiles),
+                                   cst(b, loc, numBlocks));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    Value local = arith::DivUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, t, blockId),
+        cst(b, loc, numBlocks));
+    int64_t perBatch = grid.tilesM * grid.tilesN;
+    GemmBlock blk =
+        gemmBlockAt(b, loc, p, grid,
+                    arith::DivUIOp::create(b, loc, t, cst(b, loc, perBatch)),
+                    cst(b, loc, 0),
+                    arith::RemUIOp::create(b, loc, t, cst(b, loc, perBatch)));
+    body(b, blk, local);
+  }
+  /// The block's K step of K tile `i` of its `local`-th output tile.
+  Value step(OpBuilder &b, Location loc, Value local, Value i) const {
+    return affine(b, loc, local, grid.kTiles, i);
+  }
+};
+} // namespace
+
+/// The TMA producer: its first thread loads each K step's boxes.
+static void buildTmaProducer(OpBuilder &b, Location loc, const Kernel &k) {
+  int64_t BK = WgmmaMatmulSchedule::kBlockK;
+  const WgmmaMatmulSchedule &sched = k.sched;
+  Type elt = k.p.aElt;
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k.tid,
+                            cst(b, loc, k.W * sched.kWarpgroupThreads));
+  auto issue = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&issue.getThenRegion().front());
+  nvgpu::TmaPrefetchOp::create(b, loc, k.mapA, Value());
+  nvgpu::TmaPrefetchOp::create(b, loc, k.mapB, Value());
+  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
+    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
+                                   cst(b, loc, k.grid.kTiles), cst(b, loc, 1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value step = k.step(b, loc, local, i);
+    Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
+    // Round r waits for the consumers' release of round r - 1; the parity
+    // of round 0 is that of the phase before the first, which counts as
+    // complete.
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, k.empty, parityBit(b, loc, step, k.S, /*flip=*/true),
+        cst(b, loc, kWaitHintNs), stage);
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, k.full, cst(b, loc, sched.stageBytes()), stage, Value());
+    Value k0 = arith::MulIOp::create(b, loc, i, cst(b, loc, BK));
+    Value at = k.stageBase(b, loc, stage);
+    // Coordinates are innermost first: (k, m) for A, (n, k) for B.
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt), k.full, k.mapA,
+        ValueRange{k0, blk.m0}, stage, Value(), Value());
+    for (int64_t j = 0; j < k.BN / 64; ++j)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc,
+          sharedView(b, loc, k.smem,
+                     arith::AddIOp::create(
+                         b, loc, at,
+                         cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
+                     {64, BK}, elt),
+          k.full, k.mapB,
+          ValueRange{arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
+                     k0},
+          stage, Value(), Value());
+  });
+}
+
+/// The cp.async producer: its 128 threads copy each K step's pieces. Thread
+/// t copies piece t % 8 of rows t / 8 + 16 r of A's tile and of each of
+/// B's boxes; (t / 8) % 8 is then the swizzle of all its rows, so every
+/// piece of the thread lands at the same swizzled column.
+static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
+                                   const Kernel &k) {
+  int64_t BK = WgmmaMatmulSchedule::kBlockK;
+  int64_t threads = WgmmaMatmulSchedule::kWarpgroupThreads;
+  int64_t rowsPerPass = threads / kPiece;
+  const GemmProblem &p = k.p;
+  const WgmmaMatmulSchedule &sched = k.sched;
+  // Steps whose copies may still be in flight after the current one's
+  // were issued (see the file comment).
+  int64_t inFlight = k.S - 2;
+  Value thread =
+      arith::SubIOp::create(b, loc, k.tid, cst(b, loc, k.W * threads));
+  Value piece = arith::RemUIOp::create(b, loc, thread, cst(b, loc, kPiece));
+  Value row0 = arith::DivUIOp::create(b, loc, thread, cst(b, loc, kPiece));
+  Value column = arith::MulIOp::create(
+      b, loc,
+      arith::XOrIOp::create(
+          b, loc, piece,
+          arith::RemUIOp::create(b, loc, row0, cst(b, loc, kPiece))),
+      cst(b, loc, kPiece));
+  Value flatA = flatten(b, loc, p.a.buffer);
+  Value flatB = flatten(b, loc, p.b.buffer);
+  Value eight = cst(b, loc, kPiece), none = cst(b, loc, 0);
+
+  // Copies the 16 bytes at (row, col) of `x` (rows < rowExtent, columns <
+  // colExtent; zeros past them) to element `dst` of `tile`.
+  auto copy = [&](OpBuilder &b, const GemmOperand &x, Value flat, Value batch,
+                  Value row, int64_t rowExtent, Value col, int64_t colExtent,
+                  Value tile, Value dst) {
+    Value inRow = lessThan(b, loc, row, rowExtent);
+    Value inCol = lessThan(b, loc, col, colExtent);
+    Value src = clampedOffset(b, loc, x, batch, row, inRow, col, inCol);
+    Value count = arith::SelectOp::create(
+        b, loc, arith::AndIOp::create(b, loc, inRow, inCol), eight, none);
+    nvgpu::DeviceAsyncCopyOp::create(b, loc, tile, ValueRange{dst}, flat,
+                                     ValueRange{src}, b.getIndexAttr(kPiece),
+                                     count,
+                                     /*bypassL1=*/b.getUnitAttr());
+  };
+  // Once the copies of `step` landed: make them visible to the async proxy
+  // and arrive on its full mbarrier.
+  auto release = [&](OpBuilder &b, Value step) {
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, k.full, arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S)));
+  };
+  auto fence = [&](OpBuilder &b) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   };
 
-  // full[s]: the stage's loads landed (one arrival, the producer's, plus
-  // the bytes). empty[s]: every consumer thread is done reading it.
-  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, S);
-  Value full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  Value empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
-                                          cst(b, loc, 0));
-  {
-    auto init = scf::IfOp::create(b, loc, isThread0, /*withElse=*/false);
+  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
+    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
+                                   cst(b, loc, k.grid.kTiles), cst(b, loc, 1));
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&init.getThenRegion().front());
-    for (int64_t i = 0; i < S; ++i) {
-      nvgpu::MBarrierInitOp::create(b, loc, full, cst(b, loc, 1),
-                                    cst(b, loc, i), Value());
-      nvgpu::MBarrierInitOp::create(b, loc, empty, cst(b, loc, W * wgThreads),
-                                    cst(b, loc, i), Value());
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    Value step = k.step(b, loc, local, i);
+    Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, k.empty, parityBit(b, loc, step, k.S, /*flip=*/true),
+        cst(b, loc, kWaitHintNs), stage);
+    Value k0 = arith::MulIOp::create(b, loc, i, cst(b, loc, BK));
+    Value at = k.stageBase(b, loc, stage);
+    Value colA = arith::AddIOp::create(
+        b, loc, k0, arith::MulIOp::create(b, loc, piece, eight));
+    Value tileA = sharedView(b, loc, k.smem, at, {k.BM * BK}, p.aElt);
+    for (int64_t r = 0; r < k.BM / rowsPerPass; ++r) {
+      Value row =
+          arith::AddIOp::create(b, loc, row0, cst(b, loc, r * rowsPerPass));
+      copy(b, p.a, flatA, blk.batch, arith::AddIOp::create(b, loc, blk.m0, row),
+           p.m, colA, p.k, tileA, affine(b, loc, row, BK, column));
     }
+    Value tileB = sharedView(
+        b, loc, k.smem,
+        arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
+        {k.BN * BK}, p.bElt);
+    for (int64_t j = 0; j < k.BN / 64; ++j) {
+      Value colB = arith::AddIOp::create(
+          b, loc, blk.n0, affine(b, loc, piece, kPiece, cst(b, loc, j * 64)));
+      for (int64_t r = 0; r < BK / rowsPerPass; ++r) {
+        Value row =
+            arith::AddIOp::create(b, loc, row0, cst(b, loc, r * rowsPerPass));
+        copy(b, p.b, flatB, blk.batch, arith::AddIOp::create(b, loc, k0, row),
+             p.k, colB, p.n, tileB,
+             affine(b, loc, row, BK,
+                    affine(b, loc, cst(b, loc, j), 64 * BK, column)));
+      }
+    }
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    // Step - inFlight has landed once at most inFlight groups are pending.
+    Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, step,
+                                        cst(b, loc, inFlight));
+    auto done = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
+    b.setInsertionPointToStart(&done.getThenRegion().front());
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, inFlight);
+    fence(b);
+    release(b, arith::SubIOp::create(b, loc, step, cst(b, loc, inFlight)));
+  });
+  // The last steps: all copies landed.
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  fence(b);
+  Value tiles = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, cst(b, loc, k.numTiles + k.numBlocks - 1),
+                            k.blockId),
+      cst(b, loc, k.numBlocks));
+  Value total =
+      arith::MulIOp::create(b, loc, tiles, cst(b, loc, k.grid.kTiles));
+  Value first = arith::SubIOp::create(
+      b, loc, arith::MaxUIOp::create(b, loc, total, cst(b, loc, inFlight)),
+      cst(b, loc, inFlight));
+  auto tail = scf::ForOp::create(b, loc, first, total, cst(b, loc, 1));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(tail.getBody());
+  release(b, tail.getInductionVar());
+}
+
+/// A consumer warpgroup's epilogue for the block `blk`: its 64 rows of C
+/// from the accumulators `acc`, through its shared chunk. Warp w of the
+/// warpgroup holds rows [16 w, 16 w + 16) of them and stores them itself,
+/// so only the warp's own lanes synchronize around its 16 rows of the chunk.
+static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
+                          const GemmBlock &blk, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  const GemmProblem &p = k.p;
+  const WgmmaMatmulSchedule &sched = k.sched;
+  int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
+  int64_t rows = WgmmaMatmulSchedule::kWarpgroupRows;
+  int64_t warpRows = rows / (wgThreads / rulebased::kWarpSize);
+  Type f32 = b.getF32Type(), ct = p.cElt;
+  int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
+  int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
+  Value chunk = sharedView(
+      b, loc, k.smem,
+      affine(b, loc, k.warpgroup, sched.epilogueChunkBytes(bytes),
+             arith::AddIOp::create(b, loc, k.base,
+                                   cst(b, loc, k.S * sched.stageBytes()))),
+      {rows, chunkCols + WgmmaMatmulSchedule::kEpiloguePad}, ct);
+  auto warpBarrier = [&]() {
+    NVVM::SyncWarpOp::create(b, loc, i32(b, loc, -1));
+  };
+
+  int64_t perThread = k.BN / 2;
+  auto regsType = LLVM::LLVMStructType::getLiteral(
+      ctx, {LLVM::LLVMStructType::getLiteral(
+               ctx, SmallVector<Type>(perThread, f32))});
+  Value regs =
+      UnrealizedConversionCastOp::create(b, loc, regsType, acc).getResult(0);
+  Value inWg = arith::RemUIOp::create(b, loc, k.tid, cst(b, loc, wgThreads));
+  Value warp =
+      arith::DivUIOp::create(b, loc, inWg, cst(b, loc, rulebased::kWarpSize));
+  Value lane =
+      arith::RemUIOp::create(b, loc, k.tid, cst(b, loc, rulebased::kWarpSize));
+  // Row 16 (warp) + lane / 4 (+ 8 i) of the warpgroup's rows, column
+  // 2 (lane % 4) (+ 8 j).
+  Value warpRow0 = arith::MulIOp::create(b, loc, warp, cst(b, loc, warpRows));
+  Value row0 = arith::AddIOp::create(
+      b, loc, warpRow0, arith::DivUIOp::create(b, loc, lane, cst(b, loc, 4)));
+  Value col0 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, lane, cst(b, loc, 4)),
+      cst(b, loc, 2));
+  Value m0 = affine(b, loc, k.warpgroup, rows, blk.m0);
+  GemmOutput output{&p, Value()};
+  auto pairType = VectorType::get({2}, f32);
+
+  // The warp's rows of a chunk -> C in rows of `width` elements (16 bytes
+  // when C's rows allow), spread over its lanes by auto_map.
+  int64_t width =
+      p.c.innerDim == 1 ? std::min<int64_t>(p.c.vectorWidth, 16 / bytes) : 1;
+  auto pieces = *algebra::TaskMapping::autoMap({warpRows, chunkCols / width},
+                                               rulebased::kWarpSize);
+  algebra::Shape rep = pieces.getFactors()[0].getShape();
+  algebra::Shape spat = pieces.getFactors()[1].getShape();
+  SmallVector<Type, 2> two(2, b.getIndexType());
+  auto pos = hidet::tm::SpatialOp::create(
+      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, spat));
+  auto vecType = VectorType::get({width}, ct);
+
+  for (int64_t c = 0; c < k.BN / chunkCols; ++c) {
+    int64_t n0 = c * chunkCols;
+    for (int64_t j = n0 / 8; j < (n0 + chunkCols) / 8; ++j)
+      for (int64_t i = 0; i < 2; ++i) {
+        Value row = arith::AddIOp::create(b, loc, row0, cst(b, loc, 8 * i));
+        Value col =
+            arith::AddIOp::create(b, loc, col0, cst(b, loc, 8 * j - n0));
+        Value pair = arith::ConstantOp::create(b, loc, b.getZeroAttr(pairType));
+        for (int64_t e = 0; e < 2; ++e) {
+          Value v = LLVM::ExtractValueOp::create(
+              b, loc, regs, ArrayRef<int64_t>{0, 4 * j + 2 * i + e});
+          // C's start: the fill value, or C's own value (0 past the edges).
+          Value init = output.loadInit(
+              b, loc, blk, arith::AddIOp::create(b, loc, m0, row),
+              arith::AddIOp::create(
+                  b, loc, blk.n0,
+                  arith::AddIOp::create(b, loc, col, cst(b, loc, n0 + e))));
+          v = arith::AddFOp::create(b, loc, v, init);
+          pair =
+              vector::InsertOp::create(b, loc, v, pair, ArrayRef<int64_t>{e});
+        }
+        Value converted =
+            ct == f32 ? pair
+                      : arith::TruncFOp::create(b, loc,
+                                                VectorType::get({2}, ct), pair)
+                            .getResult();
+        vector::StoreOp::create(b, loc, converted, chunk, ValueRange{row, col});
+      }
+    warpBarrier();
+    fullyUnrolled(b, loc, {rep[0], rep[1]}, [&](OpBuilder &b, ValueRange r) {
+      Value row = arith::AddIOp::create(
+          b, loc, warpRow0, affine(b, loc, r[0], spat[0], pos.getResult(0)));
+      Value col = arith::MulIOp::create(
+          b, loc, affine(b, loc, r[1], spat[1], pos.getResult(1)),
+          cst(b, loc, width));
+      Value gr = arith::AddIOp::create(b, loc, m0, row);
+      Value gc = arith::AddIOp::create(
+          b, loc, blk.n0, arith::AddIOp::create(b, loc, col, cst(b, loc, n0)));
+      Value inside = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, p.m),
+                                           lessThan(b, loc, gc, p.n));
+      auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&store.getThenRegion().front());
+      Value v =
+          vector::LoadOp::create(b, loc, vecType, chunk, ValueRange{row, col});
+      vector::StoreOp::create(b, loc, v, blk.flatC,
+                              elementOffset(b, loc, p.c, blk.batch, gr, gc),
+                              /*nontemporal=*/false, vectorAlign(ct, width));
+    });
+    // The next chunk overwrites this one.
+    warpBarrier();
   }
-  gpu::BarrierOp::create(b, loc);
+}
 
-  forEachGemmBlock(b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
-    Value numK = arith::SubIOp::create(b, loc, blk.kEnd, blk.kBegin);
-    Value warpgroup =
-        arith::DivUIOp::create(b, loc, tid, cst(b, loc, wgThreads));
-    Value isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             warpgroup, cst(b, loc, W));
-    auto roles = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
-
-    // Producer: its first thread issues every load.
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&roles.getElseRegion().front());
-      Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           tid, cst(b, loc, W * wgThreads));
-      auto issue = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
-      b.setInsertionPointToStart(&issue.getThenRegion().front());
-      nvgpu::TmaPrefetchOp::create(b, loc, mapA, Value());
-      nvgpu::TmaPrefetchOp::create(b, loc, mapB, Value());
-      auto loop =
-          scf::ForOp::create(b, loc, cst(b, loc, 0), numK, cst(b, loc, 1));
-      b.setInsertionPointToStart(loop.getBody());
-      Value i = loop.getInductionVar();
-      Value stage = arith::RemUIOp::create(b, loc, i, cst(b, loc, S));
-      // Round r waits for the consumers' release of round r - 1; the
-      // parity of round 0 is that of the phase before the first, which
-      // counts as complete.
-      nvgpu::MBarrierTryWaitParityOp::create(
-          b, loc, empty, parityBit(b, loc, i, S, /*flip=*/true),
-          cst(b, loc, kWaitHintNs), stage);
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          b, loc, full, cst(b, loc, sched.stageBytes()), stage, Value());
-      Value k0 = arith::MulIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, blk.kBegin, i),
-          cst(b, loc, BK));
-      Value at = stageBase(b, stage);
-      // Coordinates are innermost first: (k, m) for A, (n, k) for B.
-      nvgpu::TmaAsyncLoadOp::create(
-          b, loc, sharedView(b, loc, smem, at, {BM, BK}, elt), full, mapA,
-          ValueRange{k0, blk.m0}, stage, Value(), Value());
-      for (int64_t j = 0; j < BN / 64; ++j)
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc,
-            sharedView(b, loc, smem,
-                       arith::AddIOp::create(
-                           b, loc, at,
-                           cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
-                       {64, BK}, elt),
-            full, mapB,
-            ValueRange{
-                arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)), k0},
-            stage, Value(), Value());
-    }
-
-    // Consumers.
-    b.setInsertionPointToStart(&roles.getThenRegion().front());
-    auto accType = nvgpu::WarpgroupAccumulatorType::get(
-        ctx, VectorType::get({64, BN}, f32));
+/// A consumer warpgroup: the wgmma main loop and the epilogue of each of
+/// the block's tiles.
+static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
+  MLIRContext *ctx = b.getContext();
+  int64_t BK = WgmmaMatmulSchedule::kBlockK;
+  Type elt = k.p.aElt;
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({64, k.BN}, b.getF32Type()));
+  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
     Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), numK, cst(b, loc, 1),
-                                   ValueRange{acc0});
+    auto loop =
+        scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, k.grid.kTiles),
+                           cst(b, loc, 1), ValueRange{acc0});
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value i = loop.getInductionVar();
-      Value stage = arith::RemUIOp::create(b, loc, i, cst(b, loc, S));
+      Value step = k.step(b, loc, local, i);
+      Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
       nvgpu::MBarrierTryWaitParityOp::create(
-          b, loc, full, parityBit(b, loc, i, S, /*flip=*/false),
+          b, loc, k.full, parityBit(b, loc, step, k.S, /*flip=*/false),
           cst(b, loc, kWaitHintNs), stage);
-      Value at = stageBase(b, stage);
-      Value aTile = sharedView(b, loc, smem,
-                               affine(b, loc, warpgroup,
+      Value at = k.stageBase(b, loc, stage);
+      Value aTile = sharedView(b, loc, k.smem,
+                               affine(b, loc, k.warpgroup,
                                       WgmmaMatmulSchedule::kWarpgroupRows *
                                           WgmmaMatmulSchedule::kSwizzleRowBytes,
                                       at),
                                {64, BK}, elt);
       Value bTile = sharedView(
-          b, loc, smem,
-          arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
-          {BK, BN}, elt);
+          b, loc, k.smem,
+          arith::AddIOp::create(b, loc, at, cst(b, loc, k.sched.aBytes())),
+          {BK, k.BN}, elt);
       auto descType = [&](Value tile) {
         return nvgpu::WarpgroupMatrixDescriptorType::get(
             ctx, cast<MemRefType>(tile.getType()));
       };
       Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, descType(aTile), aTile, mapA);
+          b, loc, descType(aTile), aTile, k.mapA);
       Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, descType(bTile), bTile, mapB);
-      // Leaves the tile's wgmma group in flight and waits for the previous
+          b, loc, descType(bTile), bTile, k.mapB);
+      // Leaves the step's wgmma group in flight and waits for the previous
       // one, whose stage is then released.
       Value acc = nvgpu::WarpgroupMmaOp::create(
           b, loc, accType, descA, descB, /*waitGroup=*/uint64_t(1),
@@ -267,113 +552,92 @@ static void buildKernel(OpBuilder &b, Location loc, const GemmProblem &p,
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(&release.getThenRegion().front());
         Value previous = arith::RemUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, i, cst(b, loc, S - 1)),
-            cst(b, loc, S));
-        nvgpu::MBarrierArriveOp::create(b, loc, empty, previous);
+            b, loc, arith::AddIOp::create(b, loc, step, cst(b, loc, k.S - 1)),
+            cst(b, loc, k.S));
+        nvgpu::MBarrierArriveOp::create(b, loc, k.empty, previous);
       }
       scf::YieldOp::create(b, loc, acc);
     }
+    // The tile's last stage is free once its wgmma retired.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
-
-    // Epilogue. The consumers synchronize among themselves (the producer
-    // does not take part): once all wgmma retired, the stages are free.
-    auto consumerBarrier = [&]() {
-      NVVM::BarrierOp::create(
-          b, loc, Type(),
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1),
-          arith::ConstantIntOp::create(b, loc, b.getI32Type(), W * wgThreads),
-          NVVM::BarrierReductionAttr(), Value());
-    };
-    consumerBarrier();
-    Value stagedC = sharedView(
-        b, loc, smem, base, {BM, BN + WgmmaMatmulSchedule::kEpiloguePad}, ct);
-    int64_t perThread = BN / 2;
-    auto regsType = LLVM::LLVMStructType::getLiteral(
-        ctx, {LLVM::LLVMStructType::getLiteral(
-                 ctx, SmallVector<Type>(perThread, f32))});
-    Value regs =
-        UnrealizedConversionCastOp::create(b, loc, regsType, loop.getResult(0))
-            .getResult(0);
-    Value inWg = arith::RemUIOp::create(b, loc, tid, cst(b, loc, wgThreads));
-    Value warp =
-        arith::DivUIOp::create(b, loc, inWg, cst(b, loc, rulebased::kWarpSize));
-    Value lane =
-        arith::RemUIOp::create(b, loc, tid, cst(b, loc, rulebased::kWarpSize));
-    // Row 64 g + 16 (warp) + lane / 4 (+ 8 i), column 2 (lane % 4) (+ 8 j).
-    Value row0 =
-        affine(b, loc, warpgroup, 64,
-               affine(b, loc, warp, 16,
-                      arith::DivUIOp::create(b, loc, lane, cst(b, loc, 4))));
-    Value col0 = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, lane, cst(b, loc, 4)),
-        cst(b, loc, 2));
-    GemmOutput output{&p, Value()};
-    auto pairType = VectorType::get({2}, f32);
-    for (int64_t j = 0; j < BN / 8; ++j)
-      for (int64_t i = 0; i < 2; ++i) {
-        Value row = arith::AddIOp::create(b, loc, row0, cst(b, loc, 8 * i));
-        Value col = arith::AddIOp::create(b, loc, col0, cst(b, loc, 8 * j));
-        Value pair = arith::ConstantOp::create(b, loc, b.getZeroAttr(pairType));
-        for (int64_t c = 0; c < 2; ++c) {
-          Value v = LLVM::ExtractValueOp::create(
-              b, loc, regs, ArrayRef<int64_t>{0, 4 * j + 2 * i + c});
-          // C's start: the fill value, or C's own value (0 past the edges).
-          Value init = output.loadInit(
-              b, loc, blk, arith::AddIOp::create(b, loc, blk.m0, row),
-              arith::AddIOp::create(
-                  b, loc, blk.n0,
-                  arith::AddIOp::create(b, loc, col, cst(b, loc, c))));
-          v = arith::AddFOp::create(b, loc, v, init);
-          pair =
-              vector::InsertOp::create(b, loc, v, pair, ArrayRef<int64_t>{c});
-        }
-        Value converted =
-            ct == f32 ? pair
-                      : arith::TruncFOp::create(b, loc,
-                                                VectorType::get({2}, ct), pair)
-                            .getResult();
-        vector::StoreOp::create(b, loc, converted, stagedC,
-                                ValueRange{row, col});
-      }
-    consumerBarrier();
-
-    // Shared memory -> C in rows of `width` elements (16 bytes when C's
-    // rows allow), spread over the consumer threads by auto_map.
-    int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
-    int64_t width =
-        p.c.innerDim == 1 ? std::min<int64_t>(p.c.vectorWidth, 16 / bytes) : 1;
-    auto pieces =
-        *algebra::TaskMapping::autoMap({BM, BN / width}, W * wgThreads);
-    algebra::Shape rep = pieces.getFactors()[0].getShape();
-    algebra::Shape spat = pieces.getFactors()[1].getShape();
-    SmallVector<Type, 2> two(2, b.getIndexType());
-    auto pos = hidet::tm::SpatialOp::create(
-        b, loc, two, tid, hidet::tm::SpatialAttr::get(ctx, spat));
-    auto vecType = VectorType::get({width}, ct);
-    fullyUnrolled(b, loc, {rep[0], rep[1]}, [&](OpBuilder &b, ValueRange r) {
-      Value row = affine(b, loc, r[0], spat[0], pos.getResult(0));
-      Value col = arith::MulIOp::create(
-          b, loc, affine(b, loc, r[1], spat[1], pos.getResult(1)),
-          cst(b, loc, width));
-      Value gr = arith::AddIOp::create(b, loc, blk.m0, row);
-      Value gc = arith::AddIOp::create(b, loc, blk.n0, col);
-      Value inside = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, p.m),
-                                           lessThan(b, loc, gc, p.n));
-      auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&store.getThenRegion().front());
-      Value v = vector::LoadOp::create(b, loc, vecType, stagedC,
-                                       ValueRange{row, col});
-      vector::StoreOp::create(b, loc, v, blk.flatC,
-                              elementOffset(b, loc, p.c, blk.batch, gr, gc),
-                              /*nontemporal=*/false, vectorAlign(ct, width));
-    });
+    Value last = k.step(b, loc, local, cst(b, loc, k.grid.kTiles - 1));
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, k.empty,
+        arith::RemUIOp::create(b, loc, last, cst(b, loc, k.S)));
+    buildEpilogue(b, loc, k, blk, loop.getResult(0));
   });
 }
 
+/// The body of the launch: shared memory, mbarriers, and the roles.
+static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
+                        gpu::LaunchOp launch) {
+  MLIRContext *ctx = b.getContext();
+  int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  k.tid = launch.getThreadIds().x;
+  k.blockId = launch.getBlockIds().x;
+  k.warpgroup = arith::DivUIOp::create(b, loc, k.tid, cst(b, loc, wgThreads));
+
+  // Dynamic shared memory, from its first 1024-byte aligned byte.
+  k.smem = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), AffineMap(),
+                      workgroup));
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, k.smem);
+  k.base = arith::RemUIOp::create(
+      b, loc,
+      arith::SubIOp::create(
+          b, loc, cst(b, loc, kSwizzleAlign),
+          arith::RemUIOp::create(b, loc, address, cst(b, loc, kSwizzleAlign))),
+      cst(b, loc, kSwizzleAlign));
+
+  // full[s]: the stage's loads landed (TMA: one arrival, the producer's,
+  // plus the bytes; cp.async: an arrival of each producer thread). empty[s]:
+  // every consumer thread is done reading it.
+  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, k.S);
+  k.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  k.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          k.tid, cst(b, loc, 0));
+  {
+    auto init = scf::IfOp::create(b, loc, isThread0, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&init.getThenRegion().front());
+    for (int64_t i = 0; i < k.S; ++i) {
+      nvgpu::MBarrierInitOp::create(b, loc, k.full,
+                                    cst(b, loc, k.tma ? 1 : wgThreads),
+                                    cst(b, loc, i), Value());
+      nvgpu::MBarrierInitOp::create(b, loc, k.empty,
+                                    cst(b, loc, k.W * wgThreads),
+                                    cst(b, loc, i), Value());
+    }
+    // The initialized barriers, visible to the async proxy (TMA's
+    // completions) too.
+    NVVM::FenceMbarrierInitOp::create(b, loc);
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  Value isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           k.warpgroup, cst(b, loc, k.W));
+  auto roles = scf::IfOp::create(b, loc, isConsumer, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&roles.getElseRegion().front());
+    if (k.tma)
+      buildTmaProducer(b, loc, k);
+    else
+      buildAsyncCopyProducer(b, loc, k);
+  }
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&roles.getThenRegion().front());
+  buildConsumer(b, loc, k);
+}
+
 void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
-                                        const GemmProblem &p,
-                                        WgmmaMatmulAttr s) {
+                                        const GemmProblem &p, WgmmaMatmulAttr s,
+                                        const schedule::TargetLimits &limits) {
   MLIRContext *ctx = b.getContext();
   WgmmaMatmulSchedule sched = s.toSchedule();
   int64_t BM = sched.block[0], BN = sched.block[1];
@@ -381,9 +645,11 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   Type elt = p.aElt, ct = p.cElt;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  bool tma = tmaLoads(p);
 
-  // Host: the tensor maps of A (BM x 64 boxes) and B (64 x 64 boxes), both
-  // 128-byte swizzled and zero-filled past the edges.
+  // The tensor maps of A (BM x 64 boxes) and B (64 x 64 boxes), both
+  // 128-byte swizzled and zero-filled past the edges; the descriptors read
+  // the swizzle from their type.
   auto mapType = [&](int64_t rows) {
     return nvgpu::TensorMapDescriptorType::get(
         ctx, MemRefType::get({rows, BK}, elt, AffineMap(), workgroup),
@@ -410,28 +676,43 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
         UnrealizedConversionCastOp::create(b, loc, ptrType, map).getResult(0);
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
   };
-  Value addressA = asInteger(createMap(p.a.buffer, BM));
-  Value addressB = asInteger(createMap(p.b.buffer, BK));
+  Value addressA, addressB;
+  if (tma) {
+    addressA = asInteger(createMap(p.a.buffer, BM));
+    addressB = asInteger(createMap(p.b.buffer, BK));
+  }
 
-  GemmGrid grid(p, BM, BN, BK, sched.grid.swizzle, /*splits=*/1);
-  int64_t sharedBytes = sched.sharedBytes(ct.getIntOrFloatBitWidth() / 8);
+  Kernel k(p, sched, GemmGrid(p, BM, BN, BK, sched.grid.swizzle, /*splits=*/1));
+  k.tma = tma;
+  k.BM = BM;
+  k.BN = BN;
+  k.S = sched.stages;
+  k.W = sched.consumers();
+  k.numTiles = p.batch * k.grid.tilesM * k.grid.tilesN;
+  int64_t resultBytes = ct.getIntOrFloatBitWidth() / 8;
+  k.numBlocks = sched.gridBlocks(k.numTiles, limits, resultBytes);
+  int64_t sharedBytes = sched.sharedBytes(resultBytes);
 
   createLaunch(
-      b, loc, grid.mapping(ctx, p), /*workersPerBlock=*/1, sched.numThreads(),
+      b, loc, hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{k.numBlocks}),
+      /*workersPerBlock=*/1, sched.numThreads(),
       [&](OpBuilder &b, gpu::LaunchOp launch) {
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPoint(launch);
           launch.getDynamicSharedMemorySizeMutable().assign(
-              arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                           sharedBytes));
+              i32(b, loc, sharedBytes));
         }
         auto asMap = [&](Value address, int64_t rows) {
-          Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+          Value ptr = address
+                          ? LLVM::IntToPtrOp::create(b, loc, ptrType, address)
+                                .getResult()
+                          : LLVM::ZeroOp::create(b, loc, ptrType).getResult();
           return UnrealizedConversionCastOp::create(b, loc, mapType(rows), ptr)
               .getResult(0);
         };
-        buildKernel(b, loc, p, sched, launch, asMap(addressA, BM),
-                    asMap(addressB, BK));
+        k.mapA = asMap(addressA, BM);
+        k.mapB = asMap(addressB, BK);
+        buildKernel(b, loc, k, launch);
       });
 }

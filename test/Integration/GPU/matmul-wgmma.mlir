@@ -4,7 +4,9 @@
 // zero-fills past the edges), K shorter than one K tile, 1 to 4 consumer
 // warpgroups (block M = 64 to 256), block N of 64 to 256, f16 and bf16
 // operands with f16, bf16 and f32 results, and C read and accumulated
-// into. The reference accumulates in f32 and rounds 16-bit results once.
+// into, and persistent grids (320 tiles of 64 x 64 and 153 of 128 x 256
+// over 132 blocks). The reference accumulates in f32 and rounds 16-bit
+// results once.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %S/Inputs/matmul-wgmma.ref.mlir --target=cpu -o %t.cpu.so
@@ -17,12 +19,14 @@
 // CHECK-DAG: wgmma3_accumulate PASS
 // CHECK-DAG: wgmma6_deep_bf16 PASS
 // CHECK-DAG: wgmma4_tall_f16 PASS
+// CHECK-DAG: wgmma5_persistent_ragged_f16 PASS
+// CHECK-DAG: wgmma4_persistent_f32 PASS
 
 func.func @wgmma2_square_f16(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<256x256xf16>
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x256xf16>) -> tensor<256x256xf16>
-  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128], stages = 2>}
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 2>}
       ins(%a, %b : tensor<256x256xf16>, tensor<256x256xf16>) outs(%f : tensor<256x256xf16>) -> tensor<256x256xf16>
   return %r : tensor<256x256xf16>
 }
@@ -85,4 +89,22 @@ func.func @wgmma4_tall_f16(%a: tensor<512x192xf16>, %b: tensor<192x256xf16>) -> 
   %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [256, 128], stages = 4>}
       ins(%a, %b : tensor<512x192xf16>, tensor<192x256xf16>) outs(%f : tensor<512x256xf16>) -> tensor<512x256xf16>
   return %r : tensor<512x256xf16>
+}
+
+func.func @wgmma5_persistent_ragged_f16(%a: tensor<1000x200xf16>, %b: tensor<200x1240xf16>) -> tensor<1000x1240xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1000x1240xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<1000x1240xf16>) -> tensor<1000x1240xf16>
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], stages = 5, persistent = true>}
+      ins(%a, %b : tensor<1000x200xf16>, tensor<200x1240xf16>) outs(%f : tensor<1000x1240xf16>) -> tensor<1000x1240xf16>
+  return %r : tensor<1000x1240xf16>
+}
+
+func.func @wgmma4_persistent_f32(%a: tensor<2100x328xbf16>, %b: tensor<328x2104xbf16>) -> tensor<2100x2104xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2100x2104xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2100x2104xf32>) -> tensor<2100x2104xf32>
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8, persistent = true>}
+      ins(%a, %b : tensor<2100x328xbf16>, tensor<328x2104xbf16>) outs(%f : tensor<2100x2104xf32>) -> tensor<2100x2104xf32>
+  return %r : tensor<2100x2104xf32>
 }

@@ -175,11 +175,11 @@ schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
 LogicalResult
 WgmmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         ArrayRef<int64_t> block, int64_t stages,
-                        int64_t swizzle, int64_t splitK) {
+                        int64_t swizzle, int64_t splitK, bool persistent) {
   if (block.size() != 2)
     return emitError() << "block must have 2 entries, got " << block.size();
   schedule::WgmmaMatmulSchedule s{
-      {block[0], block[1]}, stages, {swizzle, splitK}};
+      {block[0], block[1]}, stages, {swizzle, splitK}, persistent};
   if (std::string error = schedule::checkWgmmaSchedule(s); !error.empty())
     return emitError() << error;
   return success();
@@ -187,10 +187,14 @@ WgmmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 WgmmaMatmulAttr WgmmaMatmulAttr::get(MLIRContext *ctx,
                                      const schedule::WgmmaMatmulSchedule &s) {
-  return get(ctx, s.block, s.stages, s.grid.swizzle, s.grid.splitK);
+  return get(ctx, s.block, s.stages, s.grid.swizzle, s.grid.splitK,
+             s.persistent);
 }
 
 schedule::WgmmaMatmulSchedule WgmmaMatmulAttr::toSchedule() const {
   ArrayRef<int64_t> block = getBlock();
-  return {{block[0], block[1]}, getStages(), {getSwizzle(), getSplitK()}};
+  return {{block[0], block[1]},
+          getStages(),
+          {getSwizzle(), getSplitK()},
+          getPersistent()};
 }

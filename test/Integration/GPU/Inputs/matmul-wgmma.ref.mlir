@@ -110,3 +110,26 @@ func.func @wgmma4_tall_f16(%a: tensor<512x192xf16>, %b: tensor<192x256xf16>) -> 
   } -> tensor<512x256xf16>
   return %t : tensor<512x256xf16>
 }
+
+func.func @wgmma5_persistent_ragged_f16(%a: tensor<1000x200xf16>, %b: tensor<200x1240xf16>) -> tensor<1000x1240xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1000x1240xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1000x1240xf32>) -> tensor<1000x1240xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1000x200xf16>, tensor<200x1240xf16>) outs(%f : tensor<1000x1240xf32>) -> tensor<1000x1240xf32>
+  %o = tensor.empty() : tensor<1000x1240xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<1000x1240xf32>) outs(%o : tensor<1000x1240xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %w = arith.truncf %x : f32 to f16
+    linalg.yield %w : f16
+  } -> tensor<1000x1240xf16>
+  return %t : tensor<1000x1240xf16>
+}
+
+func.func @wgmma4_persistent_f32(%a: tensor<2100x328xbf16>, %b: tensor<328x2104xbf16>) -> tensor<2100x2104xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2100x2104xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2100x2104xf32>) -> tensor<2100x2104xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2100x328xbf16>, tensor<328x2104xbf16>) outs(%f : tensor<2100x2104xf32>) -> tensor<2100x2104xf32>
+  return %r : tensor<2100x2104xf32>
+}

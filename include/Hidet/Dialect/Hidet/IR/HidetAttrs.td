@@ -141,40 +141,53 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
 
 def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
   let mnemonic = "wgmma_matmul";
-  let summary = "Schedule of the Hopper (TMA + wgmma) matmul template.";
+  let summary = "Schedule of the Hopper (wgmma) matmul template.";
   let description = [{
     The sm_90a matmul template for f16 and bf16 operands (f32 accumulation;
-    f16, bf16 or f32 results), for row-major A (M x K) and B (K x N). A
-    block computes a `block[0] x block[1]` tile of C with warp
-    specialization: `block[0] / 64` consumer warpgroups each own 64 rows of
-    the tile, whose accumulators one `wgmma.m64nNk16` per 16 of K updates
-    (N = `block[1]`), and one producer warpgroup issues the loads. Its task
-    mapping is
+    f16, bf16 or f32 results) whose A has K and whose B has N contiguous:
+    plain and batched matmuls, and convolutions as implicit GEMMs. A block
+    computes a `block[0] x block[1]` tile of C with warp specialization:
+    `block[0] / 64` consumer warpgroups each own 64 rows of the tile, whose
+    accumulators one `wgmma.m64nNk16` per 16 of K updates (N = `block[1]`),
+    and one producer warpgroup issues the loads. Its task mapping is
 
     ```
     spatial(block[0] / 64, 1) * <wgmma m64nN accumulator layout>
     ```
 
-    Each K step of 64 elements (one 128-byte swizzle span) is a TMA load of
-    a `block[0] x 64` box of A and `block[1] / 64` boxes of 64 x 64 of B
-    into one of `stages` shared-memory stages, 128-byte swizzled (the layout
-    wgmma reads), completing on the stage's "full" mbarrier; the consumers
-    release a stage on its "empty" mbarrier once the wgmma that read it has
-    retired. Past the edges TMA fills zeros. The epilogue stages C through
-    shared memory (reusing the stages) and stores it in 16-byte rows. The
-    grid field `swizzle` is that of `#hidet.mma_matmul`; `split_k` must be 1.
+    Each K step of 64 elements (one 128-byte swizzle span) brings a
+    `block[0] x 64` tile of A and a `64 x block[1]` tile of B into one of
+    `stages` shared-memory stages, 128-byte swizzled (the layout wgmma
+    reads), completing on the stage's "full" mbarrier; the consumers release
+    a stage on its "empty" mbarrier once the wgmma that read it has retired.
+    The loads are TMA boxes when both operands are row-major 2-D buffers
+    (one thread issues them), and 16-byte `cp.async` copies otherwise (the
+    producer's 128 threads compute the addresses, an im2col's too). Past the
+    edges the loads fill zeros. Each consumer stores its rows through its
+    own shared-memory chunk of 64 rows x 64 bytes, in coalesced rows.
+
+    With `persistent = true` the grid has as many blocks as the SMs hold at
+    once (at most one per tile), and each block walks the tiles `block_x + i * grid_x`: its
+    producer fills the stages of the next tile while the consumers store the
+    last. Blocks of one consumer warpgroup (`block[0] = 64`) always walk the
+    tiles, one block per SM: large grids of them, one per tile, failed on
+    the H100 (cause not found yet). The grid field `swizzle` is that of `#hidet.mma_matmul`; `split_k`
+    must be 1.
 
     Example (128 x 256 tiles, 2 consumer warpgroups and a producer, 4
-    stages of 48 KiB):
+    stages of 48 KiB, persistent):
 
     ```mlir
-    #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8>
+    #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8,
+                        persistent = true>
     ```
   }];
   let parameters = (ins Hidet_IntList:$block,
                         DefaultValuedParameter<"int64_t", "4",
                           "shared-memory stages">:$stages,
-                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
+                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k,
+                        DefaultValuedParameter<"bool", "false",
+                          "as many blocks as the SMs hold, walking the tiles">:$persistent);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [

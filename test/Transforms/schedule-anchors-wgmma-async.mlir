@@ -1,0 +1,85 @@
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1},cse))' | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
+
+// The Hopper template's cp.async producer on a convolution (implicit GEMM:
+// TMA cannot describe the im2col rows of A), with a persistent grid on a
+// target of one SM (blocks of one consumer walk one per SM). No tensor
+// maps: the descriptors get a value of their type. The block walks the 6
+// tiles of 64 x 128; 3 stages of 24 KiB, one
+// f32 epilogue chunk of 64 x (16 + 8), 1 KiB slack. The full mbarriers
+// count the producer's 128 threads. Producer thread t copies piece t % 8 of
+// rows t / 8 + 16 r at the swizzled column (t % 8) ^ (t / 8 % 8): 4 pieces
+// of A's 64 x 64 tile and 2 x 4 of B's 64 x 64 boxes per K step (9 K steps
+// of 64 over K = 576), commits them, and once the group of the step 1
+// before landed (wait for at most 1 pending group), fences them for the
+// async proxy and arrives on that step's full mbarrier; after the last
+// tile it waits for all groups and arrives for the last step.
+// CHECK-LABEL: func.func @conv_async(
+// CHECK-NOT:     nvgpu.tma.create.descriptor
+// CHECK:         tm.num_workers #tm.spatial<[1]>
+// CHECK:         %[[SMEM:.*]] = arith.constant 80896 : i32
+// CHECK:         gpu.launch blocks(%[[BID:[^,]*]], {{.*}} threads(%[[TID:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %c256, {{.*}} dynamic_shared_memory_size %[[SMEM]]
+// CHECK:           %[[ZERO:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK:           builtin.unrealized_conversion_cast %[[ZERO]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:           %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+// CHECK:           %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// CHECK:             nvgpu.mbarrier.init %[[FULL]][%c0], %c128 :
+// CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c0], %c128 :
+// CHECK:           scf.if
+// CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 {
+// CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:               scf.for %{{.*}} = %c0 to %c9 step %c1 iter_args
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK:                 nvgpu.warpgroup.mma
+// CHECK:               memref.view {{.*}} to memref<64x24xf32, #gpu.address_space<workgroup>>
+// CHECK:               nvvm.bar.warp.sync
+// CHECK:           } else {
+// CHECK:             %[[T:.*]] = arith.subi %[[TID]], %c128 : index
+// CHECK:             %[[PIECE:.*]] = arith.remui %[[T]], %c8 : index
+// CHECK:             %[[ROW:.*]] = arith.divui %[[T]], %c8 : index
+// CHECK:             %[[PHASE:.*]] = arith.remui %[[ROW]], %c8 : index
+// CHECK:             arith.xori %[[PIECE]], %[[PHASE]] : index
+// CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 {
+// CHECK:               scf.for %{{.*}} = %c0 to %c9{{.*}} step %c1 {
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
+// CHECK-COUNT-4:         nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<38400xf16> to memref<4096xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-8:         nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<73728xf16> to memref<8192xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:            nvvm.cp.async.commit.group
+// CHECK:                 scf.if
+// CHECK-NEXT:              nvvm.cp.async.wait.group 1
+// CHECK-NEXT:              nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:                   nvgpu.mbarrier.arrive %[[FULL]]
+// CHECK:             nvvm.cp.async.wait.group 0
+// CHECK-NEXT:        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:             arith.maxui %{{.*}}, %c1 : index
+// CHECK:             scf.for
+// CHECK:               nvgpu.mbarrier.arrive %[[FULL]]
+func.func @conv_async(%x: memref<6x10x10x64xf16>, %w: memref<3x3x64x128xf16>, %o: memref<6x8x8x128xf32>) {
+  linalg.conv_2d_nhwc_hwcf {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3, persistent = true>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<6x10x10x64xf16>, memref<3x3x64x128xf16>) outs(%o : memref<6x8x8x128xf32>)
+  return
+}
+
+// -----
+
+// Without a schedule, on sm_90a with 132 SMs: a batched GEMM takes the
+// Hopper template through cp.async (64 x 64 tiles: 64 blocks, one wave), a
+// ResNet 3x3 convolution of 64 channels 128 x 64 tiles on a persistent grid
+// (784 tiles, 9 K steps, over the 2 x 132 blocks that the SMs hold).
+// DEFAULT-LABEL: func.func @default_batched(
+// DEFAULT-NOT:     nvgpu.tma.create.descriptor
+// DEFAULT:         nvgpu.device_async_copy
+// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
+// DEFAULT-LABEL: func.func @default_conv(
+// DEFAULT:         tm.num_workers #tm.spatial<[264]>
+// DEFAULT:         nvgpu.device_async_copy
+// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>}
+func.func @default_batched(%a: memref<4x256x512xbf16>, %b: memref<4x512x256xbf16>, %c: memref<4x256x256xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<4x256x512xbf16>, memref<4x512x256xbf16>) outs(%c : memref<4x256x256xf32>)
+  return
+}
+func.func @default_conv(%x: memref<32x58x58x64xf16>, %w: memref<3x3x64x64xf16>, %o: memref<32x56x56x64xf16>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<32x58x58x64xf16>, memref<3x3x64x64xf16>) outs(%o : memref<32x56x56x64xf16>)
+  return
+}
