@@ -207,6 +207,33 @@ struct Kernel {
   Value step(OpBuilder &b, Location loc, Value local, Value i) const {
     return affine(b, loc, local, grid.kTiles, i);
   }
+  /// The producer's loop: for each K step of each of the block's tiles,
+  /// waits until the step's stage is empty and calls `body(blk, step,
+  /// stage, k0, at)` (k0: the K tile's first element; at: the stage's
+  /// offset).
+  void forEachLoad(OpBuilder &b, Location loc,
+                   function_ref<void(OpBuilder &, const GemmBlock &, Value,
+                                     Value, Value, Value)>
+                       body) const {
+    forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
+      auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
+                                     cst(b, loc, grid.kTiles), cst(b, loc, 1));
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value i = loop.getInductionVar();
+      Value g0 = step(b, loc, local, i);
+      Value stage = arith::RemUIOp::create(b, loc, g0, cst(b, loc, S));
+      // Round r waits for the consumers' release of round r - 1; the
+      // parity of round 0 is that of the phase before the first, which
+      // counts as complete.
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, empty, parityBit(b, loc, g0, S, /*flip=*/true),
+          cst(b, loc, kWaitHintNs), stage);
+      Value k0 = arith::MulIOp::create(
+          b, loc, i, cst(b, loc, WgmmaMatmulSchedule::kBlockK));
+      body(b, blk, g0, stage, k0, stageBase(b, loc, stage));
+    });
+  }
 };
 } // namespace
 
@@ -223,41 +250,31 @@ static void buildTmaProducer(OpBuilder &b, Location loc, const Kernel &k) {
   b.setInsertionPointToStart(&issue.getThenRegion().front());
   nvgpu::TmaPrefetchOp::create(b, loc, k.mapA, Value());
   nvgpu::TmaPrefetchOp::create(b, loc, k.mapB, Value());
-  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
-    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
-                                   cst(b, loc, k.grid.kTiles), cst(b, loc, 1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value i = loop.getInductionVar();
-    Value step = k.step(b, loc, local, i);
-    Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
-    // Round r waits for the consumers' release of round r - 1; the parity
-    // of round 0 is that of the phase before the first, which counts as
-    // complete.
-    nvgpu::MBarrierTryWaitParityOp::create(
-        b, loc, k.empty, parityBit(b, loc, step, k.S, /*flip=*/true),
-        cst(b, loc, kWaitHintNs), stage);
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, k.full, cst(b, loc, sched.stageBytes()), stage, Value());
-    Value k0 = arith::MulIOp::create(b, loc, i, cst(b, loc, BK));
-    Value at = k.stageBase(b, loc, stage);
-    // Coordinates are innermost first: (k, m) for A, (n, k) for B.
-    nvgpu::TmaAsyncLoadOp::create(
-        b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt), k.full, k.mapA,
-        ValueRange{k0, blk.m0}, stage, Value(), Value());
-    for (int64_t j = 0; j < k.BN / 64; ++j)
-      nvgpu::TmaAsyncLoadOp::create(
-          b, loc,
-          sharedView(b, loc, k.smem,
-                     arith::AddIOp::create(
-                         b, loc, at,
-                         cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
-                     {64, BK}, elt),
-          k.full, k.mapB,
-          ValueRange{arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
-                     k0},
-          stage, Value(), Value());
-  });
+  k.forEachLoad(
+      b, loc,
+      [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage, Value k0,
+          Value at) {
+        nvgpu::MBarrierArriveExpectTxOp::create(
+            b, loc, k.full, cst(b, loc, sched.stageBytes()), stage, Value());
+        // Coordinates are innermost first: (k, m) for A, (n, k) for B.
+        nvgpu::TmaAsyncLoadOp::create(
+            b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt), k.full,
+            k.mapA, ValueRange{k0, blk.m0}, stage, Value(), Value());
+        for (int64_t j = 0; j < k.BN / 64; ++j)
+          nvgpu::TmaAsyncLoadOp::create(
+              b, loc,
+              sharedView(
+                  b, loc, k.smem,
+                  arith::AddIOp::create(
+                      b, loc, at,
+                      cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
+                  {64, BK}, elt),
+              k.full, k.mapB,
+              ValueRange{
+                  arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
+                  k0},
+              stage, Value(), Value());
+      });
 }
 
 /// The cp.async producer: its 128 threads copy each K step's pieces. Thread
@@ -316,54 +333,47 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
                                    NVVM::SharedSpace::shared_cta));
   };
 
-  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
-    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
-                                   cst(b, loc, k.grid.kTiles), cst(b, loc, 1));
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value i = loop.getInductionVar();
-    Value step = k.step(b, loc, local, i);
-    Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
-    nvgpu::MBarrierTryWaitParityOp::create(
-        b, loc, k.empty, parityBit(b, loc, step, k.S, /*flip=*/true),
-        cst(b, loc, kWaitHintNs), stage);
-    Value k0 = arith::MulIOp::create(b, loc, i, cst(b, loc, BK));
-    Value at = k.stageBase(b, loc, stage);
-    Value colA = arith::AddIOp::create(
-        b, loc, k0, arith::MulIOp::create(b, loc, piece, eight));
-    Value tileA = sharedView(b, loc, k.smem, at, {k.BM * BK}, p.aElt);
-    for (int64_t r = 0; r < k.BM / rowsPerPass; ++r) {
-      Value row =
-          arith::AddIOp::create(b, loc, row0, cst(b, loc, r * rowsPerPass));
-      copy(b, p.a, flatA, blk.batch, arith::AddIOp::create(b, loc, blk.m0, row),
-           p.m, colA, p.k, tileA, affine(b, loc, row, BK, column));
-    }
-    Value tileB = sharedView(
-        b, loc, k.smem,
-        arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
-        {k.BN * BK}, p.bElt);
-    for (int64_t j = 0; j < k.BN / 64; ++j) {
-      Value colB = arith::AddIOp::create(
-          b, loc, blk.n0, affine(b, loc, piece, kPiece, cst(b, loc, j * 64)));
-      for (int64_t r = 0; r < BK / rowsPerPass; ++r) {
-        Value row =
-            arith::AddIOp::create(b, loc, row0, cst(b, loc, r * rowsPerPass));
-        copy(b, p.b, flatB, blk.batch, arith::AddIOp::create(b, loc, k0, row),
-             p.k, colB, p.n, tileB,
-             affine(b, loc, row, BK,
-                    affine(b, loc, cst(b, loc, j), 64 * BK, column)));
-      }
-    }
-    NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    // Step - inFlight has landed once at most inFlight groups are pending.
-    Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, step,
-                                        cst(b, loc, inFlight));
-    auto done = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
-    b.setInsertionPointToStart(&done.getThenRegion().front());
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, inFlight);
-    fence(b);
-    release(b, arith::SubIOp::create(b, loc, step, cst(b, loc, inFlight)));
-  });
+  k.forEachLoad(
+      b, loc,
+      [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage, Value k0,
+          Value at) {
+        Value colA = arith::AddIOp::create(
+            b, loc, k0, arith::MulIOp::create(b, loc, piece, eight));
+        Value tileA = sharedView(b, loc, k.smem, at, {k.BM * BK}, p.aElt);
+        for (int64_t r = 0; r < k.BM / rowsPerPass; ++r) {
+          Value row =
+              arith::AddIOp::create(b, loc, row0, cst(b, loc, r * rowsPerPass));
+          copy(b, p.a, flatA, blk.batch,
+               arith::AddIOp::create(b, loc, blk.m0, row), p.m, colA, p.k,
+               tileA, affine(b, loc, row, BK, column));
+        }
+        Value tileB = sharedView(
+            b, loc, k.smem,
+            arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
+            {k.BN * BK}, p.bElt);
+        for (int64_t j = 0; j < k.BN / 64; ++j) {
+          Value colB = arith::AddIOp::create(
+              b, loc, blk.n0,
+              affine(b, loc, piece, kPiece, cst(b, loc, j * 64)));
+          for (int64_t r = 0; r < BK / rowsPerPass; ++r) {
+            Value row = arith::AddIOp::create(b, loc, row0,
+                                              cst(b, loc, r * rowsPerPass));
+            copy(b, p.b, flatB, blk.batch,
+                 arith::AddIOp::create(b, loc, k0, row), p.k, colB, p.n, tileB,
+                 affine(b, loc, row, BK,
+                        affine(b, loc, cst(b, loc, j), 64 * BK, column)));
+          }
+        }
+        NVVM::CpAsyncCommitGroupOp::create(b, loc);
+        // Step - inFlight has landed once at most inFlight groups are pending.
+        Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                            step, cst(b, loc, inFlight));
+        auto done = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
+        b.setInsertionPointToStart(&done.getThenRegion().front());
+        NVVM::CpAsyncWaitGroupOp::create(b, loc, inFlight);
+        fence(b);
+        release(b, arith::SubIOp::create(b, loc, step, cst(b, loc, inFlight)));
+      });
   // The last steps: all copies landed.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   fence(b);
