@@ -31,6 +31,14 @@ std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
            std::to_string(s.block[1]);
   if (s.stages < 2 || s.stages > 8)
     return "stages must be in [2, 8], got " + std::to_string(s.stages);
+  // Grids of more than a thousand single-consumer blocks, one per tile,
+  // failed on the H100 (launch failures, and NaNs in some tiles), with
+  // cp.async at any residency and with TMA at three blocks per SM; walking
+  // grids of one block per SM never did. The cause is not found yet
+  // (bench/results/wgmma-conv-sweep.md).
+  if (s.consumers() == 1 && !s.persistent)
+    return "block M = 64 (one consumer warpgroup) needs persistent = true: "
+           "grids of one such block per tile fail on the H100";
   if (!limits)
     return "";
   if (s.numThreads() > limits->maxThreadsPerBlock)
@@ -108,7 +116,8 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   std::array<int64_t, 2> pick =
       best ? best->block : candidates[std::size(candidates) - 1].block;
   // 4 stages: 3 measured 5-13% slower at 4096^3 and 8192^3, 6 slower still.
-  // A persistent grid (as many blocks as the SMs hold) when there is more
+  // 64-row tiles are always persistent (checkWgmmaSchedule). Others get a
+  // persistent grid (as many blocks as the SMs hold) when there is more
   // than one wave of blocks with short K loops, where a block's fixed costs
   // (the pipeline's fill, the epilogue) weigh most: measured 10% faster at 4096
   // x 3072 x 768 (12 K steps) and 5-7% slower at 4096^3 and 8192^3 (64 and 128
@@ -117,10 +126,15 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
       batch * ((m + pick[0] - 1) / pick[0]) * ((n + pick[1] - 1) / pick[1]);
   int64_t kSteps =
       (k + WgmmaMatmulSchedule::kBlockK - 1) / WgmmaMatmulSchedule::kBlockK;
-  WgmmaMatmulSchedule s{pick, 4, {8, 1}};
+  WgmmaMatmulSchedule s{pick,
+                        4,
+                        {8, 1},
+                        /*persistent=*/pick[0] ==
+                            WgmmaMatmulSchedule::kWarpgroupRows};
   while (s.stages > 2 && !checkWgmmaSchedule(s, &limits).empty())
     --s.stages;
-  s.persistent = blocks > limits.numSMs * s.resident(limits) &&
-                 kSteps <= kPersistentMaxKSteps;
+  if (s.consumers() > 1)
+    s.persistent = blocks > limits.numSMs * s.resident(limits) &&
+                   kSteps <= kPersistentMaxKSteps;
   return s;
 }

@@ -69,7 +69,7 @@ func.func @conv_async(%x: memref<6x10x10x64xf16>, %w: memref<3x3x64x128xf16>, %o
 // DEFAULT-LABEL: func.func @default_batched(
 // DEFAULT-NOT:     nvgpu.tma.create.descriptor
 // DEFAULT:         nvgpu.device_async_copy
-// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
+// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, persistent = true>}
 // DEFAULT-LABEL: func.func @default_conv(
 // DEFAULT:         tm.num_workers #tm.spatial<[264]>
 // DEFAULT:         nvgpu.device_async_copy

@@ -104,7 +104,7 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 // wave either way: the smallest tile wins); one of 16 rows, which would be
 // 3/4 padding in a 64-row tile, keeps mma.sync and its split-K.
 // CHECK-LABEL: func.func @default_skinny(
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, persistent = true>}
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], {{.*}} split_k = 8>}
 func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c: memref<128x768xf16>,
                           %x: memref<16x4096xf16>, %w: memref<4096x4096xf16>, %y: memref<16x4096xf16>) {

@@ -88,8 +88,12 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   // 64 output channels (a convolution's N): 128 x 64 tiles.
   EXPECT_EQ(defaultWgmmaSchedule(1, 32 * 56 * 56, 64, 576, h100).block,
             (std::array<int64_t, 2>{128, 64}));
-  // A 64-row output is not given 128-row tiles.
-  EXPECT_EQ(defaultWgmmaSchedule(1, 64, 4096, 4096, h100).block[0], 64);
+  // A 64-row output is not given 128-row tiles; 64-row tiles are
+  // persistent, with 4 stages.
+  WgmmaMatmulSchedule rows64 = defaultWgmmaSchedule(1, 64, 4096, 4096, h100);
+  EXPECT_EQ(rows64.block[0], 64);
+  EXPECT_TRUE(rows64.persistent);
+  EXPECT_EQ(rows64.stages, 4);
   // Every pick is in the space.
   std::vector<WgmmaMatmulSchedule> space = enumerateWgmmaSpace(h100);
   for (int64_t m : {1, 64, 333, 4096})
@@ -113,8 +117,9 @@ TEST(WgmmaMatmulSpace, GridBlocks) {
   EXPECT_EQ(s.resident(h100, 2), 2);
   EXPECT_EQ(s.gridBlocks(784, h100, 2), 264);
   EXPECT_EQ(s.gridBlocks(100, h100, 2), 100);
-  // Blocks of one consumer walk the tiles on one block per SM either way.
-  WgmmaMatmulSchedule one{{64, 64}, 4, {8, 1}};
+  // Blocks of one consumer are persistent, one per SM.
+  WgmmaMatmulSchedule one{{64, 64}, 4, {8, 1}, true};
+  EXPECT_EQ(one.resident(h100, 2), 3);
   EXPECT_EQ(one.gridBlocks(1568, h100, 2), 132);
   EXPECT_EQ(one.gridBlocks(24, h100, 2), 24);
 }
@@ -133,6 +138,9 @@ TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
             std::string::npos);
   EXPECT_NE(check({{128, 128}, 4, {0, 1}}).find("swizzle must be"),
             std::string::npos);
+  EXPECT_NE(check({{64, 128}, 4, {1, 1}}).find("needs persistent = true"),
+            std::string::npos);
+  EXPECT_EQ(check({{64, 128}, 4, {1, 1}, true}), "");
   // Structurally valid, too large for the H100.
   TargetLimits h100 = TargetLimits::h100();
   EXPECT_NE(

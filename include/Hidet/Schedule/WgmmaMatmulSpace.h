@@ -92,19 +92,15 @@ struct WgmmaMatmulSchedule {
                           sharedBytes(resultBytes), limits);
   }
   /// The grid for `tiles` output tiles: a block per tile, or with
-  /// `persistent` as many as the SMs hold at once (at most one per tile).
-  /// Blocks of one consumer warpgroup always walk the tiles, one block per
-  /// SM: grids of more than a thousand such blocks, one per tile, failed on
-  /// the H100 (launch failures, and NaNs in some tiles), with cp.async at
-  /// any residency and with TMA at three blocks per SM; walking grids never
-  /// did. The cause is not found yet.
+  /// `persistent` as many as the SMs hold at once (at most one per tile);
+  /// blocks of one consumer warpgroup, which are always persistent
+  /// (checkWgmmaSchedule), one per SM.
   int64_t gridBlocks(int64_t tiles, const TargetLimits &limits,
                      int64_t resultBytes = 4) const {
-    if (consumers() == 1)
-      return tiles < limits.numSMs ? tiles : limits.numSMs;
     if (!persistent)
       return tiles;
-    int64_t blocks = limits.numSMs * resident(limits, resultBytes);
+    int64_t blocks =
+        limits.numSMs * (consumers() == 1 ? 1 : resident(limits, resultBytes));
     return tiles < blocks ? tiles : blocks;
   }
   bool operator==(const WgmmaMatmulSchedule &o) const {

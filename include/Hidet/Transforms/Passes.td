@@ -120,8 +120,8 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
     unchanged.
 
     ```
-    anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template mma_matmul, 12220 schedules
-      default: #hidet.mma_matmul<block = [128, 64, 64], warp = [64, 32], mma = [16, 8, 16], stages = 3, swizzle = 8>
+    anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template wgmma_matmul, 182 schedules
+      default: #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>
     ```
   }];
   let options = [

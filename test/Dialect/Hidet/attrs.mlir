@@ -126,11 +126,18 @@
 // -----
 
 // The Hopper schedule round-trips; stages default to 4, the grid fields to
-// 1, and each is printed only when it differs.
+// 1, persistent to false, and each is printed only when it differs.
 // CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>}
-"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8>} : () -> ()
-// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6>}
-"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, split_k = 1>} : () -> ()
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8, persistent = false>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, persistent = true>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, split_k = 1, persistent = true>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [256, 128], stages = 3, persistent = true>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [256, 128], stages = 3, persistent = true>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block M = 64 (one consumer warpgroup) needs persistent = true: grids of one such block per tile fail on the H100}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [64, 128]>} : () -> ()
 
 // -----
 

@@ -44,7 +44,7 @@ func.func @wgmma3_ragged_bf16(%a: tensor<200x264xbf16>, %b: tensor<264x136xbf16>
   %z = arith.constant 0.0 : bf16
   %e = tensor.empty() : tensor<200x136xbf16>
   %f = linalg.fill ins(%z : bf16) outs(%e : tensor<200x136xbf16>) -> tensor<200x136xbf16>
-  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3>}
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3, persistent = true>}
       ins(%a, %b : tensor<200x264xbf16>, tensor<264x136xbf16>) outs(%f : tensor<200x136xbf16>) -> tensor<200x136xbf16>
   return %r : tensor<200x136xbf16>
 }
@@ -62,7 +62,7 @@ func.func @wgmma4_skinny_bf16(%a: tensor<16x512xbf16>, %b: tensor<512x1024xbf16>
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<16x1024xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x1024xf32>) -> tensor<16x1024xf32>
-  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], stages = 4>}
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], stages = 4, persistent = true>}
       ins(%a, %b : tensor<16x512xbf16>, tensor<512x1024xbf16>) outs(%f : tensor<16x1024xf32>) -> tensor<16x1024xf32>
   return %r : tensor<16x1024xf32>
 }
@@ -77,7 +77,7 @@ func.func @wgmma6_deep_bf16(%a: tensor<256x1024xbf16>, %b: tensor<1024x384xbf16>
   %z = arith.constant 0.0 : bf16
   %e = tensor.empty() : tensor<256x384xbf16>
   %f = linalg.fill ins(%z : bf16) outs(%e : tensor<256x384xbf16>) -> tensor<256x384xbf16>
-  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, swizzle = 2>}
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, swizzle = 2, persistent = true>}
       ins(%a, %b : tensor<256x1024xbf16>, tensor<1024x384xbf16>) outs(%f : tensor<256x384xbf16>) -> tensor<256x384xbf16>
   return %r : tensor<256x384xbf16>
 }

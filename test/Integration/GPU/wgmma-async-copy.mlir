@@ -21,7 +21,7 @@ func.func @async_bmm_ragged_bf16(%a: tensor<3x200x264xbf16>, %b: tensor<3x264x13
   %z = arith.constant 0.0 : bf16
   %e = tensor.empty() : tensor<3x200x136xbf16>
   %f = linalg.fill ins(%z : bf16) outs(%e : tensor<3x200x136xbf16>) -> tensor<3x200x136xbf16>
-  %r = linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3>}
+  %r = linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3, persistent = true>}
       ins(%a, %b : tensor<3x200x264xbf16>, tensor<3x264x136xbf16>) outs(%f : tensor<3x200x136xbf16>) -> tensor<3x200x136xbf16>
   return %r : tensor<3x200x136xbf16>
 }
@@ -72,7 +72,7 @@ func.func @async_conv_ragged_k(%x: tensor<1x9x9x8xf16>, %w: tensor<3x3x8x16xf16>
   %z = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<1x9x9x16xf16>
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<1x9x9x16xf16>) -> tensor<1x9x9x16xf16>
-  %r = linalg.conv_2d_nhwc_hwcf { hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], stages = 2>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  %r = linalg.conv_2d_nhwc_hwcf { hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], stages = 2, persistent = true>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%p, %w : tensor<1x11x11x8xf16>, tensor<3x3x8x16xf16>) outs(%f : tensor<1x9x9x16xf16>) -> tensor<1x9x9x16xf16>
   return %r : tensor<1x9x9x16xf16>
 }

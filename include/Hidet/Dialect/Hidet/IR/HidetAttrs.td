@@ -169,9 +169,9 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
     With `persistent = true` the grid has as many blocks as the SMs hold at
     once (at most one per tile), and each block walks the tiles `block_x + i * grid_x`: its
     producer fills the stages of the next tile while the consumers store the
-    last. Blocks of one consumer warpgroup (`block[0] = 64`) always walk the
-    tiles, one block per SM: large grids of them, one per tile, failed on
-    the H100 (cause not found yet). The grid field `swizzle` is that of `#hidet.mma_matmul`; `split_k`
+    last. Schedules of one consumer warpgroup (`block[0] = 64`) must be
+    persistent, and run one block per SM: large grids of them, one per tile,
+    failed on the H100 (cause not found yet). The grid field `swizzle` is that of `#hidet.mma_matmul`; `split_k`
     must be 1.
 
     Example (128 x 256 tiles, 2 consumer warpgroups and a producer, 4
