@@ -18,9 +18,6 @@ std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
                                                 const TargetLimits *limits) {
   if (std::string error = checkGridSchedule(s.grid); !error.empty())
     return error;
-  if (s.grid.splitK != 1)
-    return "split_k must be 1 (the wgmma template does not split K), got " +
-           std::to_string(s.grid.splitK);
   if (s.block[0] < 64 || s.block[0] > 256 || s.block[0] % 64 != 0)
     return "block M must be 64, 128, 192 or 256 (64 rows per consumer "
            "warpgroup), got " +
@@ -68,49 +65,80 @@ hidet::schedule::enumerateWgmmaSpace(const TargetLimits &limits) {
     for (int64_t bn : sides)
       for (int64_t stages : stageValues)
         for (int64_t swizzle : kSwizzleValues)
-          for (bool persistent : {false, true}) {
-            WgmmaMatmulSchedule s{{bm, bn}, stages, {swizzle, 1}, persistent};
-            if (checkWgmmaSchedule(s, &limits).empty())
-              space.push_back(s);
-          }
+          for (int64_t splitK : kSplitKValues)
+            for (bool persistent : {false, true}) {
+              WgmmaMatmulSchedule s{
+                  {bm, bn}, stages, {swizzle, splitK}, persistent};
+              if (checkWgmmaSchedule(s, &limits).empty())
+                space.push_back(s);
+            }
   return space;
 }
+
+/// The cost model of the heuristic, in nanoseconds, fitted to the H100
+/// (bench/results/wgmma-conv-sweep.md): a block spends kStepNs per element
+/// of its tile per K step of 64 (at efficiency 1) plus kFixedSteps steps of
+/// pipeline fill and epilogue; a split-K reduction costs its launch and its
+/// traffic (the slices read, C written) at kReduceBytesPerNs.
+static constexpr double kStepNs = 0.03;
+static constexpr int64_t kFixedSteps = 2;
+static constexpr double kReduceLaunchNs = 2000;
+static constexpr double kReduceBytesPerNs = 1600;
+/// The fewest K steps per slice worth a split.
+static constexpr int64_t kMinStepsPerSlice = 4;
 
 WgmmaMatmulSchedule
 hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                       int64_t k, const TargetLimits &limits) {
   // Tiles and their throughput relative to 128 x 256, measured on the H100
-  // at 4096^3 and 8192^3 f16 with 4 stages; the 64-column and 64-row ones
-  // are estimates (they serve narrow outputs, convolutions of 64 channels,
-  // and outputs of one wave, where the count decides:
-  // bench/results/matmul-wgmma-sweep.md).
+  // at 4096^3 and 8192^3 f16 with 4 stages (bench/results/
+  // matmul-wgmma-sweep.md). 64-row tiles run one consumer warpgroup per SM
+  // (their grids are one block per SM), which waits for its own wgmma, and
+  // 64-column tiles issue the narrowest wgmma: on 1568 x 512 x 4608 both
+  // measured at 0.55-0.6 of the per-SM rate of 128 x 128
+  // (bench/results/wgmma-conv-sweep.md).
   struct Candidate {
     std::array<int64_t, 2> block;
     double efficiency;
   };
   static const Candidate candidates[] = {
       {{128, 256}, 1.0},  {{128, 192}, 0.97}, {{256, 128}, 0.96},
-      {{192, 128}, 0.95}, {{128, 128}, 0.91}, {{64, 256}, 0.8},
-      {{64, 128}, 0.75},  {{128, 64}, 0.7},   {{64, 64}, 0.6},
+      {{192, 128}, 0.95}, {{128, 128}, 0.91}, {{64, 256}, 0.55},
+      {{64, 128}, 0.5},   {{128, 64}, 0.55},  {{64, 64}, 0.4},
   };
-  // A block runs in time proportional to its area over its efficiency, and
-  // the grid in as many such times as it has waves (ceil(blocks / SMs), one
-  // block per SM): the tile count's quantization decides as much as the
-  // tile's own speed (4096 x 768: 128 x 192 tiles make 128 blocks, one wave
-  // on 132 SMs; 128 x 256 make 96 and leave 36 SMs idle).
+  int64_t kSteps =
+      (k + WgmmaMatmulSchedule::kBlockK - 1) / WgmmaMatmulSchedule::kBlockK;
+  // A grid runs in as many block times as it has waves (ceil(blocks /
+  // SMs), one block per SM): the tile count's quantization decides as much
+  // as the tile's own speed (4096 x 768: 128 x 192 tiles make 128 blocks,
+  // one wave on 132 SMs; 128 x 256 make 96 and leave 36 SMs idle). Split-K
+  // fills the SMs that a few output tiles leave idle, at the cost of the
+  // reduction (128 x 768 x 3072: 8.8 us in 8 slices, 12.2 us unsplit).
   const Candidate *best = nullptr;
+  int64_t bestSplit = 1;
   double bestCost = 0;
   for (const Candidate &c : candidates) {
     if (!tileFits(c.block[0], m) || !tileFits(c.block[1], n))
       continue;
-    int64_t blocks = batch * ((m + c.block[0] - 1) / c.block[0]) *
-                     ((n + c.block[1] - 1) / c.block[1]);
-    int64_t waves = (blocks + limits.numSMs - 1) / limits.numSMs;
-    double cost =
-        static_cast<double>(waves * c.block[0] * c.block[1]) / c.efficiency;
-    if (!best || cost < bestCost) {
-      best = &c;
-      bestCost = cost;
+    int64_t tiles = batch * ((m + c.block[0] - 1) / c.block[0]) *
+                    ((n + c.block[1] - 1) / c.block[1]);
+    for (int64_t split : kSplitKValues) {
+      if (split > 1 && kSteps / split < kMinStepsPerSlice)
+        break;
+      int64_t blocks = tiles * split;
+      int64_t waves = (blocks + limits.numSMs - 1) / limits.numSMs;
+      int64_t steps = (kSteps + split - 1) / split + kFixedSteps;
+      double cost = static_cast<double>(waves * c.block[0] * c.block[1]) *
+                    steps * kStepNs / c.efficiency;
+      if (split > 1)
+        cost += kReduceLaunchNs +
+                static_cast<double>((split + 1) * batch * m * n * 4) /
+                    kReduceBytesPerNs;
+      if (!best || cost < bestCost) {
+        best = &c;
+        bestSplit = split;
+        bestCost = cost;
+      }
     }
   }
   std::array<int64_t, 2> pick =
@@ -122,19 +150,18 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   // (the pipeline's fill, the epilogue) weigh most: measured 10% faster at 4096
   // x 3072 x 768 (12 K steps) and 5-7% slower at 4096^3 and 8192^3 (64 and 128
   // K steps) and on a 3x3 convolution of 128 channels (18 K steps).
-  int64_t blocks =
-      batch * ((m + pick[0] - 1) / pick[0]) * ((n + pick[1] - 1) / pick[1]);
-  int64_t kSteps =
-      (k + WgmmaMatmulSchedule::kBlockK - 1) / WgmmaMatmulSchedule::kBlockK;
+  int64_t blocks = batch * ((m + pick[0] - 1) / pick[0]) *
+                   ((n + pick[1] - 1) / pick[1]) * bestSplit;
+  int64_t sliceSteps = (kSteps + bestSplit - 1) / bestSplit;
   WgmmaMatmulSchedule s{pick,
                         4,
-                        {8, 1},
+                        {8, bestSplit},
                         /*persistent=*/pick[0] ==
                             WgmmaMatmulSchedule::kWarpgroupRows};
   while (s.stages > 2 && !checkWgmmaSchedule(s, &limits).empty())
     --s.stages;
   if (s.consumers() > 1)
     s.persistent = blocks > limits.numSMs * s.resident(limits) &&
-                   kSteps <= kPersistentMaxKSteps;
+                   sliceSteps <= kPersistentMaxKSteps;
   return s;
 }

@@ -138,8 +138,8 @@ struct ScheduleAnchorsPass
       buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen),
                       reduceBlockSize);
     else if (kind == GemmTemplate::Wgmma)
-      buildWgmmaMatmul(b, op.getLoc(), p, cast<WgmmaMatmulAttr>(chosen),
-                       limits);
+      buildWgmmaMatmul(b, op.getLoc(), p, cast<WgmmaMatmulAttr>(chosen), limits,
+                       reduceBlockSize);
     else
       buildMmaMatmul(b, op.getLoc(), p, cast<MmaMatmulAttr>(chosen),
                      reduceBlockSize);

@@ -26,9 +26,9 @@
 // CHECK:             nvgpu.mbarrier.init %[[FULL]][%c0], %c128 :
 // CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c0], %c128 :
 // CHECK:           scf.if
-// CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 {
+// CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 iter_args(%{{.*}} = %c0) -> (index) {
 // CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
-// CHECK:               scf.for %{{.*}} = %c0 to %c9 step %c1 iter_args
+// CHECK:               scf.for %{{.*}} = %c0{{(_[0-9]+)?}} to %c9 step %c1 iter_args
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK:                 nvgpu.warpgroup.mma
 // CHECK:               memref.view {{.*}} to memref<64x24xf32, #gpu.address_space<workgroup>>
@@ -39,8 +39,8 @@
 // CHECK:             %[[ROW:.*]] = arith.divui %[[T]], %c8 : index
 // CHECK:             %[[PHASE:.*]] = arith.remui %[[ROW]], %c8 : index
 // CHECK:             arith.xori %[[PIECE]], %[[PHASE]] : index
-// CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 {
-// CHECK:               scf.for %{{.*}} = %c0 to %c9{{.*}} step %c1 {
+// CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 iter_args(%{{.*}} = %c0{{(_[0-9]+)?}}) -> (index) {
+// CHECK:               scf.for %{{.*}} = %c0{{(_[0-9]+)?}} to %c9{{.*}} step %c1 {
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[EMPTY]]
 // CHECK-COUNT-4:         nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<38400xf16> to memref<4096xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-8:         nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<73728xf16> to memref<8192xf16, #gpu.address_space<workgroup>>

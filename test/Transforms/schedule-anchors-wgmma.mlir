@@ -43,7 +43,7 @@
 // CHECK:           gpu.barrier
 // CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %[[WG]], %c2 : index
 // CHECK:           scf.if %[[CONSUMER]] {
-// CHECK:             scf.for %{{.*}} = %[[BID]] to %c4 step %c4 {
+// CHECK:             scf.for %{{.*}} = %[[BID]] to %c4 step %c4 iter_args(%{{.*}} = %c0) -> (index) {
 // CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
 // CHECK:               %[[ACC:.*]] = scf.for
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]][%{{.*}}], %{{.*}}, %{{.*}} :
@@ -69,7 +69,7 @@
 // CHECK:           } else {
 // CHECK:             arith.cmpi eq, %[[TID]], %c256 : index
 // CHECK:               nvgpu.tma.prefetch.descriptor
-// CHECK:               scf.for %{{.*}} = %[[BID]] to %c4 step %c4 {
+// CHECK:               scf.for %{{.*}} = %[[BID]] to %c4 step %c4 iter_args(%{{.*}} = %c0{{(_[0-9]+)?}}) -> (index) {
 // CHECK:                 scf.for
 // CHECK:                   nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%{{.*}}], %{{.*}}, %{{.*}} :
 // CHECK:                   nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[S:.*]]], %c49152 :
@@ -100,16 +100,64 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 
 // -----
 
-// A skinny GEMM of 128 rows gets 64 x 64 Hopper tiles (24 blocks, one
-// wave either way: the smallest tile wins); one of 16 rows, which would be
-// 3/4 padding in a 64-row tile, keeps mma.sync and its split-K.
+// A skinny GEMM of 128 rows gets 64 x 64 Hopper tiles, whose 24 output
+// tiles of 48 K steps are split 4 ways into 96 blocks; one of 16 rows,
+// which would be 3/4 padding in a 64-row tile, keeps mma.sync and its
+// split-K.
 // CHECK-LABEL: func.func @default_skinny(
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, persistent = true>}
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, split_k = 4, persistent = true>}
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], {{.*}} split_k = 8>}
 func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c: memref<128x768xf16>,
                           %x: memref<16x4096xf16>, %w: memref<4096x4096xf16>, %y: memref<16x4096xf16>) {
   linalg.matmul ins(%a, %b : memref<128x3072xf16>, memref<3072x768xf16>) outs(%c : memref<128x768xf16>)
   linalg.matmul ins(%x, %w : memref<16x4096xf16>, memref<4096x4096xf16>) outs(%y : memref<16x4096xf16>)
+  return
+}
+
+// -----
+
+// Split-K: 2 x 2 output tiles of 128 x 128 whose 11 K steps are cut into
+// slices of 3, 3, 3 and 2 steps make 16 tiles (batch, slice, output tile);
+// each block walks its tiles counting K steps across them, runs the K
+// tiles of its slice and stores f32 results to slice s of the workspace
+// (4 x 1 x 200 x 136) through f32 epilogue chunks (4 stages of 32 KiB, 2
+// chunks of 64 x (16 + 8) f32, 1 KiB of slack), which a second kernel adds
+// to C in slice order, a thread per element of C, before freeing it.
+// CHECK-LABEL: func.func @split_k(
+// CHECK-SAME:    %[[C:[^:]*]]: memref<200x136xf16>
+// CHECK:         %[[W:.*]] = memref.alloc() : memref<4x1x200x136xf32>
+// CHECK:         tm.num_workers #tm.spatial<[16]>
+// CHECK:         arith.constant 144384 : i32
+// CHECK:         gpu.launch blocks(%[[BID:[^,]*]],
+// CHECK:             %[[TILES:.*]] = scf.for %[[T:.*]] = %[[BID]] to %c16 step %c16 iter_args(%[[FIRST:.*]] = %c0) -> (index) {
+// CHECK:               %[[REST:.*]] = arith.divui %[[T]], %c4 : index
+// CHECK:               %[[SLICE:.*]] = arith.remui %[[REST]], %c4 : index
+// CHECK:               %[[KB:.*]] = arith.muli %[[SLICE]], %c3 : index
+// CHECK:               %[[KE0:.*]] = arith.addi %[[KB]], %c3 : index
+// CHECK:               %[[KE:.*]] = arith.minui %c11, %[[KE0]] : index
+// CHECK:               scf.for %[[I:.*]] = %[[KB]] to %[[KE]] step %c1 iter_args(
+// CHECK:                 %[[DI:.*]] = arith.subi %[[I]], %[[KB]] : index
+// CHECK:                 arith.addi %[[FIRST]], %[[DI]] : index
+// CHECK:               %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
+// CHECK:               vector.store %{{.*}}, %[[FLAT]][%{{.*}}] {alignment = 16 : i64} : memref<108800xf32>, vector<4xf32>
+// CHECK:               %[[N:.*]] = arith.subi %[[KE]], %[[KB]] : index
+// CHECK:               %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[N]] : index
+// CHECK:               scf.yield %[[NEXT]] : index
+// CHECK:         gpu.launch
+// CHECK:           tm.foreach (%[[BATCH:.*]], %[[R:.*]], %[[COL:.*]]) in #tm.spatial<[1, 200, 136]> on global_x {
+// CHECK:             %[[S0:.*]] = memref.load %[[W]][%c0{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// CHECK:             %[[A0:.*]] = arith.addf %{{.*}}, %[[S0]] : f32
+// CHECK:             %[[S1:.*]] = memref.load %[[W]][%c1{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// CHECK:             %[[A1:.*]] = arith.addf %[[A0]], %[[S1]] : f32
+// CHECK:             memref.load %[[W]][%c2{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// CHECK:             memref.load %[[W]][%c3{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// CHECK:             arith.truncf %{{.*}} : f32 to f16
+// CHECK:         memref.dealloc %[[W]] : memref<4x1x200x136xf32>
+func.func @split_k(%a: memref<200x696xf16>, %b: memref<696x136xf16>, %c: memref<200x136xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill ins(%z : f16) outs(%c : memref<200x136xf16>)
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128], split_k = 4>}
+      ins(%a, %b : memref<200x696xf16>, memref<696x136xf16>) outs(%c : memref<200x136xf16>)
   return
 }
 

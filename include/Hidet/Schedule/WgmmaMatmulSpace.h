@@ -119,11 +119,13 @@ std::vector<WgmmaMatmulSchedule>
 enumerateWgmmaSpace(const TargetLimits &limits = TargetLimits::h100());
 
 /// The heuristic for `batch` M x N x K outputs: of nine tiles (128 x 256 to
-/// 64 x 64) that are not mostly padding (tileFits), the one with the least
-/// estimated time, waves of one block per SM times the tile's area over its
-/// measured efficiency; 4 stages (fewer when shared memory is short), tiles
-/// in groups of 8 rows, and a persistent grid for more than one wave of
-/// blocks whose K loops are short (at most 16 K steps).
+/// 64 x 64) that are not mostly padding (tileFits) and split-K into 1 to 16
+/// slices of at least 4 K steps, the pair with the least estimated time
+/// (waves of one block per SM times the tile's area over its measured
+/// efficiency times its K steps, plus a split's reduction); 4 stages (fewer
+/// when shared memory is short), tiles in groups of 8 rows, and a
+/// persistent grid for more than one wave of blocks whose K loops are short
+/// (at most 16 K steps).
 WgmmaMatmulSchedule defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                          int64_t k, const TargetLimits &limits);
 

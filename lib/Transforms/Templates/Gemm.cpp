@@ -178,6 +178,11 @@ GemmBlock hidet::templates::gemmBlockAt(OpBuilder &b, Location loc,
       swizzleTile(b, loc, tile, grid.tilesM, grid.tilesN, grid.swizzle);
   blk.m0 = arith::MulIOp::create(b, loc, tm, cst(b, loc, grid.blockM));
   blk.n0 = arith::MulIOp::create(b, loc, tn, cst(b, loc, grid.blockN));
+  if (grid.splits == 1) {
+    blk.kBegin = cst(b, loc, 0);
+    blk.kEnd = cst(b, loc, grid.kTiles);
+    return blk;
+  }
   blk.kBegin =
       arith::MulIOp::create(b, loc, split, cst(b, loc, grid.kTilesPerSplit));
   blk.kEnd = arith::MinUIOp::create(

@@ -219,6 +219,11 @@ struct GemmOutput {
 mlir::Value createSplitKWorkspace(mlir::OpBuilder &b, mlir::Location loc,
                                   const GemmProblem &p, int64_t splits);
 
+/// The split-K `workspace` of `p` as the C operand of a GEMM of
+/// splits x batch batches: slice s of batch b is its batch s * batch + b,
+/// row-major m x n.
+GemmOperand splitKWorkspaceOperand(const GemmProblem &p, mlir::Value workspace);
+
 /// The second kernel of split-K: C = C + sum of the slices, a thread per
 /// element of C, `blockSize` threads per block.
 void emitSplitKReduction(mlir::OpBuilder &b, mlir::Location loc,

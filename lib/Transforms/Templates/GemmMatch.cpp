@@ -282,6 +282,16 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
   return p;
 }
 
+GemmOperand hidet::templates::splitKWorkspaceOperand(const GemmProblem &p,
+                                                     Value workspace) {
+  GemmOperand w;
+  w.buffer = workspace;
+  w.offset = stridedOffset({p.m * p.n, p.n, 1});
+  w.innerDim = 1;
+  w.vectorWidth = vectorWidthFor(Float32Type::get(workspace.getContext()), p.n);
+  return w;
+}
+
 bool hidet::templates::isGemmAnchor(linalg::LinalgOp op) {
   return isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op) ||
          linalg::isaContractionOpInterface(op);

@@ -76,10 +76,13 @@ std::string whyNoWgmma(const GemmProblem &p);
 /// computing `p` as `schedule` says: TMA loads, with the tensor maps
 /// created on the host before it, when both operands are row-major 2-D
 /// buffers, cp.async otherwise. A persistent schedule launches as many
-/// blocks as the SMs of `limits` hold at once.
+/// blocks as the SMs of `limits` hold at once. With split-K, the kernel
+/// writes its slices to an f32 workspace and a second kernel of
+/// `reduceBlockSize` threads per block adds them to C.
 void buildWgmmaMatmul(mlir::OpBuilder &b, mlir::Location loc,
                       const GemmProblem &p, WgmmaMatmulAttr schedule,
-                      const schedule::TargetLimits &limits);
+                      const schedule::TargetLimits &limits,
+                      int64_t reduceBlockSize);
 
 } // namespace templates
 } // namespace hidet

@@ -47,7 +47,9 @@
 // so a warp synchronizes only its lanes, never other warps.
 // With a persistent schedule, as many blocks as the SMs hold walk the
 // tiles t = block_x + i grid_x, and a block's producer fills the next
-// tile's stages during that epilogue.
+// tile's stages during that epilogue. With split-K a tile is a K slice of
+// an output tile, whose epilogue writes f32 to the slice's part of a
+// workspace; a second kernel adds the slices to C.
 //
 // The ops are upstream's nvgpu ops (tma.async.load, device_async_copy,
 // mbarrier.*, warpgroup.generate.descriptor, warpgroup.mma); only the
@@ -166,8 +168,13 @@ struct Kernel {
   const WgmmaMatmulSchedule &sched;
   GemmGrid grid;
   bool tma = true;
-  /// Output tiles (of all batches) and blocks.
+  /// Tiles (output tiles of all batches and K slices) and blocks.
   int64_t numTiles = 0, numBlocks = 0;
+  /// Where the epilogue writes: C, or with split-K the f32 workspace
+  /// (splitKWorkspaceOperand), and its element type.
+  GemmOperand out;
+  Type outElt;
+  Value workspace;
   int64_t BM = 0, BN = 0, S = 0, W = 0;
   Value tid, blockId, warpgroup;
   /// Dynamic shared memory and the offset of its first 1024-byte aligned
@@ -181,58 +188,73 @@ struct Kernel {
   Value stageBase(OpBuilder &b, Location loc, Value stage) const {
     return affine(b, loc, stage, sched.stageBytes(), base);
   }
-  /// `body(blk, i)` for the block's i-th output tile t = block_x + i grid_x.
+  /// `body(blk, first)` for each of the block's tiles t = block_x + i
+  /// grid_x, where `first` is the block's K step of the tile's first K tile
+  /// (steps count the K tiles of all the block's tiles, whose K slices may
+  /// differ in length); returns the block's count of K steps. A tile is
+  /// (batch, K slice, output tile), in that order.
   /// (Tiles past the last, when the grid does not divide them, are a
   /// ragged end that a task mapping cannot express, hence a plain loop.)
-  void forEachTile(
+  Value forEachTile(
       OpBuilder &b, Location loc,
       function_ref<void(OpBuilder &, const GemmBlock &, Value)> body) const {
-    auto loop = scf::ForOp::create(b, loc, blockId, cst(b, loc, numTiles),
-                                   cst(b, loc, numBlocks));
+    auto loop =
+        scf::ForOp::create(b, loc, blockId, cst(b, loc, numTiles),
+                           cst(b, loc, numBlocks), ValueRange{cst(b, loc, 0)});
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value t = loop.getInductionVar();
-    Value local = arith::DivUIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, t, blockId),
-        cst(b, loc, numBlocks));
+    Value first = loop.getRegionIterArg(0);
     int64_t perBatch = grid.tilesM * grid.tilesN;
-    GemmBlock blk =
-        gemmBlockAt(b, loc, p, grid,
-                    arith::DivUIOp::create(b, loc, t, cst(b, loc, perBatch)),
-                    cst(b, loc, 0),
-                    arith::RemUIOp::create(b, loc, t, cst(b, loc, perBatch)));
-    body(b, blk, local);
+    Value tile = arith::RemUIOp::create(b, loc, t, cst(b, loc, perBatch));
+    Value rest = arith::DivUIOp::create(b, loc, t, cst(b, loc, perBatch));
+    Value batch = rest, split = cst(b, loc, 0);
+    if (grid.splits > 1) {
+      batch = arith::DivUIOp::create(b, loc, rest, cst(b, loc, grid.splits));
+      split = arith::RemUIOp::create(b, loc, rest, cst(b, loc, grid.splits));
+    }
+    GemmBlock blk = gemmBlockAt(b, loc, p, grid, batch, split, tile);
+    body(b, blk, first);
+    Value next = arith::AddIOp::create(
+        b, loc, first,
+        b.createOrFold<arith::SubIOp>(loc, blk.kEnd, blk.kBegin));
+    scf::YieldOp::create(b, loc, next);
+    return loop.getResult(0);
   }
-  /// The block's K step of K tile `i` of its `local`-th output tile.
-  Value step(OpBuilder &b, Location loc, Value local, Value i) const {
-    return affine(b, loc, local, grid.kTiles, i);
+  /// The block's K step of K tile `i` of a tile `blk` whose first step is
+  /// `first`.
+  static Value step(OpBuilder &b, Location loc, const GemmBlock &blk,
+                    Value first, Value i) {
+    return arith::AddIOp::create(
+        b, loc, first, b.createOrFold<arith::SubIOp>(loc, i, blk.kBegin));
   }
   /// The producer's loop: for each K step of each of the block's tiles,
   /// waits until the step's stage is empty and calls `body(blk, step,
   /// stage, k0, at)` (k0: the K tile's first element; at: the stage's
-  /// offset).
-  void forEachLoad(OpBuilder &b, Location loc,
-                   function_ref<void(OpBuilder &, const GemmBlock &, Value,
-                                     Value, Value, Value)>
-                       body) const {
-    forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
-      auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
-                                     cst(b, loc, grid.kTiles), cst(b, loc, 1));
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value i = loop.getInductionVar();
-      Value g0 = step(b, loc, local, i);
-      Value stage = arith::RemUIOp::create(b, loc, g0, cst(b, loc, S));
-      // Round r waits for the consumers' release of round r - 1; the
-      // parity of round 0 is that of the phase before the first, which
-      // counts as complete.
-      nvgpu::MBarrierTryWaitParityOp::create(
-          b, loc, empty, parityBit(b, loc, g0, S, /*flip=*/true),
-          cst(b, loc, kWaitHintNs), stage);
-      Value k0 = arith::MulIOp::create(
-          b, loc, i, cst(b, loc, WgmmaMatmulSchedule::kBlockK));
-      body(b, blk, g0, stage, k0, stageBase(b, loc, stage));
-    });
+  /// offset). Returns the block's count of K steps.
+  Value forEachLoad(OpBuilder &b, Location loc,
+                    function_ref<void(OpBuilder &, const GemmBlock &, Value,
+                                      Value, Value, Value)>
+                        body) const {
+    return forEachTile(
+        b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value first) {
+          auto loop =
+              scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value i = loop.getInductionVar();
+          Value g0 = step(b, loc, blk, first, i);
+          Value stage = arith::RemUIOp::create(b, loc, g0, cst(b, loc, S));
+          // Round r waits for the consumers' release of round r - 1; the
+          // parity of round 0 is that of the phase before the first, which
+          // counts as complete.
+          nvgpu::MBarrierTryWaitParityOp::create(
+              b, loc, empty, parityBit(b, loc, g0, S, /*flip=*/true),
+              cst(b, loc, kWaitHintNs), stage);
+          Value k0 = arith::MulIOp::create(
+              b, loc, i, cst(b, loc, WgmmaMatmulSchedule::kBlockK));
+          body(b, blk, g0, stage, k0, stageBase(b, loc, stage));
+        });
   }
 };
 } // namespace
@@ -333,7 +355,7 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
                                    NVVM::SharedSpace::shared_cta));
   };
 
-  k.forEachLoad(
+  Value total = k.forEachLoad(
       b, loc,
       [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage, Value k0,
           Value at) {
@@ -377,13 +399,6 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
   // The last steps: all copies landed.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   fence(b);
-  Value tiles = arith::DivUIOp::create(
-      b, loc,
-      arith::SubIOp::create(b, loc, cst(b, loc, k.numTiles + k.numBlocks - 1),
-                            k.blockId),
-      cst(b, loc, k.numBlocks));
-  Value total =
-      arith::MulIOp::create(b, loc, tiles, cst(b, loc, k.grid.kTiles));
   Value first = arith::SubIOp::create(
       b, loc, arith::MaxUIOp::create(b, loc, total, cst(b, loc, inFlight)),
       cst(b, loc, inFlight));
@@ -405,7 +420,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
   int64_t rows = WgmmaMatmulSchedule::kWarpgroupRows;
   int64_t warpRows = rows / (wgThreads / rulebased::kWarpSize);
-  Type f32 = b.getF32Type(), ct = p.cElt;
+  Type f32 = b.getF32Type(), ct = k.outElt;
   int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
   int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
   Value chunk = sharedView(
@@ -439,12 +454,17 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
       cst(b, loc, 2));
   Value m0 = affine(b, loc, k.warpgroup, rows, blk.m0);
   GemmOutput output{&p, Value()};
+  // The workspace holds slice s of batch b as its batch s * batch + b.
+  Value outBatch =
+      k.workspace ? affine(b, loc, blk.split, p.batch, blk.batch) : blk.batch;
+  Value flatOut = k.workspace ? flatten(b, loc, k.workspace) : blk.flatC;
   auto pairType = VectorType::get({2}, f32);
 
   // The warp's rows of a chunk -> C in rows of `width` elements (16 bytes
   // when C's rows allow), spread over its lanes by auto_map.
-  int64_t width =
-      p.c.innerDim == 1 ? std::min<int64_t>(p.c.vectorWidth, 16 / bytes) : 1;
+  int64_t width = k.out.innerDim == 1
+                      ? std::min<int64_t>(k.out.vectorWidth, 16 / bytes)
+                      : 1;
   auto pieces = *algebra::TaskMapping::autoMap({warpRows, chunkCols / width},
                                                rulebased::kWarpSize);
   algebra::Shape rep = pieces.getFactors()[0].getShape();
@@ -465,13 +485,16 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
         for (int64_t e = 0; e < 2; ++e) {
           Value v = LLVM::ExtractValueOp::create(
               b, loc, regs, ArrayRef<int64_t>{0, 4 * j + 2 * i + e});
-          // C's start: the fill value, or C's own value (0 past the edges).
-          Value init = output.loadInit(
-              b, loc, blk, arith::AddIOp::create(b, loc, m0, row),
-              arith::AddIOp::create(
-                  b, loc, blk.n0,
-                  arith::AddIOp::create(b, loc, col, cst(b, loc, n0 + e))));
-          v = arith::AddFOp::create(b, loc, v, init);
+          // C's start: the fill value, or C's own value (0 past the edges);
+          // the split-K reduction adds it instead.
+          if (!k.workspace) {
+            Value init = output.loadInit(
+                b, loc, blk, arith::AddIOp::create(b, loc, m0, row),
+                arith::AddIOp::create(
+                    b, loc, blk.n0,
+                    arith::AddIOp::create(b, loc, col, cst(b, loc, n0 + e))));
+            v = arith::AddFOp::create(b, loc, v, init);
+          }
           pair =
               vector::InsertOp::create(b, loc, v, pair, ArrayRef<int64_t>{e});
         }
@@ -499,8 +522,8 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
       b.setInsertionPointToStart(&store.getThenRegion().front());
       Value v =
           vector::LoadOp::create(b, loc, vecType, chunk, ValueRange{row, col});
-      vector::StoreOp::create(b, loc, v, blk.flatC,
-                              elementOffset(b, loc, p.c, blk.batch, gr, gc),
+      vector::StoreOp::create(b, loc, v, flatOut,
+                              elementOffset(b, loc, k.out, outBatch, gr, gc),
                               /*nontemporal=*/false, vectorAlign(ct, width));
     });
     // The next chunk overwrites this one.
@@ -516,16 +539,15 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
   Type elt = k.p.aElt;
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({64, k.BN}, b.getF32Type()));
-  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value local) {
+  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value first) {
     Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-    auto loop =
-        scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, k.grid.kTiles),
-                           cst(b, loc, 1), ValueRange{acc0});
+    auto loop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1),
+                                   ValueRange{acc0});
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value i = loop.getInductionVar();
-      Value step = k.step(b, loc, local, i);
+      Value step = Kernel::step(b, loc, blk, first, i);
       Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, k.full, parityBit(b, loc, step, k.S, /*flip=*/false),
@@ -556,7 +578,7 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
           /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
           loop.getRegionIterArg(0));
       Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                             i, cst(b, loc, 0));
+                                             i, blk.kBegin);
       auto release = scf::IfOp::create(b, loc, notFirst, /*withElse=*/false);
       {
         OpBuilder::InsertionGuard g(b);
@@ -570,7 +592,9 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
     }
     // The tile's last stage is free once its wgmma retired.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
-    Value last = k.step(b, loc, local, cst(b, loc, k.grid.kTiles - 1));
+    Value last =
+        Kernel::step(b, loc, blk, first,
+                     arith::SubIOp::create(b, loc, blk.kEnd, cst(b, loc, 1)));
     nvgpu::MBarrierArriveOp::create(
         b, loc, k.empty,
         arith::RemUIOp::create(b, loc, last, cst(b, loc, k.S)));
@@ -647,7 +671,8 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
 
 void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
                                         const GemmProblem &p, WgmmaMatmulAttr s,
-                                        const schedule::TargetLimits &limits) {
+                                        const schedule::TargetLimits &limits,
+                                        int64_t reduceBlockSize) {
   MLIRContext *ctx = b.getContext();
   WgmmaMatmulSchedule sched = s.toSchedule();
   int64_t BM = sched.block[0], BN = sched.block[1];
@@ -692,14 +717,18 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
     addressB = asInteger(createMap(p.b.buffer, BK));
   }
 
-  Kernel k(p, sched, GemmGrid(p, BM, BN, BK, sched.grid.swizzle, /*splits=*/1));
+  Kernel k(p, sched,
+           GemmGrid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK));
   k.tma = tma;
+  k.workspace = createSplitKWorkspace(b, loc, p, k.grid.splits);
+  k.out = k.workspace ? splitKWorkspaceOperand(p, k.workspace) : p.c;
+  k.outElt = k.workspace ? b.getF32Type() : ct;
   k.BM = BM;
   k.BN = BN;
   k.S = sched.stages;
   k.W = sched.consumers();
-  k.numTiles = p.batch * k.grid.tilesM * k.grid.tilesN;
-  int64_t resultBytes = ct.getIntOrFloatBitWidth() / 8;
+  k.numTiles = p.batch * k.grid.splits * k.grid.tilesM * k.grid.tilesN;
+  int64_t resultBytes = k.outElt.getIntOrFloatBitWidth() / 8;
   k.numBlocks = sched.gridBlocks(k.numTiles, limits, resultBytes);
   int64_t sharedBytes = sched.sharedBytes(resultBytes);
 
@@ -725,4 +754,6 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
         k.mapB = asMap(addressB, BK);
         buildKernel(b, loc, k, launch);
       });
+  if (k.workspace)
+    emitSplitKReduction(b, loc, p, k.workspace, k.grid.splits, reduceBlockSize);
 }

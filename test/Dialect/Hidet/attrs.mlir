@@ -133,6 +133,8 @@
 "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, split_k = 1, persistent = true>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [256, 128], stages = 3, persistent = true>}
 "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [256, 128], stages = 3, persistent = true>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], swizzle = 8, split_k = 8, persistent = true>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], swizzle = 8, split_k = 8, persistent = true>} : () -> ()
 
 // -----
 
@@ -156,8 +158,8 @@
 
 // -----
 
-// expected-error @+1 {{split_k must be 1 (the wgmma template does not split K), got 2}}
-"test.op"() {s = #hidet.wgmma_matmul<block = [128, 128], split_k = 2>} : () -> ()
+// expected-error @+1 {{split_k must be in [1, 64], got 65}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [128, 128], split_k = 65>} : () -> ()
 
 // -----
 

@@ -171,8 +171,10 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
     producer fills the stages of the next tile while the consumers store the
     last. Schedules of one consumer warpgroup (`block[0] = 64`) must be
     persistent, and run one block per SM: large grids of them, one per tile,
-    failed on the H100 (cause not found yet). The grid field `swizzle` is that of `#hidet.mma_matmul`; `split_k`
-    must be 1.
+    failed on the H100 (cause not found yet). The grid fields are those of
+    `#hidet.mma_matmul`: with `split_k = S` each output tile's K steps are
+    cut into S slices, computed by separate tiles of the grid into an f32
+    workspace, and a second kernel adds the slices to C in order.
 
     Example (128 x 256 tiles, 2 consumer warpgroups and a producer, 4
     stages of 48 KiB, persistent):
