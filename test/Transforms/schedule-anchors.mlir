@@ -128,7 +128,10 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // then through ldmatrix (B transposed: it is k-major in memory) into
 // mma.sync. Shared memory has two stages: each K step loads the next tile
 // into registers, runs the mma instructions on one stage, stores the next
-// tile to the other and synchronizes once. Tiles are visited in groups of 4
+// tile to the other and synchronizes once. The fragments are
+// double-buffered in registers (2 x 2 of A, 2 x 2 pairs of B, 4 x 8 each):
+// both 16-deep steps of a 32-deep tile are read with ldmatrix, the second
+// into the other half, before the first step's 2 x 4 mma instructions. Tiles are visited in groups of 4
 // rows (swizzle = 4).
 // CHECK-LABEL: func.func @mma(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 42]>
@@ -151,6 +154,8 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // CHECK:             %[[FB:.*]] = memref.collapse_shape %arg1
 // CHECK:             %[[RB:.*]] = memref.alloca() : memref<2x8xf16>
 // CHECK:             tm.spatial <[16, 8]> on
+// CHECK:             %[[FRA:.*]] = memref.alloca() : memref<4x8xf16>
+// CHECK:             %[[FRB:.*]] = memref.alloca() : memref<4x8xf16>
 // CHECK:             vector.load %[[FA]][{{.*}}] {alignment = 2 : i64} : memref<184815xf16>, vector<1xf16>
 // CHECK:             vector.load %[[FB]][{{.*}}] {alignment = 8 : i64} : memref<246420xf16>, vector<4xf16>
 // CHECK:             vector.load %[[RA]]
@@ -165,11 +170,28 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // CHECK:               vector.store %{{.*}}, %[[RA]]
 // CHECK:               vector.load %[[FB]]
 // CHECK:               vector.store %{{.*}}, %[[RB]]
-// CHECK:               tm.repeat (%{{.*}}) in <[2]> {
+// CHECK:               tm.repeat (%[[MI0:.*]]) in <[2]> {
+// CHECK:                 %[[SA0:.*]] = arith.addi %c0{{(_[0-9]+)?}}, %[[MI0]] : index
 // CHECK:                 nvgpu.ldmatrix %[[AS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xf16>
+// CHECK:                 vector.store %{{.*}}, %[[FRA]][%[[SA0]], %{{.*}}] : memref<4x8xf16>, vector<2xf16>
+// CHECK:               tm.repeat (%{{.*}}) in <[2]> {
 // CHECK:                 nvgpu.ldmatrix %[[BS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
-// CHECK:                 tm.repeat ({{.*}}) in <[2, 4], unroll = [full, full]> {
-// CHECK:                   nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:                 vector.store %{{.*}}, %[[FRB]]
+// CHECK-NOT:             nvgpu.mma.sync
+// CHECK:               tm.repeat (%[[MI1:.*]]) in <[2]> {
+// CHECK:                 %[[SA1:.*]] = arith.addi %c2{{(_[0-9]+)?}}, %[[MI1]] : index
+// CHECK:                 nvgpu.ldmatrix %[[AS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x2xf16>
+// CHECK:                 vector.store %{{.*}}, %[[FRA]][%[[SA1]], %{{.*}}] : memref<4x8xf16>, vector<2xf16>
+// CHECK:               tm.repeat (%{{.*}}) in <[2]> {
+// CHECK:                 nvgpu.ldmatrix %[[BS]][%[[STAGE]], {{.*}}] {numTiles = 4 : i32, transpose = true} : {{.*}} -> vector<4x2xf16>
+// CHECK-NOT:           nvgpu.ldmatrix
+// CHECK:               tm.repeat ({{.*}}) in <[2, 4], unroll = [full, full]> {
+// CHECK:                 vector.load %[[FRA]][%{{.*}}, %{{.*}}] : memref<4x8xf16>, vector<2xf16>
+// CHECK:                 nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT:           nvgpu.ldmatrix
+// CHECK:               tm.repeat ({{.*}}) in <[2, 4], unroll = [full, full]> {
+// CHECK:                 nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT:           nvgpu.ldmatrix
 // CHECK:               %[[OTHER:.*]] = arith.subi %c1{{.*}}, %[[STAGE]]
 // CHECK:               vector.store %{{.*}}, %[[AS]][%[[OTHER]], {{.*}}] {alignment = 16 : i64}
 // CHECK:               vector.store %{{.*}}, %[[BS]][%[[OTHER]], {{.*}}] {alignment = 16 : i64}

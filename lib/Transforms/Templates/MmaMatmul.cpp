@@ -174,8 +174,8 @@ static PieceElement pieceElement(OpBuilder &b, Location loc,
 /// Only its k part changes from one K tile to the next.
 static Value pieceOffset(OpBuilder &b, Location loc, const GemmBlock &blk,
                          const TileCopy &t, const PieceElement &at) {
-  return clampedOffset(b, loc, *t.operand, blk.batch, at.row, at.inRow,
-                       at.col, at.inCol);
+  return clampedOffset(b, loc, *t.operand, blk.batch, at.row, at.inRow, at.col,
+                       at.inCol);
 }
 
 /// Copies the pieces of the K tile starting at `k0` into `t`'s unstaged
@@ -228,8 +228,7 @@ static void emitStagedCopyKLoop(OpBuilder &b, Location loc,
                                 ArrayRef<const TileCopy *> copies,
                                 function_ref<void(OpBuilder &)> compute) {
   auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
-  kLoop->setAttr(hidet::kPipelineStagesAttrName,
-                 b.getI64IntegerAttr(stages));
+  kLoop->setAttr(hidet::kPipelineStagesAttrName, b.getI64IntegerAttr(stages));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(kLoop.getBody());
   gpu::BarrierOp::create(b, loc);
@@ -468,11 +467,12 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     tile.at(stage, o, stored), b.getBoolAttr(!kInner),
                     b.getI32IntegerAttr(4));
               };
-              // Four registers of A per m tile, four of B per pair of n tiles.
+              // Four registers of A per m tile, four of B per pair of n tiles,
+              // twice: the fragments of K step kk live in half kk % 2.
               Value aFrag = memref::AllocaOp::create(
-                  b, loc, MemRefType::get({MT, 4 * perReg}, elt));
+                  b, loc, MemRefType::get({2 * MT, 4 * perReg}, elt));
               Value bFrag = memref::AllocaOp::create(
-                  b, loc, MemRefType::get({NT / 2, 4 * perReg}, elt));
+                  b, loc, MemRefType::get({NT, 4 * perReg}, elt));
               // Fragments are R x W vectors (R registers of W elements); they
               // move to and from the private arrays a register at a time, since
               // only rank-1 vector loads, stores, inserts and extracts lower to
@@ -585,64 +585,73 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                       ArrayRef<int64_t>{j / 2, j % 2});
                 return out;
               };
-              // One K tile in shared memory: BK / 16 steps of ldmatrix into the
-              // fragments, then MT x NT mma instructions. (Loading the next
-              // step's fragments ahead of the mma instructions, across the
-              // barrier, was measured slower on the H100 with 8 warps: 0.80 vs
-              // 0.51 ms at 4096^3.)
-              auto compute = [&](OpBuilder &b, Value stage) {
+              // One K tile in shared memory, BK / 16 K steps. The fragments
+              // are double-buffered in registers: step kk + 1's ldmatrix
+              // instructions are issued before step kk's MT x NT mma
+              // instructions, into the other half of the fragment arrays,
+              // so that the shared-memory latency hides behind the mma.
+              // (Loading the next tile's first step ahead too, across the
+              // barrier, was measured slower on the H100 with 8 warps: 0.80
+              // vs 0.51 ms at 4096^3.)
+              int64_t kSteps = BK / mmaK;
+              auto loadFragments = [&](OpBuilder &b, Value stage, int64_t kk) {
                 Value zero = cst(b, loc, 0);
+                Value q0 = cst(b, loc, kk * mmaK);
+                Value aHalf = cst(b, loc, kk % 2 * MT);
+                Value bHalf = cst(b, loc, kk % 2 * (NT / 2));
+                fullyUnrolled(b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
+                  Value p0 = affine(b, loc, mi[0], 16, wm0);
+                  Value slot = arith::AddIOp::create(b, loc, aHalf, mi[0]);
+                  if (!useLdmatrix(tileA, /*isA=*/true))
+                    return scalarFragments(b, tileA, stage, /*isA=*/true, p0,
+                                           q0, aFrag, slot);
+                  storeRows(b, ldmatrix(b, tileA, stage, /*isA=*/true, p0, q0),
+                            aFrag, slot, zero);
+                });
                 fullyUnrolled(
-                    b, loc, {BK / mmaK}, [&](OpBuilder &b, ValueRange kk) {
-                      Value q0 = arith::MulIOp::create(b, loc, kk[0],
-                                                       cst(b, loc, mmaK));
-                      fullyUnrolled(
-                          b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
-                            Value p0 = affine(b, loc, mi[0], 16, wm0);
-                            if (!useLdmatrix(tileA, /*isA=*/true))
-                              return scalarFragments(b, tileA, stage,
-                                                     /*isA=*/true, p0, q0,
-                                                     aFrag, mi[0]);
-                            storeRows(
-                                b,
-                                ldmatrix(b, tileA, stage, /*isA=*/true, p0, q0),
-                                aFrag, mi[0], zero);
-                          });
-                      fullyUnrolled(
-                          b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
-                            Value p0 = affine(b, loc, nj[0], 16, wn0);
-                            if (!useLdmatrix(tileB, /*isA=*/false))
-                              return scalarFragments(b, tileB, stage,
-                                                     /*isA=*/false, p0, q0,
-                                                     bFrag, nj[0]);
-                            storeRows(b,
-                                      ldmatrix(b, tileB, stage, /*isA=*/false,
-                                               p0, q0),
-                                      bFrag, nj[0], zero);
-                          });
-                      fullyUnrolled(
-                          b, loc, {MT, NT}, [&](OpBuilder &b, ValueRange t) {
-                            Value a =
-                                loadRows(b, 4, perReg, elt, aFrag, t[0], zero);
-                            // Fragment ni is registers 2 * (ni % 2) + {0, 1} of
-                            // pair ni / 2.
-                            Value nj = arith::DivUIOp::create(b, loc, t[1],
-                                                              cst(b, loc, 2));
-                            Value off = arith::MulIOp::create(
-                                b, loc,
-                                arith::RemUIOp::create(b, loc, t[1],
-                                                       cst(b, loc, 2)),
-                                cst(b, loc, 2 * perReg));
-                            Value bv =
-                                loadRows(b, 2, perReg, elt, bFrag, nj, off);
-                            Value accOff = arith::MulIOp::create(
-                                b, loc, t[1], cst(b, loc, 4));
-                            Value c =
-                                loadRows(b, 2, 2, f32, accFlat, t[0], accOff);
-                            storeRows(b, mma(b, a, bv, c), accFlat, t[0],
-                                      accOff);
-                          });
+                    b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
+                      Value p0 = affine(b, loc, nj[0], 16, wn0);
+                      Value slot = arith::AddIOp::create(b, loc, bHalf, nj[0]);
+                      if (!useLdmatrix(tileB, /*isA=*/false))
+                        return scalarFragments(b, tileB, stage, /*isA=*/false,
+                                               p0, q0, bFrag, slot);
+                      storeRows(
+                          b, ldmatrix(b, tileB, stage, /*isA=*/false, p0, q0),
+                          bFrag, slot, zero);
                     });
+              };
+              auto mmaStep = [&](OpBuilder &b, int64_t kk) {
+                Value zero = cst(b, loc, 0);
+                Value aHalf = cst(b, loc, kk % 2 * MT);
+                Value bHalf = cst(b, loc, kk % 2 * (NT / 2));
+                fullyUnrolled(
+                    b, loc, {MT, NT}, [&](OpBuilder &b, ValueRange t) {
+                      Value a = loadRows(
+                          b, 4, perReg, elt, aFrag,
+                          arith::AddIOp::create(b, loc, aHalf, t[0]), zero);
+                      // Fragment ni is registers 2 * (ni % 2) + {0, 1} of
+                      // pair ni / 2.
+                      Value nj = arith::AddIOp::create(
+                          b, loc, bHalf,
+                          arith::DivUIOp::create(b, loc, t[1], cst(b, loc, 2)));
+                      Value off = arith::MulIOp::create(
+                          b, loc,
+                          arith::RemUIOp::create(b, loc, t[1], cst(b, loc, 2)),
+                          cst(b, loc, 2 * perReg));
+                      Value bv = loadRows(b, 2, perReg, elt, bFrag, nj, off);
+                      Value accOff =
+                          arith::MulIOp::create(b, loc, t[1], cst(b, loc, 4));
+                      Value c = loadRows(b, 2, 2, f32, accFlat, t[0], accOff);
+                      storeRows(b, mma(b, a, bv, c), accFlat, t[0], accOff);
+                    });
+              };
+              auto compute = [&](OpBuilder &b, Value stage) {
+                loadFragments(b, stage, 0);
+                for (int64_t kk = 0; kk < kSteps; ++kk) {
+                  if (kk + 1 < kSteps)
+                    loadFragments(b, stage, kk + 1);
+                  mmaStep(b, kk);
+                }
               };
 
               if (sched.stages == 0)
@@ -658,9 +667,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     },
                     compute);
               else
-                emitStagedCopyKLoop(
-                    b, loc, p, blk, BK, sched.stages, {&copyA, &copyB},
-                    [&](OpBuilder &b) { compute(b, Value()); });
+                emitStagedCopyKLoop(b, loc, p, blk, BK, sched.stages,
+                                    {&copyA, &copyB},
+                                    [&](OpBuilder &b) { compute(b, Value()); });
               forAccumulators(
                   [&](OpBuilder &b, Value gr, Value gc, Value mi, Value slot) {
                     output.store(b, loc, blk, gr, gc,
