@@ -10,6 +10,7 @@
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 #include "Hidet/Dialect/TaskMapping/Transforms/Passes.h"
+#include "Hidet/Interfaces/FusibleOpInterface.h"
 #include "Hidet/Pipelines/Pipelines.h"
 #include "Hidet/Transforms/Passes.h"
 
@@ -27,6 +28,7 @@ void hidet::registerHidetDialects(mlir::DialectRegistry &registry) {
                   mlir::gpu::GPUDialect, mlir::scf::SCFDialect,
                   mlir::linalg::LinalgDialect, mlir::memref::MemRefDialect,
                   mlir::vector::VectorDialect, mlir::affine::AffineDialect>();
+  hidet::registerFusibleOpInterfaceExternalModels(registry);
 }
 
 void hidet::registerHidetPasses() {

@@ -247,6 +247,45 @@ def FastMath : Pass<"hidet-fast-math", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
+  let summary = "Groups a tensor graph into fusion groups around anchor ops.";
+  let description = [{
+    Hidet's post-scheduling fusion, first half: partitions the ops of a
+    function on tensors that implement `FusibleOpInterface` into fusion
+    groups, each to become one kernel, and writes each op's group and role
+    as `hidet.fusion = #hidet.fusion<group = N, role = R>`. Other ops
+    (`tensor.empty`, constants, calls) belong to no group.
+
+    1. Every non-injective op (a contraction, a convolution, a reduction)
+       anchors a group.
+    2. Epilogues, for each anchor in order: while a value the group
+       produces has exactly one use, by an unassigned op that is bijective
+       with respect to it (`getInverseIndexMap`) and takes no other value
+       of the group, that op joins as an epilogue and its result replaces
+       the value.
+    3. Prologues, for each anchor in order: while a value the group reads
+       is produced by an unassigned injective op whose results are used
+       only inside the group, that op joins as a prologue.
+    4. Leftovers, from the last op back: an unassigned op anchors a new
+       group and takes its prologues (so an island of elementwise ops is
+       one group, anchored at its last op).
+
+    Groups are numbered in the order of their last op. A value with more
+    than one use ends an epilogue chain (it is kept, not recomputed), an op
+    that reads a group value through a broadcast is not an epilogue, and a
+    reduction is never a prologue: it anchors its own group. With
+    `remarks`, each group is reported on its anchor.
+
+    Example: `gelu(x @ w + b)` as a matmul (its `linalg.fill` a prologue)
+    and one generic for the bias and GELU (the epilogue): one group.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark on each group's anchor listing its ops">,
+  ];
+  let dependentDialects = ["::hidet::HidetDialect"];
+}
+
 def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
                                "::mlir::func::FuncOp"> {
   let summary = "Decomposes aggregated linalg ops (softmax) into generics.";

@@ -165,3 +165,19 @@
 
 // expected-error @+1 {{block must have 2 entries, got 3}}
 "test.op"() {s = #hidet.wgmma_matmul<block = [128, 128, 64]>} : () -> ()
+
+// -----
+
+// A fusion group marker round-trips.
+// CHECK: "test.op"() {hidet.fusion = #hidet.fusion<group = 3, role = epilogue>}
+"test.op"() {hidet.fusion = #hidet.fusion<group = 3, role = epilogue>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'hidet.fusion' must be a #hidet.fusion, got 3 : i64}}
+"test.op"() {hidet.fusion = 3} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'hidet.fusion' group must be non-negative, got -1}}
+"test.op"() {hidet.fusion = #hidet.fusion<group = -1, role = anchor>} : () -> ()

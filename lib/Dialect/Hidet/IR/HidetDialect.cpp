@@ -20,6 +20,7 @@ using namespace mlir;
 using namespace hidet;
 
 #include "Hidet/Dialect/Hidet/IR/HidetDialect.cpp.inc"
+#include "Hidet/Dialect/Hidet/IR/HidetEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.cpp.inc"
@@ -31,11 +32,24 @@ void HidetDialect::initialize() {
       >();
 }
 
-/// `hidet.pipeline_stages` must be a stage count on a loop. (`hidet.schedule`
-/// is checked by the passes that read it: which schedule kind is right
-/// depends on the op's element types.)
+/// `hidet.pipeline_stages` must be a stage count on a loop, `hidet.fusion` a
+/// #hidet.fusion of a non-negative group. (`hidet.schedule` is checked by
+/// the passes that read it: which schedule kind is right depends on the
+/// op's element types.)
 LogicalResult HidetDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
+  if (attr.getName() == kFusionAttrName) {
+    auto fusion = dyn_cast<FusionAttr>(attr.getValue());
+    if (!fusion)
+      return op->emitError("'")
+             << kFusionAttrName << "' must be a #hidet.fusion, got "
+             << attr.getValue();
+    if (fusion.getGroup() < 0)
+      return op->emitError("'")
+             << kFusionAttrName << "' group must be non-negative, got "
+             << fusion.getGroup();
+    return success();
+  }
   if (attr.getName() != kPipelineStagesAttrName)
     return success();
   auto stages = dyn_cast<IntegerAttr>(attr.getValue());

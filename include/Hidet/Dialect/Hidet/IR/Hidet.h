@@ -26,9 +26,13 @@ inline constexpr llvm::StringLiteral kScheduleAttrName = "hidet.schedule";
 /// copies `hidet-pipeline-shared-copies` pipelines: the number of stages.
 inline constexpr llvm::StringLiteral kPipelineStagesAttrName =
     "hidet.pipeline_stages";
+/// Name of the discardable attribute (a #hidet.fusion) that
+/// `hidet-partition` writes on the ops of a fusion group.
+inline constexpr llvm::StringLiteral kFusionAttrName = "hidet.fusion";
 } // namespace hidet
 
 #include "Hidet/Dialect/Hidet/IR/HidetDialect.h.inc"
+#include "Hidet/Dialect/Hidet/IR/HidetEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.h.inc"

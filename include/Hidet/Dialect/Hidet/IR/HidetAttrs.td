@@ -9,6 +9,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 
 def Hidet_Dialect : Dialect {
   let name = "hidet";
@@ -199,6 +200,43 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
     /// The schedule as plain data (Hidet/Schedule/WgmmaMatmulSpace.h).
     ::hidet::schedule::WgmmaMatmulSchedule toSchedule() const;
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion groups
+//===----------------------------------------------------------------------===//
+
+def Hidet_FusionRole : I32EnumAttr<"FusionRole",
+    "The part an op plays in its fusion group", [
+      I32EnumAttrCase<"anchor", 0>, I32EnumAttrCase<"prologue", 1>,
+      I32EnumAttrCase<"epilogue", 2>]> {
+  let cppNamespace = "::hidet";
+  let genSpecializedAttr = 0;
+}
+
+def Hidet_FusionAttr : AttrDef<Hidet_Dialect, "Fusion"> {
+  let mnemonic = "fusion";
+  let summary = "An op's fusion group and its role in it";
+  let description = [{
+    Written by `hidet-partition` on every op of a fusion group, as
+    `hidet.fusion`: the group's number (groups are numbered in the order
+    their results are computed) and the op's role. A group has one
+    *anchor* (a non-injective op, or an injective op that no other group
+    took), *prologue* ops (injective producers whose every use is inside
+    the group) and *epilogue* ops (a chain after the anchor, each bijective
+    with respect to the value it takes from the group). The group is
+    compiled into the anchor's kernel.
+
+    Example (the bias and GELU after a matmul):
+
+    ```mlir
+    %mm = linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ...
+    %y = linalg.generic {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>, ...} ...
+    ```
+  }];
+  let parameters = (ins "int64_t":$group,
+                        EnumParameter<Hidet_FusionRole>:$role);
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 #endif // HIDET_DIALECT_HIDET_IR_HIDETATTRS_TD
