@@ -71,6 +71,15 @@ protected:
     EXPECT_EQ(static_cast<int64_t>(seen.size()), count);
   }
 
+  /// `op`'s inverse index map for its operand `i`.
+  static FailureOr<AffineMap> inverseOf(Operation *op, unsigned i) {
+    return cast<hidet::FusibleOpInterface>(op).getInverseIndexMap(
+        op->getOpOperand(i));
+  }
+  static bool injective(Operation *op) {
+    return cast<hidet::FusibleOpInterface>(op).isInjective();
+  }
+
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module;
 };
@@ -81,17 +90,15 @@ TEST_F(FusibleOpInterfaceTest, TransposeIsBijective) {
       %t = linalg.transpose ins(%x : tensor<2x3x4xf32>) outs(%e : tensor<4x2x3xf32>) permutation = [2, 0, 1]
       return %t : tensor<4x2x3xf32>
     })mlir");
-  auto fusible = cast<hidet::FusibleOpInterface>(op);
-  EXPECT_TRUE(fusible.isInjective());
-  FailureOr<AffineMap> inverse =
-      fusible.getInverseIndexMap(op->getOpOperand(0));
+  EXPECT_TRUE(injective(op));
+  FailureOr<AffineMap> inverse = inverseOf(op, 0);
   ASSERT_TRUE(succeeded(inverse));
   // Element (a, b, c) of x is element (c, a, b) of the result.
   EXPECT_EQ(inverse->compose(ArrayRef<int64_t>{1, 2, 3}),
             (SmallVector<int64_t>{3, 1, 2}));
   expectBijection(*inverse, {2, 3, 4}, {4, 2, 3});
   // The init is not read: no map for it.
-  EXPECT_TRUE(failed(fusible.getInverseIndexMap(op->getOpOperand(1))));
+  EXPECT_TRUE(failed(inverseOf(op, 1)));
 }
 
 TEST_F(FusibleOpInterfaceTest, BroadcastOperandHasNoInverse) {
@@ -105,13 +112,11 @@ TEST_F(FusibleOpInterfaceTest, BroadcastOperandHasNoInverse) {
       } -> tensor<4x8xf32>
       return %r : tensor<4x8xf32>
     })mlir");
-  auto fusible = cast<hidet::FusibleOpInterface>(op);
-  EXPECT_TRUE(fusible.isInjective());
-  FailureOr<AffineMap> inverse =
-      fusible.getInverseIndexMap(op->getOpOperand(0));
+  EXPECT_TRUE(injective(op));
+  FailureOr<AffineMap> inverse = inverseOf(op, 0);
   ASSERT_TRUE(succeeded(inverse));
   EXPECT_TRUE(inverse->isIdentity());
-  EXPECT_TRUE(failed(fusible.getInverseIndexMap(op->getOpOperand(1))));
+  EXPECT_TRUE(failed(inverseOf(op, 1)));
 }
 
 TEST_F(FusibleOpInterfaceTest, ReshapesLinearizeAndDelinearize) {
@@ -120,9 +125,7 @@ TEST_F(FusibleOpInterfaceTest, ReshapesLinearizeAndDelinearize) {
       %r = tensor.expand_shape %x [[0], [1, 2]] output_shape [6, 4, 5] : tensor<6x20xf32> into tensor<6x4x5xf32>
       return %r : tensor<6x4x5xf32>
     })mlir");
-  FailureOr<AffineMap> inverse =
-      cast<hidet::FusibleOpInterface>(expand).getInverseIndexMap(
-          expand->getOpOperand(0));
+  FailureOr<AffineMap> inverse = inverseOf(expand, 0);
   ASSERT_TRUE(succeeded(inverse));
   EXPECT_EQ(inverse->compose(ArrayRef<int64_t>{2, 13}),
             (SmallVector<int64_t>{2, 2, 3}));
@@ -133,8 +136,7 @@ TEST_F(FusibleOpInterfaceTest, ReshapesLinearizeAndDelinearize) {
       %r = tensor.collapse_shape %x [[0, 1], [2]] : tensor<3x4x5xf32> into tensor<12x5xf32>
       return %r : tensor<12x5xf32>
     })mlir");
-  inverse = cast<hidet::FusibleOpInterface>(collapse).getInverseIndexMap(
-      collapse->getOpOperand(0));
+  inverse = inverseOf(collapse, 0);
   ASSERT_TRUE(succeeded(inverse));
   EXPECT_EQ(inverse->compose(ArrayRef<int64_t>{2, 3, 4}),
             (SmallVector<int64_t>{11, 4}));
@@ -147,9 +149,8 @@ TEST_F(FusibleOpInterfaceTest, AnchorsAndInjectiveOnlyOps) {
       %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
       return %r : tensor<4x4xf32>
     })mlir");
-  auto mm = cast<hidet::FusibleOpInterface>(matmul);
-  EXPECT_FALSE(mm.isInjective());
-  EXPECT_TRUE(failed(mm.getInverseIndexMap(matmul->getOpOperand(0))));
+  EXPECT_FALSE(injective(matmul));
+  EXPECT_TRUE(failed(inverseOf(matmul, 0)));
 
   Operation *pad = firstOp(R"mlir(
     func.func @f(%x: tensor<4x4xf32>, %z: f32) -> tensor<6x6xf32> {
@@ -159,9 +160,8 @@ TEST_F(FusibleOpInterfaceTest, AnchorsAndInjectiveOnlyOps) {
       } : tensor<4x4xf32> to tensor<6x6xf32>
       return %p : tensor<6x6xf32>
     })mlir");
-  auto padOp = cast<hidet::FusibleOpInterface>(pad);
-  EXPECT_TRUE(padOp.isInjective());
-  EXPECT_TRUE(failed(padOp.getInverseIndexMap(pad->getOpOperand(0))));
+  EXPECT_TRUE(injective(pad));
+  EXPECT_TRUE(failed(inverseOf(pad, 0)));
 }
 
 } // namespace
