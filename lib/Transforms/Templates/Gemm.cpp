@@ -271,6 +271,20 @@ void GemmOutput::store(OpBuilder &b, Location loc, const GemmBlock &blk,
                           elementOffset(b, loc, p.c, blk.batch, row, col));
 }
 
+GemmOperand GemmOutput::target() const {
+  return workspace ? splitKWorkspaceOperand(*problem, workspace) : problem->c;
+}
+
+Type GemmOutput::targetElt() const {
+  return workspace ? Float32Type::get(workspace.getContext()) : problem->cElt;
+}
+
+Value GemmOutput::targetBatch(OpBuilder &b, Location loc,
+                              const GemmBlock &blk) const {
+  return workspace ? affine(b, loc, blk.split, problem->batch, blk.batch)
+                   : blk.batch;
+}
+
 Value hidet::templates::createSplitKWorkspace(OpBuilder &b, Location loc,
                                               const GemmProblem &p,
                                               int64_t splits) {

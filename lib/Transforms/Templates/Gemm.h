@@ -212,6 +212,14 @@ struct GemmOutput {
   /// edges.
   void store(mlir::OpBuilder &b, mlir::Location loc, const GemmBlock &blk,
              mlir::Value row, mlir::Value col, mlir::Value v) const;
+  /// For kernels that address the results themselves (vector stores): the
+  /// operand they go to (C, or the workspace as splitKWorkspaceOperand
+  /// describes it), its element type, and the batch of that operand that
+  /// block `blk` writes (with split-K: split * batch + batch).
+  GemmOperand target() const;
+  mlir::Type targetElt() const;
+  mlir::Value targetBatch(mlir::OpBuilder &b, mlir::Location loc,
+                          const GemmBlock &blk) const;
 };
 
 /// With `splits` > 1: allocates the f32 workspace before the kernel and

@@ -170,11 +170,8 @@ struct Kernel {
   bool tma = true;
   /// Tiles (output tiles of all batches and K slices) and blocks.
   int64_t numTiles = 0, numBlocks = 0;
-  /// Where the epilogue writes: C, or with split-K the f32 workspace
-  /// (splitKWorkspaceOperand), and its element type.
-  GemmOperand out;
-  Type outElt;
-  Value workspace;
+  /// Where the epilogue writes: C, or with split-K the f32 workspace.
+  GemmOutput output{};
   int64_t BM = 0, BN = 0, S = 0, W = 0;
   Value tid, blockId, warpgroup;
   /// Dynamic shared memory and the offset of its first 1024-byte aligned
@@ -420,7 +417,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
   int64_t rows = WgmmaMatmulSchedule::kWarpgroupRows;
   int64_t warpRows = rows / (wgThreads / rulebased::kWarpSize);
-  Type f32 = b.getF32Type(), ct = k.outElt;
+  Type f32 = b.getF32Type(), ct = k.output.targetElt();
   int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
   int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
   Value chunk = sharedView(
@@ -453,18 +450,16 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
       b, loc, arith::RemUIOp::create(b, loc, lane, cst(b, loc, 4)),
       cst(b, loc, 2));
   Value m0 = affine(b, loc, k.warpgroup, rows, blk.m0);
-  GemmOutput output{&p, Value()};
-  // The workspace holds slice s of batch b as its batch s * batch + b.
-  Value outBatch =
-      k.workspace ? affine(b, loc, blk.split, p.batch, blk.batch) : blk.batch;
-  Value flatOut = k.workspace ? flatten(b, loc, k.workspace) : blk.flatC;
+  const GemmOutput &output = k.output;
+  GemmOperand out = output.target();
+  Value outBatch = output.targetBatch(b, loc, blk);
+  Value flatOut = output.workspace ? flatten(b, loc, out.buffer) : blk.flatC;
   auto pairType = VectorType::get({2}, f32);
 
   // The warp's rows of a chunk -> C in rows of `width` elements (16 bytes
   // when C's rows allow), spread over its lanes by auto_map.
-  int64_t width = k.out.innerDim == 1
-                      ? std::min<int64_t>(k.out.vectorWidth, 16 / bytes)
-                      : 1;
+  int64_t width =
+      out.innerDim == 1 ? std::min<int64_t>(out.vectorWidth, 16 / bytes) : 1;
   auto pieces = *algebra::TaskMapping::autoMap({warpRows, chunkCols / width},
                                                rulebased::kWarpSize);
   algebra::Shape rep = pieces.getFactors()[0].getShape();
@@ -487,7 +482,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
               b, loc, regs, ArrayRef<int64_t>{0, 4 * j + 2 * i + e});
           // C's start: the fill value, or C's own value (0 past the edges);
           // the split-K reduction adds it instead.
-          if (!k.workspace) {
+          if (!output.workspace) {
             Value init = output.loadInit(
                 b, loc, blk, arith::AddIOp::create(b, loc, m0, row),
                 arith::AddIOp::create(
@@ -523,7 +518,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
       Value v =
           vector::LoadOp::create(b, loc, vecType, chunk, ValueRange{row, col});
       vector::StoreOp::create(b, loc, v, flatOut,
-                              elementOffset(b, loc, k.out, outBatch, gr, gc),
+                              elementOffset(b, loc, out, outBatch, gr, gc),
                               /*nontemporal=*/false, vectorAlign(ct, width));
     });
     // The next chunk overwrites this one.
@@ -677,7 +672,7 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   WgmmaMatmulSchedule sched = s.toSchedule();
   int64_t BM = sched.block[0], BN = sched.block[1];
   int64_t BK = WgmmaMatmulSchedule::kBlockK;
-  Type elt = p.aElt, ct = p.cElt;
+  Type elt = p.aElt;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   bool tma = tmaLoads(p);
@@ -720,15 +715,13 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   Kernel k(p, sched,
            GemmGrid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK));
   k.tma = tma;
-  k.workspace = createSplitKWorkspace(b, loc, p, k.grid.splits);
-  k.out = k.workspace ? splitKWorkspaceOperand(p, k.workspace) : p.c;
-  k.outElt = k.workspace ? b.getF32Type() : ct;
+  k.output = {&p, createSplitKWorkspace(b, loc, p, k.grid.splits)};
   k.BM = BM;
   k.BN = BN;
   k.S = sched.stages;
   k.W = sched.consumers();
   k.numTiles = p.batch * k.grid.splits * k.grid.tilesM * k.grid.tilesN;
-  int64_t resultBytes = k.outElt.getIntOrFloatBitWidth() / 8;
+  int64_t resultBytes = k.output.targetElt().getIntOrFloatBitWidth() / 8;
   k.numBlocks = sched.gridBlocks(k.numTiles, limits, resultBytes);
   int64_t sharedBytes = sched.sharedBytes(resultBytes);
 
@@ -754,6 +747,7 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
         k.mapB = asMap(addressB, BK);
         buildKernel(b, loc, k, launch);
       });
-  if (k.workspace)
-    emitSplitKReduction(b, loc, p, k.workspace, k.grid.splits, reduceBlockSize);
+  if (k.output.workspace)
+    emitSplitKReduction(b, loc, p, k.output.workspace, k.grid.splits,
+                        reduceBlockSize);
 }
