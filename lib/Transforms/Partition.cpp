@@ -42,8 +42,13 @@ namespace {
 class Partitioner {
 public:
   explicit Partitioner(Block &block) {
+    // Ops on buffers communicate through memory, not SSA values, which
+    // the rules follow: they belong to no group.
+    auto onBuffers = [](Operation &op) {
+      return llvm::any_of(op.getOperandTypes(), llvm::IsaPred<MemRefType>);
+    };
     for (Operation &op : block)
-      if (isa<FusibleOpInterface>(op))
+      if (isa<FusibleOpInterface>(op) && !onBuffers(op))
         ops.push_back(&op);
   }
 

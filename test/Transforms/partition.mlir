@@ -278,3 +278,21 @@ func.func @injective_island(%x: tensor<32x64xf32>, %y: tensor<64x32xf32>) -> ten
   } -> tensor<64x32xf32>
   return %s : tensor<64x32xf32>
 }
+
+// -----
+
+// Ops on buffers communicate through memory, which the rules do not
+// follow: they belong to no group.
+// CHECK-LABEL: func.func @buffers(
+// CHECK-NOT:     hidet.fusion
+// CHECK:         return
+func.func @buffers(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%c : memref<64x64xf32>) {
+  ^bb0(%o: f32):
+    %r = math.exp %o : f32
+    linalg.yield %r : f32
+  }
+  return
+}

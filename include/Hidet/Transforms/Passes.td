@@ -254,7 +254,8 @@ def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
     function on tensors that implement `FusibleOpInterface` into fusion
     groups, each to become one kernel, and writes each op's group and role
     as `hidet.fusion = #hidet.fusion<group = N, role = R>`. Other ops
-    (`tensor.empty`, constants, calls) belong to no group.
+    (`tensor.empty`, constants, calls, and ops on buffers, which
+    communicate through memory rather than SSA values) belong to no group.
 
     1. Every non-injective op (a contraction, a convolution, a reduction)
        anchors a group.
