@@ -35,13 +35,17 @@ static void addPipeline(OpPassManager &pm, const std::string &text) {
 /// One-shot bufferization with buffers as function arguments (inputs first,
 /// then outputs: destination-passing style, the calling convention of the
 /// compiled libraries).
-void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa) {
+void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
+                                       bool partition) {
   if (fromTosa)
     tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  if (partition)
+    pm.addNestedPass<func::FuncOp>(createPartition());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregates());
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
                   "function-boundary-type-conversion=identity-layout-map}");
-  addPipeline(pm, "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1},"
+  addPipeline(pm, "buffer-results-to-out-params{hoist-static-allocs=1 "
+                  "modify-public-functions=1},"
                   "canonicalize");
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
 }
@@ -53,11 +57,13 @@ void hidet::buildRuleBasedSchedulingPipeline(
   schedule.vectorBytes = options.vectorBytes;
   schedule.transposeTile = options.transposeTile;
   schedule.fuseRows = options.fuseRows;
+  schedule.fuse = options.fuse;
   // Templates first; the rule-based scheduler takes what is left.
   ScheduleAnchorsOptions anchors;
   anchors.numSMs = options.numSMs;
   anchors.tf32 = options.tf32;
   anchors.chip = options.chip;
+  anchors.fuse = options.fuse;
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
   if (options.anchors) {
@@ -96,7 +102,7 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
 
 void hidet::buildGPUPipeline(OpPassManager &pm,
                              const GPUPipelineOptions &options) {
-  buildBufferizationPipeline(pm, options.fromTosa);
+  buildBufferizationPipeline(pm, options.fromTosa, options.fuse);
   buildRuleBasedSchedulingPipeline(pm, options);
   buildGPULoweringPipeline(pm, options);
 }
@@ -123,10 +129,10 @@ void hidet::registerHidetPipelines() {
       buildCPUPipeline);
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-bufferize",
-      "Stage 1 of hidet-gpu-pipeline: decomposition and one-shot "
-      "bufferization to destination-passing functions",
+      "Stage 1 of hidet-gpu-pipeline: fusion groups, decomposition and "
+      "one-shot bufferization to destination-passing functions",
       [](OpPassManager &pm, const GPUPipelineOptions &o) {
-        buildBufferizationPipeline(pm, o.fromTosa);
+        buildBufferizationPipeline(pm, o.fromTosa, o.fuse);
       });
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-schedule-rule-based",

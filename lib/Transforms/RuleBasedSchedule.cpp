@@ -45,8 +45,8 @@ struct RuleBasedSchedulePass
   using Base::Base;
 
   void runOnOperation() final {
-    if (transposeTile > 1 && (transposeTile < kWarpSize ||
-                              !llvm::isPowerOf2_64(transposeTile))) {
+    if (transposeTile > 1 &&
+        (transposeTile < kWarpSize || !llvm::isPowerOf2_64(transposeTile))) {
       getOperation()->emitError("hidet-rule-based-schedule: transpose-tile "
                                 "must be a power of two of at least 32 (or "
                                 "1 to disable the tiled rule), got ")
@@ -73,13 +73,13 @@ struct RuleBasedSchedulePass
       for (Block *block : blocks)
         for (SmallVector<RowOp> &group : findRowGroups(*block)) {
           b.setInsertionPoint(group.back().op);
-          SmallVector<memref::AllocOp> dead =
-              scheduleRowGroup(b, group, blockSize, vectorBytes,
-                               rowRegisterElements);
+          SmallVector<memref::AllocOp> dead = scheduleRowGroup(
+              b, group, blockSize, vectorBytes, rowRegisterElements);
           for (RowOp &r : group)
             r.op->erase();
           for (memref::AllocOp alloc : dead) {
-            for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+            for (Operation *user :
+                 llvm::make_early_inc_range(alloc->getUsers()))
               user->erase(); // deallocs
             alloc->erase();
           }
@@ -91,7 +91,10 @@ struct RuleBasedSchedulePass
       if (!op->getParentOfType<gpu::LaunchOp>())
         ops.push_back(op);
     });
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::LinalgOp op : ops) {
+      if (fused.contains(op))
+        continue;
       if (!op.hasPureBufferSemantics()) {
         op->emitRemark("hidet-rule-based-schedule: skipped, the op works on "
                        "tensors (bufferize first)");
@@ -110,21 +113,39 @@ struct RuleBasedSchedulePass
       b.setInsertionPoint(op);
       if (op.getNumReductionLoops() == 0) {
         if (std::optional<PermutedInputs> perm = matchPermutedInputs(op);
-            perm && transposeTile > 1 &&
-            llvm::isPowerOf2_64(blockSize))
+            perm && transposeTile > 1 && llvm::isPowerOf2_64(blockSize))
           schedulePermuted(b, op, *ranges, *perm, transposeTile, blockSize,
                            vectorBytes);
         else
           scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
-      } else if (std::optional<WarpReduction> red = matchWarpReduction(op);
-                 red && (*ranges)[red->reductionDim] >= warpReduceMin) {
-        scheduleWarpReduction(
-            b, op, *ranges, *red, blockSize, vectorBytes,
-            /*blockPerRow=*/(*ranges)[red->reductionDim] >= blockReduceMin);
+        op->erase();
+        continue;
+      }
+      // A reduction is an anchor: its epilogue chain (its #hidet.fusion
+      // group) is applied to each result in its kernel.
+      fusion::Epilogue epilogue;
+      if (fuse && op.getNumDpsInits() == 1)
+        epilogue = fusion::Epilogue::match(
+            op, op.getDpsInitOperand(0)->get(),
+            llvm::map_to_vector(op.getDpsInputs(), [](Value v) { return v; }));
+      const fusion::Epilogue *epi = epilogue.empty() ? nullptr : &epilogue;
+      if (epi)
+        b.setInsertionPoint(epi->insertionPoint());
+      if (std::optional<WarpReduction> red = matchWarpReduction(op);
+          red && (*ranges)[red->reductionDim] >= warpReduceMin) {
+        scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes,
+                              /*blockPerRow=*/(*ranges)[red->reductionDim] >=
+                                  blockReduceMin,
+                              epi);
       } else {
-        scheduleSerialReduction(b, op, *ranges, blockSize);
+        scheduleSerialReduction(b, op, *ranges, blockSize, epi);
       }
       op->erase();
+      if (epi) {
+        for (Operation *e : epi->ops())
+          fused.insert(e);
+        epilogue.erase();
+      }
     }
   }
 };

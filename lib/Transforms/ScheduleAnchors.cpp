@@ -130,10 +130,21 @@ struct ScheduleAnchorsPass
       return op->emitError("hidet-schedule-anchors: the schedule does not "
                            "fit the target: ")
              << misfit;
-    OpBuilder b(op);
+    // The anchor's epilogue chain, applied to each result in the kernel,
+    // which then runs where the chain's last op was.
+    fusion::Epilogue epilogue;
+    if (fuse) {
+      epilogue =
+          fusion::Epilogue::match(op, p.c.buffer, {p.a.buffer, p.b.buffer});
+    }
+    if (!epilogue.empty())
+      p.epilogue = &epilogue;
+    Operation *at =
+        epilogue.empty() ? op.getOperation() : epilogue.insertionPoint();
+    OpBuilder b(at);
     if (fill)
       fill->erase();
-    Operation *before = op->getPrevNode();
+    Operation *before = at->getPrevNode();
     if (kind == GemmTemplate::Simt)
       buildSimtMatmul(b, op.getLoc(), p, cast<SimtMatmulAttr>(chosen),
                       reduceBlockSize);
@@ -145,13 +156,15 @@ struct ScheduleAnchorsPass
                      reduceBlockSize);
     // Record the decision on the GEMM kernel (the first launch it built).
     Block::iterator it =
-        before ? std::next(before->getIterator()) : op->getBlock()->begin();
-    for (; &*it != op.getOperation(); ++it)
+        before ? std::next(before->getIterator()) : at->getBlock()->begin();
+    for (; &*it != at; ++it)
       if (isa<gpu::LaunchOp>(*it)) {
         it->setAttr(kScheduleAttrName, chosen);
         break;
       }
     op->erase();
+    if (!epilogue.empty())
+      epilogue.erase();
     return success();
   }
 

@@ -41,8 +41,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("LLVM optimization level of the device code"),
       llvm::cl::init(3)};
   PassOptions::Option<bool> fromTosa{
-      *this, "from-tosa",
-      llvm::cl::desc("Run upstream tosa-to-linalg first"),
+      *this, "from-tosa", llvm::cl::desc("Run upstream tosa-to-linalg first"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
@@ -63,6 +62,13 @@ struct GPUPipelineOptions
       llvm::cl::desc("Instantiate the anchor templates (matmul, batch "
                      "matmul, convolution); off, anchors get the naive "
                      "rule-based kernels, e.g. as a GPU reference"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Partition the graph into fusion groups "
+                     "(hidet-partition) and apply each anchor's epilogue "
+                     "chain in its kernel (hidet-schedule-anchors{fuse=1}); "
+                     "off, every op is its own kernel"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> tf32{
       *this, "tf32",
@@ -91,13 +97,15 @@ struct GPUPipelineOptions
 struct CPUPipelineOptions
     : public mlir::PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> fromTosa{
-      *this, "from-tosa",
-      llvm::cl::desc("Run upstream tosa-to-linalg first"),
+      *this, "from-tosa", llvm::cl::desc("Run upstream tosa-to-linalg first"),
       llvm::cl::init(false)};
 };
 
-/// Stages of the GPU pipeline, usable alone.
-void buildBufferizationPipeline(mlir::OpPassManager &pm, bool fromTosa);
+/// Stages of the GPU pipeline, usable alone. With `partition`, the fusion
+/// groups are decided on tensors, before bufferization (their attributes
+/// stay on the linalg ops).
+void buildBufferizationPipeline(mlir::OpPassManager &pm, bool fromTosa,
+                                bool partition = false);
 void buildRuleBasedSchedulingPipeline(mlir::OpPassManager &pm,
                                       const GPUPipelineOptions &options);
 void buildGPULoweringPipeline(mlir::OpPassManager &pm,

@@ -95,6 +95,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
 
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU; sm_90a enables the Hopper (TMA + wgmma) template">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Apply each anchor's epilogue chain (its #hidet.fusion group) to "
+           "the results in its kernel instead of separate kernels">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -207,6 +210,9 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
            "through shared memory) instead of a warp">,
     Option<"warpReduceMin", "warp-reduce-min", "int64_t", /*default=*/"32",
            "Smallest reduced extent reduced by a warp instead of a thread">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Apply each reduction's epilogue chain (its #hidet.fusion group) "
+           "to the results in its kernel instead of separate kernels">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -1,4 +1,5 @@
-//===- Reductions.cpp - Reduction kernels -----------------------------------===//
+//===- Reductions.cpp - Reduction kernels
+//-----------------------------------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -50,9 +51,9 @@ static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
 /// (`blockPerRow`), by a whole block: lanes combine with a butterfly, the
 /// warps' partials meet in shared memory and the first warp combines them.
 void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
-                                  ArrayRef<int64_t> ranges,
-                                  const WarpReduction &red, int64_t blockSize,
-                                  int64_t vectorBytes, bool blockPerRow) {
+                           ArrayRef<int64_t> ranges, const WarpReduction &red,
+                           int64_t blockSize, int64_t vectorBytes,
+                           bool blockPerRow, const fusion::Epilogue *epilogue) {
   Location loc = op.getLoc();
   SmallVector<unsigned> parallelDims;
   op.getParallelDims(parallelDims);
@@ -81,128 +82,138 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
         {warpsPerBlock}, accType, AffineMap(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
 
-  createLaunch(b, loc, rowMapping, blockPerRow ? 1 : warpsPerBlock, blockSize,
-               [&](OpBuilder &b, gpu::LaunchOp launch) {
-    std::pair<Value, Value> warpLane =
-        getWarpAndLane(b, loc, launch, warpsPerBlock);
-    Value warp = warpLane.first, lane = warpLane.second;
-    Value tid = launch.getThreadIds().x;
-    auto rows = blockPerRow
-                    ? hidet::tm::ForEachOp::create(b, loc, rowMapping,
-                                                   hidet::tm::GPUWorker::block_x)
-                    : hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(rows.getBody().front().getTerminator());
-    auto accBuf = memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
-    memref::StoreOp::create(
-        b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
-        ValueRange{});
+  createLaunch(
+      b, loc, rowMapping, blockPerRow ? 1 : warpsPerBlock, blockSize,
+      [&](OpBuilder &b, gpu::LaunchOp launch) {
+        std::pair<Value, Value> warpLane =
+            getWarpAndLane(b, loc, launch, warpsPerBlock);
+        Value warp = warpLane.first, lane = warpLane.second;
+        Value tid = launch.getThreadIds().x;
+        auto rows =
+            blockPerRow
+                ? hidet::tm::ForEachOp::create(b, loc, rowMapping,
+                                               hidet::tm::GPUWorker::block_x)
+                : hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(rows.getBody().front().getTerminator());
+        auto accBuf =
+            memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
+        memref::StoreOp::create(b, loc,
+                                arith::ConstantOp::create(b, loc, red.neutral),
+                                accBuf, ValueRange{});
 
-    auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping,
-                                              blockPerRow ? tid : lane,
-                                              /*upperBound=*/threads);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPoint(lanes.getBody().front().getTerminator());
-      // Lane task r is the r-th vector of `width` elements of the row.
-      Value r = lanes.getTaskIndices()[0];
-      auto step = [&](OpBuilder &b) {
+        auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping,
+                                                  blockPerRow ? tid : lane,
+                                                  /*upperBound=*/threads);
+        {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPoint(lanes.getBody().front().getTerminator());
+          // Lane task r is the r-th vector of `width` elements of the row.
+          Value r = lanes.getTaskIndices()[0];
+          auto step = [&](OpBuilder &b) {
+            SmallVector<Value> ivs(ranges.size());
+            for (auto [k, d] : llvm::enumerate(parallelDims))
+              ivs[d] = rows.getTaskIndices()[k];
+            Value first = width == 1 ? r
+                                     : arith::MulIOp::create(b, loc, r,
+                                                             cst(b, loc, width))
+                                           .getResult();
+            ivs[red.reductionDim] = first;
+            SmallVector<Value> loaded;
+            for (OpOperand &operand : op->getOpOperands()) {
+              Value v = operand.get();
+              if (&operand == init || !isa<MemRefType>(v.getType())) {
+                loaded.push_back(v);
+                continue;
+              }
+              AffineMap map = op.getMatchingIndexingMap(&operand);
+              SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+              Type elt = cast<MemRefType>(v.getType()).getElementType();
+              if (width > 1 && map.isFunctionOfDim(red.reductionDim))
+                loaded.push_back(vector::LoadOp::create(
+                    b, loc, VectorType::get({width}, elt), v, idx,
+                    /*nontemporal=*/false,
+                    llvm::MaybeAlign(width *
+                                     ((elt.getIntOrFloatBitWidth() + 7) / 8))));
+              else
+                loaded.push_back(memref::LoadOp::create(b, loc, v, idx));
+            }
+            accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
+                               red.reductionDim, first);
+          };
+          if (vectors % threads == 0) {
+            step(b);
+          } else {
+            // Ragged tail: the last lanes of the last step have no element.
+            Value inRange = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ult, r, cst(b, loc, vectors));
+            auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+            step(b);
+          }
+        }
+        Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
+        partial = warpAllReduce(b, loc, red.combiner, partial);
+        if (blockPerRow) {
+          // Each warp's lane 0 publishes its partial; every warp then reduces
+          // the published partials (the neutral element past the last warp).
+          Value partials = launch.getWorkgroupAttributions()[0];
+          Value warpInBlock =
+              arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
+          auto publish = scf::IfOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                    cst(b, loc, 0)),
+              /*withElse=*/false);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(&publish.getThenRegion().front());
+            memref::StoreOp::create(b, loc, partial, partials, warpInBlock);
+          }
+          gpu::BarrierOp::create(b, loc);
+          Value hasPartial =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lane,
+                                    cst(b, loc, warpsPerBlock));
+          auto pick = scf::IfOp::create(b, loc, accType, hasPartial,
+                                        /*withElse=*/true);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(&pick.getThenRegion().front());
+            scf::YieldOp::create(
+                b, loc,
+                memref::LoadOp::create(b, loc, partials, lane).getResult());
+            b.setInsertionPointToStart(&pick.getElseRegion().front());
+            scf::YieldOp::create(
+                b, loc,
+                arith::ConstantOp::create(b, loc, red.neutral).getResult());
+          }
+          partial = warpAllReduce(b, loc, red.combiner, pick.getResult(0));
+        }
+        Value isLeader =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                  blockPerRow ? tid : lane, cst(b, loc, 0));
+        auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
         SmallVector<Value> ivs(ranges.size());
         for (auto [k, d] : llvm::enumerate(parallelDims))
           ivs[d] = rows.getTaskIndices()[k];
-        Value first =
-            width == 1 ? r
-                       : arith::MulIOp::create(b, loc, r, cst(b, loc, width))
-                             .getResult();
-        ivs[red.reductionDim] = first;
-        SmallVector<Value> loaded;
-        for (OpOperand &operand : op->getOpOperands()) {
-          Value v = operand.get();
-          if (&operand == init || !isa<MemRefType>(v.getType())) {
-            loaded.push_back(v);
-            continue;
-          }
-          AffineMap map = op.getMatchingIndexingMap(&operand);
-          SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
-          Type elt = cast<MemRefType>(v.getType()).getElementType();
-          if (width > 1 && map.isFunctionOfDim(red.reductionDim))
-            loaded.push_back(vector::LoadOp::create(
-                b, loc, VectorType::get({width}, elt), v, idx,
-                /*nontemporal=*/false,
-                llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) /
-                                          8))));
-          else
-            loaded.push_back(memref::LoadOp::create(b, loc, v, idx));
-        }
-        accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
-                           red.reductionDim, first);
-      };
-      if (vectors % threads == 0) {
-        step(b);
-      } else {
-        // Ragged tail: the last lanes of the last step have no element.
-        Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              r, cst(b, loc, vectors));
-        auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        step(b);
-      }
-    }
-    Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
-    partial = warpAllReduce(b, loc, red.combiner, partial);
-    if (blockPerRow) {
-      // Each warp's lane 0 publishes its partial; every warp then reduces
-      // the published partials (the neutral element past the last warp).
-      Value partials = launch.getWorkgroupAttributions()[0];
-      Value warpInBlock =
-          arith::DivUIOp::create(b, loc, tid, cst(b, loc, kWarpSize));
-      auto publish = scf::IfOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                cst(b, loc, 0)),
-          /*withElse=*/false);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&publish.getThenRegion().front());
-        memref::StoreOp::create(b, loc, partial, partials, warpInBlock);
-      }
-      gpu::BarrierOp::create(b, loc);
-      Value hasPartial = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult, lane, cst(b, loc, warpsPerBlock));
-      auto pick = scf::IfOp::create(b, loc, accType, hasPartial,
-                                    /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&pick.getThenRegion().front());
-        scf::YieldOp::create(
-            b, loc, memref::LoadOp::create(b, loc, partials, lane).getResult());
-        b.setInsertionPointToStart(&pick.getElseRegion().front());
-        scf::YieldOp::create(
-            b, loc, arith::ConstantOp::create(b, loc, red.neutral).getResult());
-      }
-      partial = warpAllReduce(b, loc, red.combiner, pick.getResult(0));
-    }
-    Value isLeader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           blockPerRow ? tid : lane,
-                                           cst(b, loc, 0));
-    auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElse=*/false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    SmallVector<Value> ivs(ranges.size());
-    for (auto [k, d] : llvm::enumerate(parallelDims))
-      ivs[d] = rows.getTaskIndices()[k];
-    ivs[red.reductionDim] = cst(b, loc, 0);
-    SmallVector<Value> outIdx = applyIndexingMap(
-        b, loc, op.getMatchingIndexingMap(init), ivs);
-    Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
-    memref::StoreOp::create(b, loc, combine(b, red.combiner, partial, initial),
-                            init->get(), outIdx);
-  }, shared);
+        ivs[red.reductionDim] = cst(b, loc, 0);
+        SmallVector<Value> outIdx =
+            applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
+        Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
+        Value result = combine(b, red.combiner, partial, initial);
+        if (epilogue)
+          epilogue->store(b, loc, outIdx, result);
+        else
+          memref::StoreOp::create(b, loc, result, init->get(), outIdx);
+      },
+      shared);
 }
 
 void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
-                                    ArrayRef<int64_t> ranges,
-                                    int64_t blockSize) {
+                             ArrayRef<int64_t> ranges, int64_t blockSize,
+                             const fusion::Epilogue *epilogue) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<unsigned> parallelDims, reductionDims;
@@ -222,64 +233,68 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
       ctx, redShape, llvm::to_vector(llvm::seq<int64_t>(0, redShape.size())),
       keep);
 
-  createLaunch(b, loc, mapping, blockSize, blockSize,
-               [&](OpBuilder &b, gpu::LaunchOp) {
-    auto outer = hidet::tm::ForEachOp::create(b, loc, mapping,
-                                       hidet::tm::GPUWorker::global_x);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(outer.getBody().front().getTerminator());
-    SmallVector<Value> ivs(ranges.size());
-    for (auto [k, d] : llvm::enumerate(parallelDims))
-      ivs[d] = outer.getTaskIndices()[k];
-    // The accumulators start from the outputs' initial values.
-    SmallVector<Value> accBufs;
-    SmallVector<SmallVector<Value>> outIdx;
-    for (auto [k, d] : llvm::enumerate(reductionDims))
-      ivs[d] = cst(b, loc, 0);
-    for (OpOperand &init : op.getDpsInitsMutable()) {
-      Type elt = cast<MemRefType>(init.get().getType()).getElementType();
-      auto buf = memref::AllocaOp::create(b, loc, MemRefType::get({}, elt));
-      outIdx.push_back(applyIndexingMap(
-          b, loc, op.getMatchingIndexingMap(&init), ivs));
-      memref::StoreOp::create(
-          b, loc, memref::LoadOp::create(b, loc, init.get(), outIdx.back()),
-          buf, ValueRange{});
-      accBufs.push_back(buf);
-    }
-    auto loop = hidet::tm::RepeatOp::create(b, loc, redMapping);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      Block *body = b.createBlock(&loop.getBody());
-      for (size_t i = 0; i < redShape.size(); ++i)
-        body->addArgument(b.getIndexType(), loc);
-      for (auto [k, d] : llvm::enumerate(reductionDims))
-        ivs[d] = body->getArgument(k);
-      SmallVector<Value> args;
-      unsigned initIdx = 0;
-      for (OpOperand &operand : op->getOpOperands()) {
-        Value v = operand.get();
-        if (op.isDpsInit(&operand)) {
-          args.push_back(memref::LoadOp::create(b, loc, accBufs[initIdx++],
-                                                ValueRange{}));
-          continue;
+  createLaunch(
+      b, loc, mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
+        auto outer = hidet::tm::ForEachOp::create(
+            b, loc, mapping, hidet::tm::GPUWorker::global_x);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(outer.getBody().front().getTerminator());
+        SmallVector<Value> ivs(ranges.size());
+        for (auto [k, d] : llvm::enumerate(parallelDims))
+          ivs[d] = outer.getTaskIndices()[k];
+        // The accumulators start from the outputs' initial values.
+        SmallVector<Value> accBufs;
+        SmallVector<SmallVector<Value>> outIdx;
+        for (auto [k, d] : llvm::enumerate(reductionDims))
+          ivs[d] = cst(b, loc, 0);
+        for (OpOperand &init : op.getDpsInitsMutable()) {
+          Type elt = cast<MemRefType>(init.get().getType()).getElementType();
+          auto buf = memref::AllocaOp::create(b, loc, MemRefType::get({}, elt));
+          outIdx.push_back(
+              applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
+          memref::StoreOp::create(
+              b, loc, memref::LoadOp::create(b, loc, init.get(), outIdx.back()),
+              buf, ValueRange{});
+          accBufs.push_back(buf);
         }
-        if (isa<MemRefType>(v.getType()))
-          v = memref::LoadOp::create(
-              b, loc, v,
-              applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
-                               ivs));
-        args.push_back(v);
-      }
-      SmallVector<Value> next = clonePayload(b, loc, op, args, ivs);
-      for (auto [v, buf] : llvm::zip(next, accBufs))
-        memref::StoreOp::create(b, loc, v, buf, ValueRange{});
-      hidet::tm::YieldOp::create(b, loc);
-    }
-    for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable()))
-      memref::StoreOp::create(
-          b, loc, memref::LoadOp::create(b, loc, accBufs[i], ValueRange{}),
-          init.get(), outIdx[i]);
-  });
+        auto loop = hidet::tm::RepeatOp::create(b, loc, redMapping);
+        {
+          OpBuilder::InsertionGuard inner(b);
+          Block *body = b.createBlock(&loop.getBody());
+          for (size_t i = 0; i < redShape.size(); ++i)
+            body->addArgument(b.getIndexType(), loc);
+          for (auto [k, d] : llvm::enumerate(reductionDims))
+            ivs[d] = body->getArgument(k);
+          SmallVector<Value> args;
+          unsigned initIdx = 0;
+          for (OpOperand &operand : op->getOpOperands()) {
+            Value v = operand.get();
+            if (op.isDpsInit(&operand)) {
+              args.push_back(memref::LoadOp::create(b, loc, accBufs[initIdx++],
+                                                    ValueRange{}));
+              continue;
+            }
+            if (isa<MemRefType>(v.getType()))
+              v = memref::LoadOp::create(
+                  b, loc, v,
+                  applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
+                                   ivs));
+            args.push_back(v);
+          }
+          SmallVector<Value> next = clonePayload(b, loc, op, args, ivs);
+          for (auto [v, buf] : llvm::zip(next, accBufs))
+            memref::StoreOp::create(b, loc, v, buf, ValueRange{});
+          hidet::tm::YieldOp::create(b, loc);
+        }
+        for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+          Value result =
+              memref::LoadOp::create(b, loc, accBufs[i], ValueRange{});
+          if (epilogue)
+            epilogue->store(b, loc, outIdx[i], result);
+          else
+            memref::StoreOp::create(b, loc, result, init.get(), outIdx[i]);
+        }
+      });
 }
 
 } // namespace rulebased

@@ -14,6 +14,8 @@
 #ifndef HIDET_LIB_TRANSFORMS_RULEBASED_RULEBASED_H
 #define HIDET_LIB_TRANSFORMS_RULEBASED_RULEBASED_H
 
+#include "../Fusion/Epilogue.h"
+
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -59,12 +61,9 @@ bool isContiguous(mlir::MemRefType type);
 /// Clones the payload of `op` with its block arguments replaced by `args`
 /// and `linalg.index` by `ivs`; returns the yielded values. With
 /// `width` > 1, ops on vector operands are rebuilt on vectors.
-llvm::SmallVector<mlir::Value> clonePayload(mlir::OpBuilder &b,
-                                            mlir::Location loc,
-                                            mlir::linalg::LinalgOp op,
-                                            mlir::ValueRange args,
-                                            mlir::ValueRange ivs,
-                                            int64_t width = 1);
+llvm::SmallVector<mlir::Value>
+clonePayload(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::LinalgOp op,
+             mlir::ValueRange args, mlir::ValueRange ivs, int64_t width = 1);
 
 /// Static loop extents, or failure for dynamic shapes.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
@@ -100,9 +99,10 @@ mlir::Value combine(mlir::OpBuilder &b, mlir::Operation *combiner,
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                        int64_t offset);
 /// The global warp id (blocks of `warpsPerBlock` warps) and the lane id.
-std::pair<mlir::Value, mlir::Value>
-getWarpAndLane(mlir::OpBuilder &b, mlir::Location loc,
-               mlir::gpu::LaunchOp launch, int64_t warpsPerBlock);
+std::pair<mlir::Value, mlir::Value> getWarpAndLane(mlir::OpBuilder &b,
+                                                   mlir::Location loc,
+                                                   mlir::gpu::LaunchOp launch,
+                                                   int64_t warpsPerBlock);
 /// Combines `value` across the warp with an xor butterfly; every lane ends
 /// with the result.
 mlir::Value warpAllReduce(mlir::OpBuilder &b, mlir::Location loc,
@@ -128,8 +128,8 @@ void scheduleInjective(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
 /// `p` other than the output's innermost one (a transpose); they are staged
 /// through a shared-memory tile.
 struct PermutedInputs {
-  unsigned p;                                      ///< contiguous loop dim
-  llvm::SmallVector<mlir::OpOperand *> operands;   ///< staged inputs
+  unsigned p;                                    ///< contiguous loop dim
+  llvm::SmallVector<mlir::OpOperand *> operands; ///< staged inputs
 };
 std::optional<PermutedInputs> matchPermutedInputs(mlir::linalg::LinalgOp op);
 void schedulePermuted(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
@@ -138,14 +138,17 @@ void schedulePermuted(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                       int64_t blockSize, int64_t vectorBytes);
 
 /// Reductions: a warp (or, with `blockPerRow`, a block) per output element.
+/// With an `epilogue` (of an op with one output), each result goes through
+/// it instead of to the op's output.
 void scheduleWarpReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                            llvm::ArrayRef<int64_t> ranges,
                            const WarpReduction &red, int64_t blockSize,
-                           int64_t vectorBytes, bool blockPerRow);
+                           int64_t vectorBytes, bool blockPerRow,
+                           const fusion::Epilogue *epilogue = nullptr);
 /// Other reductions: a thread per output element, a sequential loop.
 void scheduleSerialReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
-                             llvm::ArrayRef<int64_t> ranges,
-                             int64_t blockSize);
+                             llvm::ArrayRef<int64_t> ranges, int64_t blockSize,
+                             const fusion::Epilogue *epilogue = nullptr);
 
 /// A row-group op: its loops are the row dims followed, for 2-D ops, by the
 /// column dim.

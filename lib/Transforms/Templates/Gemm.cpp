@@ -267,6 +267,11 @@ void GemmOutput::store(OpBuilder &b, Location loc, const GemmBlock &blk,
                             ValueRange{blk.split, blk.batch, row, col});
     return;
   }
+  if (p.epilogue) {
+    p.epilogue->store(b, loc, p.c.position(b, loc, blk.batch, row, col),
+                      castTo(b, loc, v, p.cElt));
+    return;
+  }
   memref::StoreOp::create(b, loc, castTo(b, loc, v, p.cElt), blk.flatC,
                           elementOffset(b, loc, p.c, blk.batch, row, col));
 }
@@ -320,8 +325,13 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
               memref::LoadOp::create(
                   b, loc, workspace,
                   ValueRange{cst(b, loc, s), idx[0], idx[1], idx[2]}));
-        memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), flatC,
-                                cIdx);
+        if (p.epilogue)
+          p.epilogue->store(b, loc,
+                            p.c.position(b, loc, idx[0], idx[1], idx[2]),
+                            castTo(b, loc, sum, p.cElt));
+        else
+          memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), flatC,
+                                  cIdx);
       });
   memref::DeallocOp::create(b, loc, workspace);
 }

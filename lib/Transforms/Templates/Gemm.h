@@ -19,6 +19,8 @@
 #ifndef HIDET_LIB_TRANSFORMS_TEMPLATES_GEMM_H
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_GEMM_H
 
+#include "../Fusion/Epilogue.h"
+
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -56,6 +58,11 @@ struct GemmOperand {
   int64_t vectorWidth = 1;
   /// Whether the operand is the same for every batch (a broadcast).
   bool broadcast = false;
+  /// The position of the logical element (batch, row, col) in `buffer`'s
+  /// dimensions; set for C, whose values epilogues re-index.
+  std::function<llvm::SmallVector<mlir::Value>(
+      mlir::OpBuilder &, mlir::Location, mlir::Value, mlir::Value, mlir::Value)>
+      position;
 };
 
 /// C[b, m, n] += sum_k A[b, m, k] * B[b, k, n] for b < batch.
@@ -70,6 +77,9 @@ struct GemmProblem {
   /// What the anchor is, for remarks and the space printer
   /// ("linalg.matmul", "linalg.conv_2d_nhwc_hwcf", ...).
   std::string kind;
+  /// When set, the ops applied to each result of C before it is stored
+  /// (to the epilogue's output instead of C).
+  const fusion::Epilogue *epilogue = nullptr;
 };
 
 /// Reads `op` as a GEMM. On failure, `why` says what has no template: the
@@ -208,8 +218,9 @@ struct GemmOutput {
   mlir::Value loadInit(mlir::OpBuilder &b, mlir::Location loc,
                        const GemmBlock &blk, mlir::Value row,
                        mlir::Value col) const;
-  /// Stores the f32 result `v` of C[batch, row, col]; nothing past the
-  /// edges.
+  /// Stores the f32 result `v` of C[batch, row, col] (through the
+  /// problem's epilogue, when it has one and without split-K); nothing past
+  /// the edges.
   void store(mlir::OpBuilder &b, mlir::Location loc, const GemmBlock &blk,
              mlir::Value row, mlir::Value col, mlir::Value v) const;
   /// For kernels that address the results themselves (vector stores): the
@@ -233,7 +244,8 @@ mlir::Value createSplitKWorkspace(mlir::OpBuilder &b, mlir::Location loc,
 GemmOperand splitKWorkspaceOperand(const GemmProblem &p, mlir::Value workspace);
 
 /// The second kernel of split-K: C = C + sum of the slices, a thread per
-/// element of C, `blockSize` threads per block.
+/// element of C, `blockSize` threads per block; the problem's epilogue, if
+/// any, applies to each sum.
 void emitSplitKReduction(mlir::OpBuilder &b, mlir::Location loc,
                          const GemmProblem &p, mlir::Value workspace,
                          int64_t splits, int64_t blockSize);

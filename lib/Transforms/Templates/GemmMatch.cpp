@@ -168,6 +168,20 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
         partStride[2] = strides[j];
     }
     g.offset = stridedOffset(partStride);
+    if (&g == &p.c) {
+      SmallVector<unsigned> dimsOfC;
+      for (AffineExpr e : map.getResults())
+        dimsOfC.push_back(cast<AffineDimExpr>(e).getPosition());
+      g.position = [=](OpBuilder &, Location, Value batch, Value row,
+                       Value col) {
+        SmallVector<Value> pos;
+        for (unsigned d : dimsOfC)
+          pos.push_back(static_cast<int64_t>(d) == bDim ? batch
+                        : d == mDim                     ? row
+                                                        : col);
+        return pos;
+      };
+    }
   }
   return p;
 }
@@ -244,6 +258,10 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
     p.b.innerDim = 1;
     p.b.vectorWidth = vectorWidthFor(p.bElt, f);
     p.c.offset = stridedOffset({0, f, 1});
+    p.c.position = [=](OpBuilder &b, Location loc, Value, Value m, Value n) {
+      auto [img, y, x] = outPos(b, loc, m);
+      return SmallVector<Value>{img, y, x, n};
+    };
     p.c.innerDim = 1;
     p.c.vectorWidth = vectorWidthFor(p.cElt, f);
     return p;
@@ -276,6 +294,10 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
       return scaled(b, loc, i, oh * ow);
     auto [img, pix] = divMod(b, loc, i, oh * ow);
     return linear(b, loc, {img, pix}, {f * oh * ow, 1});
+  };
+  p.c.position = [=](OpBuilder &b, Location loc, Value, Value m, Value n) {
+    auto [img, y, x] = outPos(b, loc, m);
+    return SmallVector<Value>{img, n, y, x};
   };
   p.c.innerDim = 0;
   p.c.vectorWidth = vectorWidthFor(p.cElt, oh * ow);

@@ -181,8 +181,8 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   const GemmOperand &x = t.isA ? p.a : p.b;
                   // Computed unconditionally, so that its loop-invariant
                   // part is hoisted.
-                  Value off = clampedOffset(b, loc, x, blk.batch, gr, inRow,
-                                            gc, inCol);
+                  Value off =
+                      clampedOffset(b, loc, x, blk.batch, gr, inRow, gc, inCol);
                   Value v = loadOrZero(
                       b, loc, arith::AndIOp::create(b, loc, inRow, inCol),
                       t.isA ? flatA : flatB,

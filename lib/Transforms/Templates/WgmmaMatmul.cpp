@@ -460,6 +460,12 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   // when C's rows allow), spread over its lanes by auto_map.
   int64_t width =
       out.innerDim == 1 ? std::min<int64_t>(out.vectorWidth, 16 / bytes) : 1;
+  // A fused epilogue stores its own output, in vectors it can keep whole.
+  const fusion::Epilogue *epilogue = output.workspace ? nullptr : p.epilogue;
+  if (epilogue)
+    width = std::min<int64_t>(
+        {width, epilogue->maxVectorWidth(),
+         16 / (epilogue->outputElementType().getIntOrFloatBitWidth() / 8)});
   auto pieces = *algebra::TaskMapping::autoMap({warpRows, chunkCols / width},
                                                rulebased::kWarpSize);
   algebra::Shape rep = pieces.getFactors()[0].getShape();
@@ -517,6 +523,13 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
       b.setInsertionPointToStart(&store.getThenRegion().front());
       Value v =
           vector::LoadOp::create(b, loc, vecType, chunk, ValueRange{row, col});
+      if (epilogue) {
+        epilogue->store(
+            b, loc, p.c.position(b, loc, blk.batch, gr, gc),
+            width == 1 ? vector::ExtractOp::create(b, loc, v, 0).getResult()
+                       : v);
+        return;
+      }
       vector::StoreOp::create(b, loc, v, flatOut,
                               elementOffset(b, loc, out, outBatch, gr, gc),
                               /*nontemporal=*/false, vectorAlign(ct, width));

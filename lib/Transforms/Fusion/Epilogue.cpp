@@ -1,0 +1,473 @@
+//===- Epilogue.cpp - Epilogue chains fused into anchor kernels -----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The partition decided on tensors which ops may fuse; on buffers the
+// values live in memory, so each op of the chain is checked again against
+// what now shares memory with it: the fused kernel runs where the chain's
+// last op was, reads the anchor's operands and the side inputs there, and
+// writes only the chain's final buffer. An op is taken when that computes
+// what the separate kernels would have:
+//
+// - it reads the previous value at one position through a permutation
+//   (an inverse index map exists) and writes through a permutation;
+// - no op between the anchor and it touches the buffers the chain writes
+//   or skips, or writes a buffer the fused kernel reads;
+// - the buffers whose values are no longer written (the anchor's, and the
+//   intermediate ones) are temporaries nothing else reads;
+// - it does not write a buffer the kernel reads, except the element it
+//   reads in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Epilogue.h"
+
+#include "../RuleBased/RuleBased.h"
+
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::fusion;
+using hidet::rulebased::cst;
+
+/// The allocation or argument a buffer views.
+static Value rootOf(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+/// Whether `v` is `buffer` or a reshape of it (identity layouts: a reshape
+/// keeps every element's offset).
+static bool isReshapeOf(Value v, Value buffer) {
+  while (v != buffer) {
+    Operation *def = v.getDefiningOp();
+    if (!isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return true;
+}
+
+/// The ops of `anchor`'s fusion group that are its epilogue, in order.
+static SmallVector<Operation *> groupEpilogue(Operation *anchor) {
+  auto fusion = anchor->getAttrOfType<FusionAttr>(kFusionAttrName);
+  SmallVector<Operation *> ops;
+  if (!fusion || fusion.getRole() != FusionRole::anchor)
+    return ops;
+  for (Operation *op = anchor->getNextNode(); op; op = op->getNextNode()) {
+    auto f = op->getAttrOfType<FusionAttr>(kFusionAttrName);
+    if (f && f.getGroup() == fusion.getGroup() &&
+        f.getRole() == FusionRole::epilogue)
+      ops.push_back(op);
+  }
+  return ops;
+}
+
+/// The roots `op` reads and writes, or failure when it has effects on
+/// memory it does not name.
+static LogicalResult accessedRoots(Operation *op, SmallVectorImpl<Value> &reads,
+                                   SmallVectorImpl<Value> &writes) {
+  if (isMemoryEffectFree(op))
+    return success();
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return failure();
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &e : effects) {
+    if (isa<MemoryEffects::Allocate>(e.getEffect()))
+      continue;
+    Value v = e.getValue();
+    if (!v || !isa<MemRefType>(v.getType()))
+      return failure();
+    (isa<MemoryEffects::Read>(e.getEffect()) ? reads : writes)
+        .push_back(rootOf(v));
+  }
+  return success();
+}
+
+/// Whether the payload of `op` reads the block argument of `operand`.
+static bool readsOperand(linalg::LinalgOp op, OpOperand &operand) {
+  return op.payloadUsesValueFromOperand(&operand);
+}
+
+/// Largest power of two up to 16 that divides the innermost extent of
+/// `buffer`.
+static int64_t innermostPow2(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 0)
+    return 1;
+  int64_t extent = type.getShape().back();
+  int64_t w = 16;
+  while (w > 1 && extent % w != 0)
+    w /= 2;
+  return w;
+}
+
+Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
+                         ArrayRef<Value> kernelReads) {
+  Epilogue e;
+  e.anchorOut = anchorOut;
+  SmallVector<Operation *> candidates = groupEpilogue(anchor);
+  llvm::SmallPtrSet<Operation *, 8> inChain;
+  SmallVector<Value> reads; // roots the kernel reads
+  for (Value v : kernelReads)
+    reads.push_back(rootOf(v));
+  Value cur = anchorOut;
+  bool preserving = true;
+  int64_t width = innermostPow2(anchorOut);
+  // Buffers whose chain values are computed but, past the last op taken,
+  // no longer stored.
+  SmallVector<Value> chainBuffers{rootOf(anchorOut)};
+
+  auto reject = [&](Operation *op, const Twine &why) {
+    op->emitRemark("not fused into the kernel of ")
+        << anchor->getName() << " (a separate kernel instead): " << why;
+  };
+
+  for (auto [pos, candidate] : llvm::enumerate(candidates)) {
+    auto op = dyn_cast<linalg::LinalgOp>(candidate);
+    std::string why;
+    auto fail = [&](const Twine &w) {
+      why = w.str();
+      return false;
+    };
+    EpilogueStep step;
+    SmallVector<Value> sideReads;
+    auto check = [&]() -> bool {
+      if (!op)
+        return fail("it is not a linalg op");
+      if (!op.hasPureBufferSemantics())
+        return fail("it works on tensors");
+      if (op.getNumDpsInits() != 1 ||
+          op.getNumLoops() != op.getNumParallelLoops())
+        return fail("it is not an all-parallel op with one output");
+      if (failed(rulebased::getStaticRanges(op)))
+        return fail("its shape is dynamic");
+      OpOperand *init = op.getDpsInitOperand(0);
+      AffineMap outMap = op.getMatchingIndexingMap(init);
+      if (!outMap.isPermutation())
+        return fail("its output is not indexed by a permutation of its loops");
+      AffineMap chainMap;
+      for (OpOperand *in : op.getDpsInputOperands()) {
+        if (!isReshapeOf(in->get(), cur))
+          continue;
+        AffineMap map = op.getMatchingIndexingMap(in);
+        if (chainMap && map != chainMap)
+          return fail("it reads the previous value at two positions");
+        if (!map.isPermutation())
+          return fail("it reads the previous value through a map that is "
+                      "not a permutation (no inverse index map)");
+        chainMap = map;
+        step.in = in->get();
+        step.chainOperands.push_back(in);
+      }
+      if (!chainMap)
+        return fail("it does not read the previous op's value in full");
+      if (readsOperand(op, *init)) {
+        if (init->get() == step.in && outMap == chainMap)
+          step.chainOperands.push_back(init);
+        else if (isReshapeOf(init->get(), cur))
+          return fail("it reads the previous value at two positions");
+      }
+      step.op = op;
+      step.loopsFromIn = inversePermutation(chainMap);
+      Value out = rootOf(init->get());
+      // Side inputs: not a buffer of the chain (their values are not in
+      // memory any more) nor the output (other threads write it), except an
+      // in-place read of the element being written.
+      for (OpOperand &operand : op->getOpOperands()) {
+        if (llvm::is_contained(step.chainOperands, &operand) ||
+            (&operand == init && !readsOperand(op, operand)))
+          continue;
+        Value root = rootOf(operand.get());
+        bool inPlace = &operand == init;
+        if (llvm::is_contained(chainBuffers, root) && !inPlace)
+          return fail("a side input is a buffer of the chain");
+        if (root == out && !inPlace)
+          return fail("it reads the buffer it writes at another position");
+        sideReads.push_back(root);
+      }
+      // The kernel's own operands: the fused kernel writes `out` while
+      // other blocks read them.
+      if (llvm::is_contained(reads, out))
+        return fail("it writes a buffer the anchor's kernel reads");
+      // The same map in and out: the output has the input's shape, and
+      // every element keeps its offset.
+      if (chainMap != outMap)
+        preserving = false;
+      // The kernel may read the anchor's output (its initial value), each
+      // element in the thread that stores it: a write in place must go to
+      // the same element.
+      if (out == rootOf(anchorOut) && !preserving)
+        return fail("it writes the anchor's output at other positions");
+      return true;
+    };
+    bool ok = check();
+    // The buffers left unwritten once this op writes the chain's value.
+    Value out = ok ? rootOf(op.getDpsInitOperand(0)->get()) : Value();
+    if (ok) {
+      for (Value root : chainBuffers) {
+        if (root == out)
+          continue;
+        if (!root.getDefiningOp<memref::AllocOp>()) {
+          ok = fail("the value before it is stored to a buffer the function "
+                    "does not own");
+          break;
+        }
+        SmallVector<Value> worklist{root};
+        while (ok && !worklist.empty()) {
+          Value v = worklist.pop_back_val();
+          for (Operation *user : v.getUsers()) {
+            if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+              worklist.push_back(user->getResult(0));
+              continue;
+            }
+            // Users before the anchor (its initial value's producers, maybe
+            // already kernels) are done with it when the kernel runs.
+            Operation *top = anchor->getBlock()->findAncestorOpInBlock(*user);
+            bool before = top && top->isBeforeInBlock(anchor);
+            if (before || user == anchor || user == candidate ||
+                inChain.contains(user) || isa<memref::DeallocOp>(user))
+              continue;
+            ok = fail("the value before it is also read by '" +
+                      user->getName().getStringRef() + "'");
+            break;
+          }
+        }
+        if (!ok)
+          break;
+      }
+    }
+    // Ops between the anchor and this one, now run before the fused kernel.
+    if (ok) {
+      SmallVector<Value> written(chainBuffers);
+      written.push_back(out);
+      SmallVector<Value> allReads(reads);
+      allReads.append(sideReads);
+      for (Operation *x = anchor->getNextNode(); x != candidate;
+           x = x->getNextNode()) {
+        if (inChain.contains(x))
+          continue;
+        SmallVector<Value> xr, xw;
+        if (failed(accessedRoots(x, xr, xw))) {
+          ok = fail("'" + x->getName().getStringRef() +
+                    "' between the anchor and it has unknown memory effects");
+          break;
+        }
+        auto touches = [&](ArrayRef<Value> roots, ArrayRef<Value> set) {
+          return llvm::any_of(
+              roots, [&](Value r) { return llvm::is_contained(set, r); });
+        };
+        if (touches(xr, written) || touches(xw, written) ||
+            touches(xw, allReads)) {
+          ok = fail("'" + x->getName().getStringRef() +
+                    "' between the anchor and it accesses the same buffers");
+          break;
+        }
+      }
+    }
+    if (!ok) {
+      reject(candidate, why);
+      for (Operation *rest :
+           ArrayRef<Operation *>(candidates).drop_front(pos + 1))
+        reject(rest, "an earlier op of its chain is not fused");
+      break;
+    }
+    // Vectors of consecutive elements stay consecutive through the chain
+    // when every op keeps positions and every buffer's rows hold whole
+    // vectors.
+    width = std::min({width, innermostPow2(step.in),
+                      innermostPow2(op.getDpsInitOperand(0)->get())});
+    if (!rulebased::hasElementwisePayload(op) ||
+        !op.getBlock()->getOps<linalg::IndexOp>().empty())
+      width = 1;
+    inChain.insert(candidate);
+    for (Value r : sideReads)
+      reads.push_back(r);
+    e.steps.push_back(step);
+    cur = op.getDpsInitOperand(0)->get();
+    if (!llvm::is_contained(chainBuffers, out))
+      chainBuffers.push_back(out);
+  }
+  e.vectorWidth = preserving ? width : 1;
+  return e;
+}
+
+SmallVector<Operation *> Epilogue::ops() const {
+  SmallVector<Operation *> ops;
+  for (const EpilogueStep &s : steps)
+    ops.push_back(linalg::LinalgOp(s.op).getOperation());
+  return ops;
+}
+
+Value Epilogue::output() const {
+  linalg::LinalgOp last = steps.back().op;
+  return last.getDpsInitOperand(0)->get();
+}
+
+Type Epilogue::outputElementType() const {
+  return cast<MemRefType>(output().getType()).getElementType();
+}
+
+/// The position in `to` of the element at `index` of `from`, a buffer of
+/// which `to` is a reshape (or the converse): the same offset.
+static SmallVector<Value> reindex(OpBuilder &b, Location loc, ValueRange index,
+                                  MemRefType from, MemRefType to) {
+  if (from.getShape() == to.getShape())
+    return SmallVector<Value>(index);
+  Value flat;
+  for (auto [i, extent] : llvm::zip_equal(index, from.getShape()))
+    flat =
+        flat ? arith::AddIOp::create(
+                   b, loc,
+                   arith::MulIOp::create(b, loc, flat, cst(b, loc, extent)), i)
+                   .getResult()
+             : i;
+  SmallVector<Value> out(to.getRank());
+  for (int64_t d = to.getRank() - 1; d >= 0; --d) {
+    Value extent = cst(b, loc, to.getDimSize(d));
+    out[d] = d == 0 ? flat : arith::RemUIOp::create(b, loc, flat, extent);
+    if (d > 0)
+      flat = arith::DivUIOp::create(b, loc, flat, extent);
+  }
+  return out;
+}
+
+void Epilogue::store(OpBuilder &b, Location loc, ValueRange index,
+                     Value value) const {
+  auto vecType = dyn_cast<VectorType>(value.getType());
+  int64_t w = vecType ? vecType.getNumElements() : 1;
+  auto ofWidth = [&](Type elt) -> Type {
+    return w == 1 ? elt : VectorType::get({w}, elt);
+  };
+  SmallVector<Value> idx(index);
+  Value at = anchorOut;
+  for (const EpilogueStep &s : steps) {
+    linalg::LinalgOp op = s.op;
+    idx = reindex(b, loc, idx, cast<MemRefType>(at.getType()),
+                  cast<MemRefType>(s.in.getType()));
+    SmallVector<Value> loops =
+        rulebased::applyIndexingMap(b, loc, s.loopsFromIn, idx);
+    // The loop that runs along consecutive elements of a vector.
+    unsigned inner =
+        cast<AffineDimExpr>(op.getMatchingIndexingMap(s.chainOperands.front())
+                                .getResults()
+                                .back())
+            .getPosition();
+    SmallVector<Value> args;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Type elt = rulebased::elementTypeOf(operand.get());
+      if (llvm::is_contained(s.chainOperands, &operand)) {
+        args.push_back(value);
+        continue;
+      }
+      if (op.isDpsInit(&operand) && !readsOperand(op, operand)) {
+        args.push_back(arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(b.getZeroAttr(ofWidth(elt)))));
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      auto load = [&](ValueRange ls) -> Value {
+        return memref::LoadOp::create(
+            b, loc, operand.get(),
+            rulebased::applyIndexingMap(b, loc, map, ls));
+      };
+      if (w == 1) {
+        args.push_back(load(loops));
+        continue;
+      }
+      auto dim = getAffineDimExpr(inner, b.getContext());
+      if (!map.isFunctionOfDim(inner)) {
+        args.push_back(
+            vector::BroadcastOp::create(b, loc, ofWidth(elt), load(loops)));
+      } else if (map.getResults().back() == dim &&
+                 innermostPow2(operand.get()) % w == 0) {
+        args.push_back(vector::LoadOp::create(
+            b, loc, cast<VectorType>(ofWidth(elt)), operand.get(),
+            rulebased::applyIndexingMap(b, loc, map, loops),
+            /*nontemporal=*/false, rulebased::vectorAlign(elt, w)));
+      } else {
+        SmallVector<Value> elems;
+        for (int64_t i = 0; i < w; ++i) {
+          SmallVector<Value> ls(loops);
+          ls[inner] = arith::AddIOp::create(b, loc, ls[inner], cst(b, loc, i));
+          elems.push_back(load(ls));
+        }
+        args.push_back(vector::FromElementsOp::create(
+            b, loc, cast<VectorType>(ofWidth(elt)), elems));
+      }
+    }
+    value = rulebased::clonePayload(b, loc, op, args, loops, w).front();
+    Type outElt = rulebased::elementTypeOf(op.getDpsInitOperand(0)->get());
+    if (value.getType() != ofWidth(outElt))
+      value = vector::BroadcastOp::create(b, loc, ofWidth(outElt), value);
+    at = op.getDpsInitOperand(0)->get();
+    idx = rulebased::applyIndexingMap(
+        b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), loops);
+  }
+  if (w == 1) {
+    memref::StoreOp::create(b, loc, value, at, idx);
+    return;
+  }
+  vector::StoreOp::create(b, loc, value, at, idx, /*nontemporal=*/false,
+                          rulebased::vectorAlign(outputElementType(), w));
+}
+
+/// Erases the ops that define no used value among `buffer`'s views and
+/// deallocations, and the allocation itself when nothing else uses it.
+static void eraseIfUnused(Value root) {
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return;
+  SmallVector<Operation *> users;
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+        if (!user->getResult(0).use_empty() &&
+            llvm::any_of(user->getResult(0).getUsers(), [](Operation *u) {
+              return !isa<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                          memref::DeallocOp>(u);
+            }))
+          return;
+        worklist.push_back(user->getResult(0));
+      } else if (!isa<memref::DeallocOp>(user)) {
+        return;
+      }
+      users.push_back(user);
+    }
+  }
+  // Views before what they view: erase users last-created first.
+  for (Operation *user : llvm::reverse(users))
+    user->erase();
+  alloc->erase();
+}
+
+void Epilogue::erase() {
+  llvm::SetVector<Value> roots;
+  roots.insert(rootOf(anchorOut));
+  for (EpilogueStep &s : steps)
+    roots.insert(rootOf(s.op.getDpsInitOperand(0)->get()));
+  Value out = rootOf(output());
+  for (const EpilogueStep &s : llvm::reverse(steps))
+    s.op->erase();
+  steps.clear();
+  for (Value root : roots)
+    if (root != out)
+      eraseIfUnused(root);
+}

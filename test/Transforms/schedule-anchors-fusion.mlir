@@ -1,0 +1,354 @@
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80},canonicalize,cse))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_90a},canonicalize,cse))' -verify-diagnostics | FileCheck %s --check-prefix=HOPPER
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80 fuse=0}))' | FileCheck %s --check-prefix=OFF
+
+// Epilogue fusion on buffers: the ops of an anchor's #hidet.fusion group
+// that follow it are applied to each result in the anchor's kernel, which
+// runs where the chain's last op was and stores only the chain's result.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
+// Bias (in place) then GELU into the output: one kernel; the truncated
+// result goes through the bias load and the GELU to the output; the
+// intermediate buffer and the epilogue ops are gone.
+// CHECK-LABEL: func.func @bias_gelu(
+// CHECK-SAME:      %[[A:.*]]: memref<256x128xf16>, %[[B:.*]]: memref<128x512xf16>, %[[BIAS:.*]]: memref<512xf16>, %[[OUT:.*]]: memref<256x512xf16>)
+// CHECK-NOT:     memref.alloc() : memref<256x512xf16>
+// CHECK:         gpu.launch
+// CHECK:           nvgpu.mma.sync
+// CHECK:           scf.if
+// CHECK-NEXT:        %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:        %[[BV:.*]] = memref.load %[[BIAS]][%[[COL:.*]]] : memref<512xf16>
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[T]], %[[BV]] : f16
+// CHECK-NEXT:        math.tanh %[[S]] : f16
+// CHECK:             %[[G:.*]] = arith.mulf %[[S]], %{{.*}} : f16
+// CHECK-NEXT:        memref.store %[[G]], %[[OUT]][%[[ROW:.*]], %[[COL]]] : memref<256x512xf16>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
+// OFF-LABEL: func.func @bias_gelu(
+// OFF:         gpu.launch
+// OFF:         linalg.generic
+// OFF:         linalg.generic
+// The Hopper kernel applies it to 8 consecutive results at once: the bias
+// in one vector load, the GELU on vectors, one 16-byte store.
+// HOPPER-LABEL: func.func @bias_gelu(
+// HOPPER-SAME:      %[[A:.*]]: memref<256x128xf16>, %[[B:.*]]: memref<128x512xf16>, %[[BIAS:.*]]: memref<512xf16>, %[[OUT:.*]]: memref<256x512xf16>)
+// HOPPER:         gpu.launch
+// HOPPER:           nvgpu.warpgroup.mma
+// HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// HOPPER-NEXT:      %[[BV:.*]] = vector.load %[[BIAS]][%[[COL:.*]]] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
+// HOPPER-NEXT:      %[[S:.*]] = arith.addf %[[V]], %[[BV]] : vector<8xf16>
+// HOPPER-NEXT:      math.tanh %[[S]] : vector<8xf16>
+// HOPPER:           vector.store %{{.*}}, %[[OUT]][%{{.*}}, %[[COL]]] {alignment = 16 : i64} : memref<256x512xf16>, vector<8xf16>
+// HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
+// HOPPER-NOT:     linalg.generic
+func.func @bias_gelu(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: memref<512xf16>, %out: memref<256x512xf16>) {
+  %z = arith.constant 0.0 : f16
+  %half = arith.constant 0.5 : f16
+  %one = arith.constant 1.0 : f16
+  %c = memref.alloc() : memref<256x512xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<256x512xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<256x128xf16>, memref<128x512xf16>) outs(%c : memref<256x512xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<256x512xf16>, memref<512xf16>) outs(%c : memref<256x512xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    linalg.yield %s : f16
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<256x512xf16>) outs(%out : memref<256x512xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %t = math.tanh %x : f16
+    %u = arith.addf %t, %one : f16
+    %w = arith.mulf %u, %half : f16
+    %r = arith.mulf %x, %w : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %c : memref<256x512xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
+// f32 results, bias and residual added in f32, then cast to f16. On Hopper
+// the results leave the shared chunk as 4 x f32; the residual is loaded as
+// a vector at the same position, the sum truncated and stored as 4 x f16.
+// CHECK-LABEL: func.func @bias_residual_cast(
+// CHECK:           scf.if
+// CHECK-NEXT:        %[[BV:.*]] = memref.load %arg2[%[[COL:.*]]] : memref<512xf32>
+// CHECK-NEXT:        %[[RV:.*]] = memref.load %arg3[%[[ROW:.*]], %[[COL]]] : memref<256x512xf32>
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %{{.*}}, %[[BV]] : f32
+// CHECK-NEXT:        %[[T:.*]] = arith.addf %[[S]], %[[RV]] : f32
+// CHECK-NEXT:        %[[H:.*]] = arith.truncf %[[T]] : f32 to f16
+// CHECK-NEXT:        memref.store %[[H]], %arg4[%[[ROW]], %[[COL]]] : memref<256x512xf16>
+// HOPPER-LABEL: func.func @bias_residual_cast(
+// HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x24xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// HOPPER-NEXT:      %[[BV:.*]] = vector.load %arg2[%[[COL:.*]]] {alignment = 16 : i64} : memref<512xf32>, vector<4xf32>
+// HOPPER-NEXT:      %[[RV:.*]] = vector.load %arg3[%[[ROW:.*]], %[[COL]]] {alignment = 16 : i64} : memref<256x512xf32>, vector<4xf32>
+// HOPPER-NEXT:      %[[S:.*]] = arith.addf %[[V]], %[[BV]] : vector<4xf32>
+// HOPPER-NEXT:      %[[T:.*]] = arith.addf %[[S]], %[[RV]] : vector<4xf32>
+// HOPPER-NEXT:      %[[H:.*]] = arith.truncf %[[T]] : vector<4xf32> to vector<4xf16>
+// HOPPER-NEXT:      vector.store %[[H]], %arg4[%[[ROW]], %[[COL]]] {alignment = 8 : i64} : memref<256x512xf16>, vector<4xf16>
+func.func @bias_residual_cast(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: memref<512xf32>, %res: memref<256x512xf32>, %out: memref<256x512xf16>) {
+  %z = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<256x512xf32>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f32) outs(%c : memref<256x512xf32>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<256x128xf16>, memref<128x512xf16>) outs(%c : memref<256x512xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias, %res : memref<256x512xf32>, memref<512xf32>, memref<256x512xf32>) outs(%c : memref<256x512xf32>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f32, %y: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.addf %s, %r : f32
+    linalg.yield %t : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<256x512xf32>) outs(%out : memref<256x512xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f32, %o: f16):
+    %h = arith.truncf %x : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %c : memref<256x512xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
+// With split-K the slices go to the workspace unchanged; the reduction
+// kernel applies the epilogue to each sum.
+// CHECK-LABEL: func.func @split_k(
+// CHECK:         %[[WS:.*]] = memref.alloc() : memref<4x1x64x256xf32>
+// CHECK:         gpu.launch
+// CHECK:           nvgpu.mma.sync
+// CHECK:           memref.store %{{.*}}, %[[WS]]
+// CHECK:         gpu.launch
+// CHECK:           memref.load %[[WS]][%c3
+// CHECK:           %[[SUM:.*]] = arith.addf
+// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK-NEXT:      %[[BV:.*]] = memref.load %arg2[%[[J:.*]]] : memref<256xf16>
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[T]], %[[BV]] : f16
+// CHECK-NEXT:      %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f16
+// CHECK-NEXT:      memref.store %[[R]], %arg3[%[[I:.*]], %[[J]]] : memref<64x256xf16>
+// CHECK:         memref.dealloc %[[WS]]
+// CHECK-NOT:     linalg.generic
+func.func @split_k(%a: memref<64x4096xf16>, %b: memref<4096x256xf16>, %bias: memref<256xf16>, %out: memref<64x256xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<64x256xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3, split_k = 4>} ins(%a, %b : memref<64x4096xf16>, memref<4096x256xf16>) outs(%out : memref<64x256xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%out, %bias : memref<64x256xf16>, memref<256xf16>) outs(%out : memref<64x256xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    %r = arith.maximumf %s, %z : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+#nhwc = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#chan = affine_map<(n, h, w, f) -> (f)>
+
+// Convolution (implicit GEMM) + bias + ReLU: row m of the GEMM is output
+// pixel (m / 196, m % 196 / 14, m % 14); the bias is read at the channel,
+// the result stored at the pixel.
+// CHECK-LABEL: func.func @conv_bias_relu(
+// CHECK:           scf.if
+// CHECK-DAG:         %[[IMG:.*]] = arith.divui %[[M:.*]], %c196
+// CHECK-DAG:         %[[PIX:.*]] = arith.remui %[[M]], %c196
+// CHECK-DAG:         %[[Y:.*]] = arith.divui %[[PIX]], %c14
+// CHECK-DAG:         %[[X:.*]] = arith.remui %[[PIX]], %c14
+// CHECK-DAG:         %[[BV:.*]] = memref.load %arg2[%[[F:.*]]] : memref<64xf16>
+// CHECK:             %[[S:.*]] = arith.addf %{{.*}}, %[[BV]] : f16
+// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f16
+// CHECK-NEXT:        memref.store %[[R]], %arg3[%[[IMG]], %[[Y]], %[[X]], %[[F]]] : memref<2x14x14x64xf16>
+// CHECK-NOT:     linalg.generic
+func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>, %bias: memref<64xf16>, %out: memref<2x14x14x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<2x14x14x64xf16>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%x, %w : memref<2x16x16x32xf16>, memref<3x3x32x64xf16>) outs(%out : memref<2x14x14x64xf16>)
+  linalg.generic {indexing_maps = [#nhwc, #chan, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%out, %bias : memref<2x14x14x64xf16>, memref<64xf16>) outs(%out : memref<2x14x14x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %s = arith.addf %a, %b : f16
+    %r = arith.maximumf %s, %z : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+// BERT's query projection: the [256, 768] result is viewed as [2, 128, 12,
+// 64] and transposed to heads-first [2, 12, 128, 64]. The view keeps the
+// offset; the transpose is re-indexed through its inverse map, so each
+// result is stored once at its transposed position (scalars: positions are
+// not preserved).
+// On sm_80 the heuristic splits K in 2, so the reduction kernel stores
+// them.
+// CHECK-LABEL: func.func @heads_transpose(
+// CHECK-NOT:     memref.alloc() : memref<256x768xf16>
+// CHECK:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[256, 768]> on global_x {
+// CHECK:           %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:      %[[R:.*]] = arith.muli %[[I]], %c768
+// CHECK-NEXT:      %[[FLAT:.*]] = arith.addi %[[R]], %[[J]]
+// CHECK-NEXT:      %[[D:.*]] = arith.remui %[[FLAT]], %c64
+// CHECK-NEXT:      %[[Q:.*]] = arith.divui %[[FLAT]], %c64
+// CHECK-NEXT:      %[[H:.*]] = arith.remui %[[Q]], %c12
+// CHECK-NEXT:      %[[Q2:.*]] = arith.divui %[[Q]], %c12
+// CHECK-NEXT:      %[[S:.*]] = arith.remui %[[Q2]], %c128
+// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[Q2]], %c128
+// CHECK-NEXT:      memref.store %[[T]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] : memref<2x12x128x64xf16>
+// CHECK-NOT:     linalg.transpose
+// HOPPER-LABEL: func.func @heads_transpose(
+// HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<1xf16>
+// HOPPER-NEXT:      %[[E:.*]] = vector.extract %[[V]][0] : f16 from vector<1xf16>
+// HOPPER-COUNT-6:   arith.{{divui|remui}}
+// HOPPER-NEXT:      memref.store %[[E]], %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x12x128x64xf16>
+func.func @heads_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %out: memref<2x12x128x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<256x768xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<256x768xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%x, %w : memref<256x768xf16>, memref<768x768xf16>) outs(%c : memref<256x768xf16>)
+  %v = memref.expand_shape %c [[0, 1], [2, 3]] output_shape [2, 128, 12, 64] : memref<256x768xf16> into memref<2x128x12x64xf16>
+  linalg.transpose ins(%v : memref<2x128x12x64xf16>) outs(%out : memref<2x12x128x64xf16>) permutation = [0, 2, 1, 3] {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>}
+  memref.dealloc %c : memref<256x768xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+#bc = affine_map<(i, j, k) -> (i, j)>
+#id3 = affine_map<(i, j, k) -> (i, j, k)>
+
+// What the chain cannot take runs as separate kernels, with a remark naming
+// the op and the reason; the ops before it are still fused.
+// The value before the GELU is read by another op later: the bias is fused
+// (it writes that value), the GELU is not.
+// CHECK-LABEL: func.func @intermediate_read_later(
+// CHECK:         gpu.launch
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<64x64xf16>
+// CHECK:         linalg.generic
+// CHECK:         linalg.copy
+func.func @intermediate_read_later(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<64xf16>, %out: memref<64x64xf16>, %copy: memref<64x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<64x64xf16>
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3>} ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<64x64xf16>, memref<64xf16>) outs(%t : memref<64x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    linalg.yield %s : f16
+  }
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): the value before it is also read by 'linalg.copy'}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : memref<64x64xf16>) outs(%out : memref<64x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %z : f16
+    linalg.yield %r : f16
+  }
+  linalg.copy ins(%t : memref<64x64xf16>) outs(%copy : memref<64x64xf16>)
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
+// An op between the anchor and the epilogue writes the bias, which the
+// epilogue must read after it: the kernel stays where the anchor was.
+// CHECK-LABEL: func.func @side_input_written_between(
+// CHECK:         gpu.launch
+// CHECK:         linalg.fill
+// CHECK:         linalg.generic
+func.func @side_input_written_between(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<64xf16>, %out: memref<64x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3>} ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%out : memref<64x64xf16>)
+  linalg.fill ins(%one : f16) outs(%bias : memref<64xf16>)
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): 'linalg.fill' between the anchor and it accesses the same buffers}}
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%out, %bias : memref<64x64xf16>, memref<64xf16>) outs(%out : memref<64x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#bc = affine_map<(i, j, k) -> (i, j)>
+#id3 = affine_map<(i, j, k) -> (i, j, k)>
+
+// A broadcast of the result has no inverse index map; the op after it in
+// the chain is not fused either.
+// CHECK-LABEL: func.func @broadcast_consumer(
+// CHECK:         gpu.launch
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+func.func @broadcast_consumer(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64x4xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<64x64xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3>} ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): it reads the previous value through a map that is not a permutation (no inverse index map)}}
+  linalg.generic {indexing_maps = [#bc, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c : memref<64x64xf16>) outs(%out : memref<64x64x4xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  }
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): an earlier op of its chain is not fused}}
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%out : memref<64x64x4xf16>) outs(%out : memref<64x64x4xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %z : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#red = affine_map<(i, j) -> (i)>
+
+// An epilogue that writes the anchor's A (other blocks still read it), and
+// a reduction marked as an epilogue.
+// CHECK-LABEL: func.func @writes_operand(
+// CHECK:         gpu.launch
+// CHECK:         linalg.generic
+func.func @writes_operand(%a: memref<64x64xf16>, %b: memref<64x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<64x64xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3>} ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  // expected-remark @+1 {{it writes a buffer the anchor's kernel reads}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf16>) outs(%a : memref<64x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @reduction_epilogue(
+// CHECK:         gpu.launch
+// CHECK:         linalg.generic
+func.func @reduction_epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<64x64xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3>} ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
+  // expected-remark @+1 {{it is not an all-parallel op with one output}}
+  linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]} ins(%c : memref<64x64xf16>) outs(%out : memref<64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %s = arith.addf %x, %o : f16
+    linalg.yield %s : f16
+  }
+  return
+}
