@@ -675,11 +675,19 @@ extern "C" void mgpuStreamDestroy(hidetStream_t stream) {
 namespace {
 /// An event to record on the override stream just before the next wait on
 /// it (see hidetRuntimeRecordBeforeSync).
-std::atomic<CUevent> eventBeforeSync{nullptr};
+struct PendingEvent {
+  std::mutex mutex;
+  CUevent event = nullptr;
+  bool recorded = false;
+} eventBeforeSync;
 } // namespace
 
 extern "C" hidetEvent_t hidetRuntimeRecordBeforeSync(hidetEvent_t event) {
-  return eventBeforeSync.exchange(event);
+  std::lock_guard<std::mutex> lock(eventBeforeSync.mutex);
+  CUevent previous = eventBeforeSync.recorded ? nullptr : eventBeforeSync.event;
+  eventBeforeSync.event = event;
+  eventBeforeSync.recorded = false;
+  return previous;
 }
 
 extern "C" void mgpuStreamSynchronize(hidetStream_t stream) {
@@ -689,9 +697,13 @@ extern "C" void mgpuStreamSynchronize(hidetStream_t stream) {
     return;
   // A compiled function waits for its stream before returning; an event
   // recorded after it returns would also time the host's wake-up.
-  if (stream && stream == overrideStream.load())
-    if (CUevent event = eventBeforeSync.exchange(nullptr))
-      HIDET_CU(scope, cuEventRecord(event, stream));
+  if (stream && stream == overrideStream.load()) {
+    std::lock_guard<std::mutex> lock(eventBeforeSync.mutex);
+    if (eventBeforeSync.event) {
+      HIDET_CU(scope, cuEventRecord(eventBeforeSync.event, stream));
+      eventBeforeSync.recorded = true;
+    }
+  }
   HIDET_CU(scope, cuStreamSynchronize(stream));
 }
 

@@ -216,6 +216,21 @@ int main() {
   float ms = -1;
   expect(hidetEventElapsedMs(start, end, &ms) == 0 && ms >= 0,
          "events time the runner's stream (" + std::to_string(ms) + " ms)");
+  // The end event is recorded at every wait on the runner's stream (a
+  // function that allocates temporaries waits more than once), and is
+  // returned only when no wait recorded it.
+  expect(hidetRuntimeRecordBeforeSync(end) == nullptr,
+         "no end event pending at first");
+  expect(hidetRuntimeRecordBeforeSync(end) == end,
+         "an end event no wait recorded is returned");
+  mgpuStreamSynchronize(runnerStream);
+  mgpuLaunchKernel(fill, 2, 1, 1, kCount / 2, 1, 1, 0, runnerStream, params,
+                   nullptr, 2);
+  mgpuStreamSynchronize(runnerStream);
+  expect(hidetRuntimeRecordBeforeSync(nullptr) == nullptr,
+         "the waits recorded the end event");
+  expect(hidetEventElapsedMs(start, end, &ms) == 0 && ms >= 0,
+         "the end event is recorded at the last wait");
   hidetRuntimeSetStream(nullptr);
   hidetEventDestroy(start);
   hidetEventDestroy(end);

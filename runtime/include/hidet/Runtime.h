@@ -103,11 +103,12 @@ HIDET_RUNTIME_EXPORT int hidetRuntimeDeviceName(char *buf, size_t size);
 HIDET_RUNTIME_EXPORT void hidetRuntimeSetStream(hidetStream_t stream);
 HIDET_RUNTIME_EXPORT hidetStream_t hidetRuntimeGetStream(void);
 
-/// Records `event` on the override stream at the next mgpuStreamSynchronize
-/// of that stream, just before waiting: the end of the GPU work of a
-/// compiled function, without the host's wake-up after the wait. The event
-/// is consumed by that call. Returns the event that was still pending (not
-/// recorded), if any; passing 0 clears it.
+/// Records `event` on the override stream at every mgpuStreamSynchronize of
+/// that stream until it is replaced, just before waiting: the last record is
+/// the end of the GPU work of a compiled function, without the host's
+/// wake-up after the wait (a function that allocates temporaries waits more
+/// than once). Returns the previous event if no wait recorded it, else 0;
+/// passing 0 clears it.
 HIDET_RUNTIME_EXPORT hidetEvent_t
 hidetRuntimeRecordBeforeSync(hidetEvent_t event);
 
