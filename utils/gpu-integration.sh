@@ -13,6 +13,9 @@
 #       "N passed, N failed" line; the log goes to LOG when given. The
 #       options after `--ref %t.cpu.so` on a test's hidet-run RUN line (e.g. a
 #       tolerance) are passed on; prepare saves them as DIR/<name>.options.
+#       A test may compile variants of itself (a RUN line
+#       `hidet-compile %s -o %t.V.gpu.so --runtime-dir=%hidet_libs OPTIONS`):
+#       each becomes DIR/<name>.V.gpu.so, run against the same reference.
 #
 # On a machine that has both, `lit build/test/Integration/GPU` runs the same
 # tests (they are marked REQUIRES: cuda).
@@ -38,6 +41,16 @@ prepare)
       status=1
     sed -n 's#^// RUN: hidet-run %t.gpu.so --ref %t.cpu.so *\([^|]*\) |.*#\1#p' \
       "$f" >"$dir/$name.options"
+    # Variants (`// RUN: hidet-compile %s -o %t.V.gpu.so --runtime-dir=...
+    # OPTIONS`) become NAME.V.gpu.so, checked against the same reference.
+    sed -n 's#^// RUN: hidet-compile %s -o %t\.\([a-z0-9_-]*\)\.gpu\.so --runtime-dir=%hidet_libs *\(.*\)$#\1 \2#p' \
+      "$f" | while read -r variant options; do
+      read -r -a opts <<<"$options"
+      "$build/bin/hidet-compile" "$f" -o "$dir/$name.$variant.gpu.so" \
+        --runtime-dir="$build/lib" "${opts[@]}" || exit 1
+      cp "$dir/$name.cpu.so" "$dir/$name.$variant.cpu.so"
+      cp "$dir/$name.options" "$dir/$name.$variant.options"
+    done || status=1
   done
   exit "$status"
   ;;

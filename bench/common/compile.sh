@@ -27,7 +27,7 @@ prepare_dir() {
 # DIR/<name>.gpu.so and, from BENCH/ref/<name>.mlir (the same function with
 # f32 accumulation and one rounding), DIR/<name>.ref.so with the anchor
 # templates off: naive GPU kernels, the reference for shapes too large for
-# the CPU. The schedule each anchor gets is saved in DIR/<name>.schedule.
+# the CPU (fusion off too: the reference runs every op as it is written). The schedule each anchor gets is saved in DIR/<name>.schedule.
 prepare_gpu_ref() {
   local dir="$1" build="$2" bench="$3" f name
   mkdir -p "$dir"
@@ -36,7 +36,7 @@ prepare_gpu_ref() {
     name="$(basename "$f" .mlir)"
     "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" --runtime-dir="$build/lib"
     "$build/bin/hidet-compile" "$bench/ref/$name.mlir" -o "$dir/$name.ref.so" \
-      --runtime-dir="$build/lib" --pipeline-options="anchors=0"
+      --runtime-dir="$build/lib" --pipeline-options="anchors=0 fuse=0"
     save_schedule "$dir" "$build" "$f"
   done
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Benchmark of post-scheduling fusion (issue 6) on the GPU:
+#   gelu(x @ w + b), f16, 4096 x 3072 x 768: fused (the bias and GELU in the
+#   GEMM's kernel), fused with approximate math (fast-math=1), unfused
+#   (fuse=0: three kernels) and the bare GEMM, each
+#   checked against naive GPU kernels with f32 accumulation (ref/, anchors
+#   and fusion off) before it is timed; cuBLAS, PyTorch eager and
+#   torch.compile measured in the same run;
+#   kernel counts of a BERT encoder layer and a ResNet-50 bottleneck
+#   (models/), fused and unfused, against their linalg ops (counted here at
+#   prepare time: compiling needs MLIR, not the GPU).
+#   bench/fusion/run.sh prepare DIR [build-dir]   # here: compile
+#   bench/fusion/run.sh run DIR OUT COMMIT DATE   # on the GPU machine
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$(cd "$here/../.." && pwd)"
+source "$here/../common/compile.sh"
+mode="${1:?usage: run.sh prepare|run DIR ...}"
+dir="${2:?usage: run.sh prepare|run DIR ...}"
+case "$mode" in
+prepare)
+  build="${3:-$src/build}"
+  prepare_gpu_ref "$dir" "$build" "$here"
+  # Variants of the fused function, checked against the same reference:
+  # unfused (fuse=0) and with approximate math functions (fast-math=1).
+  name=gelu_bias_f16_4096x3072x768
+  for variant in "unfused fuse=0" "fastmath fast-math=1"; do
+    read -r suffix options <<<"$variant"
+    "$build/bin/hidet-compile" "$here/$name.mlir" -o "$dir/${name}_$suffix.gpu.so" \
+      --runtime-dir="$build/lib" --pipeline-options="$options"
+    cp "$dir/$name.ref.so" "$dir/${name}_$suffix.ref.so"
+    cp "$dir/$name.schedule" "$dir/${name}_$suffix.schedule"
+  done
+  {
+    echo "{"
+    sep=""
+    for m in "$here"/models/*.mlir; do
+      model="$(basename "$m" .mlir)"
+      "$build/bin/hidet-compile" "$m" --emit=mlir -o "$dir/$model.fused.mlir"
+      "$build/bin/hidet-compile" "$m" --emit=mlir -o "$dir/$model.unfused.mlir" \
+        --pipeline-options="fuse=0"
+      ops="$(grep -oE '\blinalg\.[a-z_0-9]+' "$m" | grep -vcE 'linalg\.(yield|index)')"
+      fused="$(grep -c gpu.launch_func "$dir/$model.fused.mlir")"
+      unfused="$(grep -c gpu.launch_func "$dir/$model.unfused.mlir")"
+      printf '%s  "%s": {"linalg_ops": %s, "kernels_fused": %s, "kernels_unfused": %s}' \
+        "$sep" "$model" "$ops" "$fused" "$unfused"
+      sep=$',\n'
+      rm "$dir/$model.fused.mlir" "$dir/$model.unfused.mlir"
+    done
+    printf '\n}\n'
+  } >"$dir/kernel-counts.json"
+  cat "$dir/kernel-counts.json"
+  ;;
+run)
+  dir="$(cd "$dir" && pwd)"
+  out="${3:?OUT}" commit="${4:?COMMIT}" date="${5:?DATE}"
+  run_all "$dir" --warmup 5 --reps 50
+  python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
+  ;;
+*)
+  echo "usage: run.sh prepare|run DIR ..." >&2
+  exit 2
+  ;;
+esac

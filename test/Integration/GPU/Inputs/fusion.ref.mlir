@@ -1,0 +1,168 @@
+// CPU reference of ../fusion.mlir: the f16 matmuls and convolutions
+// accumulate in f32 and round once, then the same elementwise ops follow.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+#nhwc = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#chan = affine_map<(n, h, w, f) -> (f)>
+
+// gelu(x @ w + b), GELU in its tanh form.
+func.func @matmul_bias_gelu_f16(%x: tensor<256x384xf16>, %w: tensor<384x512xf16>, %b: tensor<512xf16>) -> tensor<256x512xf16> {
+  %z = arith.constant 0.0 : f16
+  %c0 = arith.constant 0.5 : f16
+  %c1 = arith.constant 1.0 : f16
+  %k0 = arith.constant 0.7978845608 : f16
+  %k1 = arith.constant 0.044715 : f16
+  %zf = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x512xf16>
+  %e32 = tensor.empty() : tensor<256x512xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %acc = linalg.matmul ins(%x, %w : tensor<256x384xf16>, tensor<384x512xf16>) outs(%f : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %mm = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<256x512xf32>) outs(%e : tensor<256x512xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x512xf16>
+  %biased = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<256x512xf16>, tensor<512xf16>) outs(%e : tensor<256x512xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    linalg.yield %s : f16
+  } -> tensor<256x512xf16>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%biased : tensor<256x512xf16>) outs(%e : tensor<256x512xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %a3 = arith.mulf %a, %a : f16
+    %a3b = arith.mulf %a3, %a : f16
+    %t0 = arith.mulf %a3b, %k1 : f16
+    %t1 = arith.addf %a, %t0 : f16
+    %t2 = arith.mulf %t1, %k0 : f16
+    %t3 = math.tanh %t2 : f16
+    %t4 = arith.addf %t3, %c1 : f16
+    %t5 = arith.mulf %t4, %c0 : f16
+    %r = arith.mulf %a, %t5 : f16
+    linalg.yield %r : f16
+  } -> tensor<256x512xf16>
+  return %g : tensor<256x512xf16>
+}
+
+// (x @ w + b + residual) in f32, cast to f16; 200 rows (a ragged tile).
+func.func @matmul_bias_residual_cast(%x: tensor<200x256xf16>, %w: tensor<256x320xf16>, %b: tensor<320xf32>, %r: tensor<200x320xf32>) -> tensor<200x320xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<200x320xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<200x320xf32>) -> tensor<200x320xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<200x256xf16>, tensor<256x320xf16>) outs(%f : tensor<200x320xf32>) -> tensor<200x320xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b, %r : tensor<200x320xf32>, tensor<320xf32>, tensor<200x320xf32>) outs(%e : tensor<200x320xf32>) {
+  ^bb0(%a: f32, %bb: f32, %rr: f32, %o: f32):
+    %s = arith.addf %a, %bb : f32
+    %t = arith.addf %s, %rr : f32
+    linalg.yield %t : f32
+  } -> tensor<200x320xf32>
+  %h = tensor.empty() : tensor<200x320xf16>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sum : tensor<200x320xf32>) outs(%h : tensor<200x320xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<200x320xf16>
+  return %c : tensor<200x320xf16>
+}
+
+// transpose(xt) @ w: the transpose is the matmul's prologue.
+func.func @transpose_matmul_f16(%xt: tensor<384x256xf16>, %w: tensor<384x256xf16>) -> tensor<256x256xf16> {
+  %z = arith.constant 0.0 : f16
+  %et = tensor.empty() : tensor<256x384xf16>
+  %x = linalg.transpose ins(%xt : tensor<384x256xf16>) outs(%et : tensor<256x384xf16>) permutation = [1, 0]
+  %zf = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf16>
+  %e32 = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %acc = linalg.matmul ins(%x, %w : tensor<256x384xf16>, tensor<384x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %mm = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<256x256xf32>) outs(%e : tensor<256x256xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x256xf16>
+  return %mm : tensor<256x256xf16>
+}
+
+// relu(conv3x3(x, w) + b), batch norm folded into w and b.
+func.func @conv_bias_relu_f16(%x: tensor<2x16x16x32xf16>, %w: tensor<3x3x32x64xf16>, %b: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %zf = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x14x14x64xf16>
+  %e32 = tensor.empty() : tensor<2x14x14x64xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
+  %acc = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x16x16x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
+  %c = linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : tensor<2x14x14x64xf32>) outs(%e : tensor<2x14x14x64xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x14x14x64xf16>
+  %r = linalg.generic {indexing_maps = [#nhwc, #chan, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<2x14x14x64xf16>, tensor<64xf16>) outs(%e : tensor<2x14x14x64xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<2x14x14x64xf16>
+  return %r : tensor<2x14x14x64xf16>
+}
+
+// The end of a ResNet bottleneck: relu(conv1x1(x, w) + b + residual).
+func.func @conv_bias_residual_relu_f16(%x: tensor<4x14x14x64xf16>, %w: tensor<1x1x64x256xf16>, %b: tensor<256xf16>, %res: tensor<4x14x14x256xf16>) -> tensor<4x14x14x256xf16> {
+  %z = arith.constant 0.0 : f16
+  %zf = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x14x14x256xf16>
+  %e32 = tensor.empty() : tensor<4x14x14x256xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<4x14x14x256xf32>) -> tensor<4x14x14x256xf32>
+  %acc = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<4x14x14x64xf16>, tensor<1x1x64x256xf16>) outs(%f : tensor<4x14x14x256xf32>) -> tensor<4x14x14x256xf32>
+  %c = linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : tensor<4x14x14x256xf32>) outs(%e : tensor<4x14x14x256xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x14x14x256xf16>
+  %s = linalg.generic {indexing_maps = [#nhwc, #chan, #nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b, %res : tensor<4x14x14x256xf16>, tensor<256xf16>, tensor<4x14x14x256xf16>) outs(%e : tensor<4x14x14x256xf16>) {
+  ^bb0(%a: f16, %bb: f16, %rr: f16, %o: f16):
+    %t = arith.addf %a, %bb : f16
+    %u = arith.addf %t, %rr : f16
+    linalg.yield %u : f16
+  } -> tensor<4x14x14x256xf16>
+  %r = linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x14x14x256xf16>) outs(%e : tensor<4x14x14x256xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.maximumf %a, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<4x14x14x256xf16>
+  return %r : tensor<4x14x14x256xf16>
+}
+
+// Column sums (a reduction anchor, not a row group) scaled and shifted.
+func.func @column_sum_scale_f32(%x: tensor<256x512xf32>, %s: tensor<512xf32>) -> tensor<512xf32> {
+  %z = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<512xf32>) -> tensor<512xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(j, i) -> (i, j)>, affine_map<(j, i) -> (j)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<256x512xf32>) outs(%f : tensor<512xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<512xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(j) -> (j)>, affine_map<(j) -> (j)>, affine_map<(j) -> (j)>], iterator_types = ["parallel"]}
+      ins(%sum, %s : tensor<512xf32>, tensor<512xf32>) outs(%e : tensor<512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %p = arith.addf %m, %one : f32
+    linalg.yield %p : f32
+  } -> tensor<512xf32>
+  return %r : tensor<512xf32>
+}

@@ -1,0 +1,62 @@
+// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based | FileCheck %s
+// RUN: hidet-opt %s --hidet-bufferize=fuse=0 --hidet-schedule-rule-based=fuse=0 | FileCheck %s --check-prefix=OFF
+
+// The default pipeline partitions on tensors (the groups survive
+// bufferization as attributes) and fuses each anchor's epilogue chain into
+// its kernel: one kernel for a GEMM with bias and ReLU, one for a
+// convolution with bias, residual and ReLU; without fusion, a kernel per op.
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+#nhwc = affine_map<(n, h, w, f) -> (n, h, w, f)>
+#chan = affine_map<(n, h, w, f) -> (f)>
+
+// CHECK-LABEL: func.func @matmul_bias_relu(
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     linalg.
+// CHECK:         return
+// OFF-LABEL: func.func @matmul_bias_relu(
+// OFF-COUNT-2: gpu.launch
+func.func @matmul_bias_relu(%x: tensor<256x384xf16>, %w: tensor<384x512xf16>, %b: tensor<512xf16>) -> tensor<256x512xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x512xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x512xf16>) -> tensor<256x512xf16>
+  %mm = linalg.matmul ins(%x, %w : tensor<256x384xf16>, tensor<384x512xf16>) outs(%f : tensor<256x512xf16>) -> tensor<256x512xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<256x512xf16>, tensor<512xf16>) outs(%e : tensor<256x512xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<256x512xf16>
+  return %r : tensor<256x512xf16>
+}
+
+// CHECK-LABEL: func.func @conv_bias_residual_relu(
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+// OFF-LABEL: func.func @conv_bias_residual_relu(
+// OFF-COUNT-3: gpu.launch
+func.func @conv_bias_residual_relu(%x: tensor<4x14x14x64xf16>, %w: tensor<1x1x64x256xf16>, %b: tensor<256xf16>, %res: tensor<4x14x14x256xf16>) -> tensor<4x14x14x256xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x14x14x256xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x14x14x256xf16>) -> tensor<4x14x14x256xf16>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<4x14x14x64xf16>, tensor<1x1x64x256xf16>) outs(%f : tensor<4x14x14x256xf16>) -> tensor<4x14x14x256xf16>
+  %s = linalg.generic {indexing_maps = [#nhwc, #chan, #nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b, %res : tensor<4x14x14x256xf16>, tensor<256xf16>, tensor<4x14x14x256xf16>) outs(%e : tensor<4x14x14x256xf16>) {
+  ^bb0(%a: f16, %bb: f16, %rr: f16, %o: f16):
+    %t = arith.addf %a, %bb : f16
+    %u = arith.addf %t, %rr : f16
+    linalg.yield %u : f16
+  } -> tensor<4x14x14x256xf16>
+  %r = linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%s : tensor<4x14x14x256xf16>) outs(%e : tensor<4x14x14x256xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.maximumf %a, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<4x14x14x256xf16>
+  return %r : tensor<4x14x14x256xf16>
+}
