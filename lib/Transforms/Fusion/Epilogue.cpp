@@ -123,9 +123,13 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
   e.anchorOut = anchorOut;
   SmallVector<Operation *> candidates = groupEpilogue(anchor);
   llvm::SmallPtrSet<Operation *, 8> inChain;
-  SmallVector<Value> reads; // roots the kernel reads
+  SmallVector<Value> anchorReads; // roots the anchor reads
   for (Value v : kernelReads)
-    reads.push_back(rootOf(v));
+    anchorReads.push_back(rootOf(v));
+  // Roots the fused kernel reads: the anchor's and the side inputs taken,
+  // each with the op that read it.
+  SmallVector<Value> reads(anchorReads);
+  SmallVector<std::pair<Operation *, Value>> stepReads;
   Value cur = anchorOut;
   bool preserving = true;
   int64_t width = innermostPow2(anchorOut);
@@ -256,8 +260,6 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
     if (ok) {
       SmallVector<Value> written(chainBuffers);
       written.push_back(out);
-      SmallVector<Value> allReads(reads);
-      allReads.append(sideReads);
       for (Operation *x = anchor->getNextNode(); x != candidate;
            x = x->getNextNode()) {
         if (inChain.contains(x))
@@ -272,8 +274,15 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
           return llvm::any_of(
               roots, [&](Value r) { return llvm::is_contained(set, r); });
         };
+        // The anchor's operands are now read after `x`, and so are the
+        // side inputs of the ops taken before `x` (those of later ops
+        // already were).
+        bool writesLaterRead = llvm::any_of(stepReads, [&](auto &read) {
+          return read.first->isBeforeInBlock(x) &&
+                 llvm::is_contained(xw, read.second);
+        });
         if (touches(xr, written) || touches(xw, written) ||
-            touches(xw, allReads)) {
+            touches(xw, anchorReads) || writesLaterRead) {
           ok = fail("'" + x->getName().getStringRef() +
                     "' between the anchor and it accesses the same buffers");
           break;
@@ -296,8 +305,10 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
         !op.getBlock()->getOps<linalg::IndexOp>().empty())
       width = 1;
     inChain.insert(candidate);
-    for (Value r : sideReads)
+    for (Value r : sideReads) {
       reads.push_back(r);
+      stepReads.push_back({candidate, r});
+    }
     e.steps.push_back(step);
     cur = op.getDpsInitOperand(0)->get();
     if (!llvm::is_contained(chainBuffers, out))
