@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -70,25 +71,6 @@ template <typename... OpTys> void attachLinalgModels(MLIRContext *ctx) {
   (OpTys::template attachInterface<LinalgFusibleModel<OpTys>>(*ctx), ...);
 }
 
-/// The linearized index of `indices` within `shape` (row-major).
-AffineExpr linearize(ArrayRef<AffineExpr> indices, ArrayRef<int64_t> shape,
-                     MLIRContext *ctx) {
-  AffineExpr flat = getAffineConstantExpr(0, ctx);
-  for (auto [index, extent] : llvm::zip_equal(indices, shape))
-    flat = flat * extent + index;
-  return flat;
-}
-
-/// The indices of `flat` within `shape` (row-major).
-SmallVector<AffineExpr> delinearize(AffineExpr flat, ArrayRef<int64_t> shape) {
-  SmallVector<AffineExpr> indices(shape.size());
-  for (int64_t i = shape.size() - 1; i >= 0; --i) {
-    indices[i] = i == 0 ? flat : flat % shape[i];
-    flat = flat.floorDiv(shape[i]);
-  }
-  return indices;
-}
-
 /// A reshape moves no element: each source element is one result element,
 /// found by linearizing each reassociation group of the source and
 /// delinearizing it into the result (static shapes only).
@@ -116,16 +98,18 @@ struct ReshapeFusibleModel
     ArrayRef<int64_t> large = expand ? dst.getShape() : src.getShape();
     SmallVector<AffineExpr> results;
     for (auto [g, group] : llvm::enumerate(reshape.getReassociationIndices())) {
+      // Row-major strides of the group's dimensions.
       SmallVector<int64_t> extents;
       for (int64_t d : group)
         extents.push_back(large[d]);
+      SmallVector<int64_t> strides = computeSuffixProduct(extents);
       if (expand) {
-        llvm::append_range(results, delinearize(dims[g], extents));
+        llvm::append_range(results, delinearize(dims[g], strides));
       } else {
         SmallVector<AffineExpr> parts;
         for (int64_t d : group)
           parts.push_back(dims[d]);
-        results.push_back(linearize(parts, extents, ctx));
+        results.push_back(linearize(ctx, parts, strides));
       }
     }
     return AffineMap::get(src.getRank(), 0, results, ctx);

@@ -188,25 +188,26 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // result is stored once at its transposed position (scalars: positions are
 // not preserved).
 // On sm_80 the heuristic splits K in 2, so the reduction kernel stores
-// them.
+// them. Offset (row * 768 + col) of the view is delinearized into
+// [2, 128, 12, 64]; the head and the head dimension depend on col alone.
+// CHECK-DAG: #[[BATCH:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 * 768 + d1) floordiv 98304)>
+// CHECK-DAG: #[[SEQ:map[0-9]*]] = affine_map<(d0, d1) -> (((d0 * 768 + d1) mod 98304) floordiv 768)>
+// CHECK-DAG: #[[HEAD:map[0-9]*]] = affine_map<(d0) -> ((d0 mod 768) floordiv 64)>
+// CHECK-DAG: #[[DIM:map[0-9]*]] = affine_map<(d0) -> (d0 mod 64)>
 // CHECK-LABEL: func.func @heads_transpose(
 // CHECK-NOT:     memref.alloc() : memref<256x768xf16>
 // CHECK:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[256, 768]> on global_x {
 // CHECK:           %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK-NEXT:      %[[R:.*]] = arith.muli %[[I]], %c768
-// CHECK-NEXT:      %[[FLAT:.*]] = arith.addi %[[R]], %[[J]]
-// CHECK-NEXT:      %[[D:.*]] = arith.remui %[[FLAT]], %c64
-// CHECK-NEXT:      %[[Q:.*]] = arith.divui %[[FLAT]], %c64
-// CHECK-NEXT:      %[[H:.*]] = arith.remui %[[Q]], %c12
-// CHECK-NEXT:      %[[Q2:.*]] = arith.divui %[[Q]], %c12
-// CHECK-NEXT:      %[[S:.*]] = arith.remui %[[Q2]], %c128
-// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[Q2]], %c128
+// CHECK-NEXT:      %[[B:.*]] = affine.apply #[[BATCH]](%[[I]], %[[J]])
+// CHECK-NEXT:      %[[S:.*]] = affine.apply #[[SEQ]](%[[I]], %[[J]])
+// CHECK-NEXT:      %[[H:.*]] = affine.apply #[[HEAD]](%[[J]])
+// CHECK-NEXT:      %[[D:.*]] = affine.apply #[[DIM]](%[[J]])
 // CHECK-NEXT:      memref.store %[[T]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] : memref<2x12x128x64xf16>
 // CHECK-NOT:     linalg.transpose
 // HOPPER-LABEL: func.func @heads_transpose(
 // HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<1xf16>
 // HOPPER-NEXT:      %[[E:.*]] = vector.extract %[[V]][0] : f16 from vector<1xf16>
-// HOPPER-COUNT-6:   arith.{{divui|remui}}
+// HOPPER-COUNT-4:   affine.apply
 // HOPPER-NEXT:      memref.store %[[E]], %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x12x128x64xf16>
 func.func @heads_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %out: memref<2x12x128x64xf16>) {
   %z = arith.constant 0.0 : f16

@@ -30,6 +30,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -335,27 +336,20 @@ Type Epilogue::outputElementType() const {
 }
 
 /// The position in `to` of the element at `index` of `from`, a buffer of
-/// which `to` is a reshape (or the converse): the same offset.
+/// which `to` is a reshape (or the converse): the same row-major offset.
 static SmallVector<Value> reindex(OpBuilder &b, Location loc, ValueRange index,
                                   MemRefType from, MemRefType to) {
   if (from.getShape() == to.getShape())
     return SmallVector<Value>(index);
-  Value flat;
-  for (auto [i, extent] : llvm::zip_equal(index, from.getShape()))
-    flat =
-        flat ? arith::AddIOp::create(
-                   b, loc,
-                   arith::MulIOp::create(b, loc, flat, cst(b, loc, extent)), i)
-                   .getResult()
-             : i;
-  SmallVector<Value> out(to.getRank());
-  for (int64_t d = to.getRank() - 1; d >= 0; --d) {
-    Value extent = cst(b, loc, to.getDimSize(d));
-    out[d] = d == 0 ? flat : arith::RemUIOp::create(b, loc, flat, extent);
-    if (d > 0)
-      flat = arith::DivUIOp::create(b, loc, flat, extent);
-  }
-  return out;
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> dims;
+  for (int64_t d = 0; d < from.getRank(); ++d)
+    dims.push_back(getAffineDimExpr(d, ctx));
+  AffineExpr flat = linearize(ctx, dims, computeSuffixProduct(from.getShape()));
+  auto map = AffineMap::get(
+      from.getRank(), 0, delinearize(flat, computeSuffixProduct(to.getShape())),
+      ctx);
+  return rulebased::applyIndexingMap(b, loc, map, index);
 }
 
 void Epilogue::store(OpBuilder &b, Location loc, ValueRange index,
