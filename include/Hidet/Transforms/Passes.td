@@ -62,6 +62,19 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     `linalg.fill` of C right before the anchor becomes the accumulators'
     start value.
 
+    Epilogue fusion (option `fuse`, on by default): the ops that follow an
+    anchor in its `#hidet.fusion` group (written by `hidet-partition` before
+    bufferization) are applied to each result inside the anchor's kernel,
+    which then runs where the chain's last op was and stores only the
+    chain's result. Each op is re-indexed through its inverse index map
+    (reshaped views keep offsets), its side inputs are loaded at their own
+    maps (on the Hopper path as vectors when positions are kept), and its
+    payload is inlined; with split-K the reduction kernel applies it. On
+    buffers the chain is checked again: an op that reads the previous value
+    through a non-permutation, whose intermediate buffer is read elsewhere,
+    that writes a buffer the kernel reads, or that an op in between
+    conflicts with, ends the chain, with a remark naming it and the reason.
+
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
     area over its measured efficiency), 4 stages, groups of 8 tile rows.
@@ -186,6 +199,12 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
       warp path cannot split): one thread per output element with a
       sequential loop, which keeps neighbouring threads on neighbouring
       addresses.
+
+    A reduction is an anchor: with `fuse` (on by default), the epilogue
+    chain of its `#hidet.fusion` group is applied to each result in its
+    kernel, as `hidet-schedule-anchors` does for the templates, with the
+    same checks and remarks. Row groups come first and take row-wise chains
+    whole.
 
     Ops with dynamic shapes are left alone with a remark.
   }];

@@ -15,6 +15,7 @@
 // CHECK-DAG: conv_bias_relu_f16 PASS
 // CHECK-DAG: conv_bias_residual_relu_f16 PASS
 // CHECK-DAG: column_sum_scale_f32 PASS
+// CHECK-DAG: matmul_heads_transpose_f16 PASS
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -148,4 +149,24 @@ func.func @column_sum_scale_f32(%x: tensor<256x512xf32>, %s: tensor<512xf32>) ->
     linalg.yield %p : f32
   } -> tensor<512xf32>
   return %r : tensor<512xf32>
+}
+
+// BERT's query projection with heads first: (x @ w + b) viewed as
+// [2, 128, 12, 64] and transposed to [2, 12, 128, 64]; the epilogue stores
+// each result at its transposed position through the view.
+func.func @matmul_heads_transpose_f16(%x: tensor<256x768xf16>, %w: tensor<768x768xf16>, %b: tensor<768xf16>) -> tensor<2x12x128x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x768xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x768xf16>) -> tensor<256x768xf16>
+  %mm = linalg.matmul ins(%x, %w : tensor<256x768xf16>, tensor<768x768xf16>) outs(%f : tensor<256x768xf16>) -> tensor<256x768xf16>
+  %qb = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<256x768xf16>, tensor<768xf16>) outs(%e : tensor<256x768xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    linalg.yield %s : f16
+  } -> tensor<256x768xf16>
+  %q4 = tensor.expand_shape %qb [[0, 1], [2, 3]] output_shape [2, 128, 12, 64] : tensor<256x768xf16> into tensor<2x128x12x64xf16>
+  %et = tensor.empty() : tensor<2x12x128x64xf16>
+  %qt = linalg.transpose ins(%q4 : tensor<2x128x12x64xf16>) outs(%et : tensor<2x12x128x64xf16>) permutation = [0, 2, 1, 3]
+  return %qt : tensor<2x12x128x64xf16>
 }
