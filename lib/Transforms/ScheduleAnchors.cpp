@@ -47,6 +47,23 @@ struct ScheduleAnchorsPass
     FailureOr<GemmProblem> problem = matchGemm(op, why);
     if (failed(problem))
       return leave(why);
+    // Index-only producers of A and B in the anchor's group: the kernel
+    // reads their sources instead.
+    fusion::Prologue prologue;
+    if (fuse) {
+      bool conv = isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op);
+      prologue = fusion::Prologue::match(
+          op, {problem->c.buffer},
+          conv ? "the convolution template reads its input through im2col "
+                 "addressing, which no prologue folds into yet"
+               : "");
+      if (!prologue.empty())
+        problem = matchGemm(op, why, /*onBuffers=*/true, &prologue);
+      if (failed(problem))
+        return op->emitError("hidet-schedule-anchors: the reads of the "
+                             "folded prologue have no template: ")
+               << why;
+    }
     GemmProblem &p = *problem;
     Attribute attr = op->getAttr(kScheduleAttrName);
     schedule::TargetLimits limits;
@@ -165,6 +182,7 @@ struct ScheduleAnchorsPass
     op->erase();
     if (!epilogue.empty())
       epilogue.erase();
+    prologue.erase();
     return success();
   }
 

@@ -4,7 +4,8 @@
 // The default pipeline partitions on tensors (the groups survive
 // bufferization as attributes) and fuses each anchor's epilogue chain into
 // its kernel: one kernel for a GEMM with bias and ReLU, one for a
-// convolution with bias, residual and ReLU; without fusion, a kernel per op.
+// convolution with bias, residual and ReLU, one for a GEMM of a transposed
+// input (its prologue); without fusion, a kernel per op.
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -59,4 +60,23 @@ func.func @conv_bias_residual_relu(%x: tensor<4x14x14x64xf16>, %w: tensor<1x1x64
     linalg.yield %m : f16
   } -> tensor<4x14x14x256xf16>
   return %r : tensor<4x14x14x256xf16>
+}
+
+// A transposed input (a prologue): the kernel reads the source, no
+// transpose kernel and no temporary.
+// CHECK-LABEL: func.func @transpose_matmul(
+// CHECK-NOT:     memref.alloc() {{.*}}: memref<256x384xf16>
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+// OFF-LABEL: func.func @transpose_matmul(
+// OFF-COUNT-2: gpu.launch
+func.func @transpose_matmul(%xt: tensor<384x256xf16>, %w: tensor<384x256xf16>) -> tensor<256x256xf16> {
+  %z = arith.constant 0.0 : f16
+  %et = tensor.empty() : tensor<256x384xf16>
+  %x = linalg.transpose ins(%xt : tensor<384x256xf16>) outs(%et : tensor<256x384xf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<256x256xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x256xf16>) -> tensor<256x256xf16>
+  %mm = linalg.matmul ins(%x, %w : tensor<256x384xf16>, tensor<384x256xf16>) outs(%f : tensor<256x256xf16>) -> tensor<256x256xf16>
+  return %mm : tensor<256x256xf16>
 }

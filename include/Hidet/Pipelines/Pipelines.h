@@ -66,8 +66,9 @@ struct GPUPipelineOptions
   PassOptions::Option<bool> fuse{
       *this, "fuse",
       llvm::cl::desc("Partition the graph into fusion groups "
-                     "(hidet-partition) and apply each anchor's epilogue "
-                     "chain in its kernel (hidet-schedule-anchors{fuse=1}); "
+                     "(hidet-partition) and fuse each anchor's epilogue "
+                     "chain and index-only prologues into its kernel "
+                     "(hidet-schedule-anchors{fuse=1}); "
                      "off, every op is its own kernel"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> tf32{

@@ -75,6 +75,17 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     that writes a buffer the kernel reads, or that an op in between
     conflicts with, ends the chain, with a remark naming it and the reason.
 
+    Prologue fusion (same option): the index-only producers of a
+    contraction's inputs in its group (a transpose, broadcast or copy whose
+    payload yields one input unchanged) are folded into the kernel's reads,
+    which then address the producer's source through the composed index
+    map: the async copies stay raw byte copies and the temporary is never
+    written. Chains of them fold from the anchor outwards. A producer whose
+    result is used elsewhere, whose source is written between it and the
+    anchor or by the anchor's kernel, or that computes values (elementwise
+    prologues), stays a separate kernel, with a remark; so do the producers
+    of a convolution's input (im2col addressing).
+
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
     area over its measured efficiency), 4 stages, groups of 8 tile rows.
@@ -109,8 +120,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "Target GPU; sm_90a enables the Hopper (TMA + wgmma) template">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
-           "Apply each anchor's epilogue chain (its #hidet.fusion group) to "
-           "the results in its kernel instead of separate kernels">,
+           "Fuse each anchor's #hidet.fusion group into its kernel: the "
+           "epilogue chain applied to the results, index-only prologues "
+           "folded into the reads (instead of separate kernels)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Epilogue.h"
+#include "Buffers.h"
 
 #include "../RuleBased/RuleBased.h"
 
@@ -43,25 +44,6 @@ using namespace hidet;
 using namespace hidet::fusion;
 using hidet::rulebased::cst;
 
-/// The allocation or argument a buffer views.
-static Value rootOf(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
-  return buffer;
-}
-
-/// Whether `v` is `buffer` or a reshape of it (identity layouts: a reshape
-/// keeps every element's offset).
-static bool isReshapeOf(Value v, Value buffer) {
-  while (v != buffer) {
-    Operation *def = v.getDefiningOp();
-    if (!isa_and_present<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      return false;
-    v = def->getOperand(0);
-  }
-  return true;
-}
-
 /// The ops of `anchor`'s fusion group that are its epilogue, in order.
 static SmallVector<Operation *> groupEpilogue(Operation *anchor) {
   auto fusion = anchor->getAttrOfType<FusionAttr>(kFusionAttrName);
@@ -75,29 +57,6 @@ static SmallVector<Operation *> groupEpilogue(Operation *anchor) {
       ops.push_back(op);
   }
   return ops;
-}
-
-/// The roots `op` reads and writes, or failure when it has effects on
-/// memory it does not name.
-static LogicalResult accessedRoots(Operation *op, SmallVectorImpl<Value> &reads,
-                                   SmallVectorImpl<Value> &writes) {
-  if (isMemoryEffectFree(op))
-    return success();
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!iface)
-    return failure();
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
-  for (const MemoryEffects::EffectInstance &e : effects) {
-    if (isa<MemoryEffects::Allocate>(e.getEffect()))
-      continue;
-    Value v = e.getValue();
-    if (!v || !isa<MemRefType>(v.getType()))
-      return failure();
-    (isa<MemoryEffects::Read>(e.getEffect()) ? reads : writes)
-        .push_back(rootOf(v));
-  }
-  return success();
 }
 
 /// Whether the payload of `op` reads the block argument of `operand`.
@@ -430,37 +389,6 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index,
   }
   vector::StoreOp::create(b, loc, value, at, idx, /*nontemporal=*/false,
                           rulebased::vectorAlign(outputElementType(), w));
-}
-
-/// Erases the ops that define no used value among `buffer`'s views and
-/// deallocations, and the allocation itself when nothing else uses it.
-static void eraseIfUnused(Value root) {
-  auto alloc = root.getDefiningOp<memref::AllocOp>();
-  if (!alloc)
-    return;
-  SmallVector<Operation *> users;
-  SmallVector<Value> worklist{root};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
-        if (!user->getResult(0).use_empty() &&
-            llvm::any_of(user->getResult(0).getUsers(), [](Operation *u) {
-              return !isa<memref::ExpandShapeOp, memref::CollapseShapeOp,
-                          memref::DeallocOp>(u);
-            }))
-          return;
-        worklist.push_back(user->getResult(0));
-      } else if (!isa<memref::DeallocOp>(user)) {
-        return;
-      }
-      users.push_back(user);
-    }
-  }
-  // Views before what they view: erase users last-created first.
-  for (Operation *user : llvm::reverse(users))
-    user->erase();
-  alloc->erase();
 }
 
 void Epilogue::erase() {

@@ -20,6 +20,7 @@
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_GEMM_H
 
 #include "../Fusion/Epilogue.h"
+#include "../Fusion/Prologue.h"
 
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
@@ -85,9 +86,11 @@ struct GemmProblem {
 /// Reads `op` as a GEMM. On failure, `why` says what has no template: the
 /// op is not a contraction or convolution the templates know, has dynamic
 /// shapes or non-identity layouts, or (with `onBuffers`) works on tensors.
-/// The address functions are meaningful only on buffers.
-mlir::FailureOr<GemmProblem> matchGemm(mlir::linalg::LinalgOp op,
-                                       std::string &why, bool onBuffers = true);
+/// The address functions are meaningful only on buffers. With a
+/// `prologue` (contractions only), the inputs are read where it says.
+mlir::FailureOr<GemmProblem>
+matchGemm(mlir::linalg::LinalgOp op, std::string &why, bool onBuffers = true,
+          const fusion::Prologue *prologue = nullptr);
 
 /// Whether `op` is an anchor of the matmul templates (a contraction or a
 /// 2-D convolution), whether or not `matchGemm` accepts it.

@@ -85,8 +85,9 @@ static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
 
 /// A contraction with one m, n and k dimension and at most one batch
 /// dimension, each operand indexed by a projected permutation.
-static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
-                                               std::string &why) {
+static FailureOr<GemmProblem>
+matchContraction(linalg::LinalgOp op, std::string &why,
+                 const fusion::Prologue *prologue) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || !linalg::isaContractionOpInterface(op)) {
@@ -117,6 +118,13 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
           "one of the others";
     return failure();
   }
+  // The inputs as the kernel reads them: through the folded prologue.
+  SmallVector<Value> buffers = op->getOperands();
+  if (prologue)
+    for (unsigned i = 0; i < 2; ++i) {
+      buffers[i] = prologue->read(i).buffer;
+      maps[i] = prologue->read(i).map;
+    }
   for (AffineMap map : maps)
     if (!map.isProjectedPermutation()) {
       why = "an operand is indexed by more than a permutation of the loops";
@@ -138,13 +146,12 @@ static FailureOr<GemmProblem> matchContraction(linalg::LinalgOp op,
   GemmOperand *operands[] = {&p.a, &p.b, &p.c};
   Type *elts[] = {&p.aElt, &p.bElt, &p.cElt};
   for (unsigned i = 0; i < 3; ++i) {
-    OpOperand &operand = op->getOpOperand(i);
-    auto type = cast<ShapedType>(operand.get().getType());
+    auto type = cast<ShapedType>(buffers[i].getType());
     AffineMap map = maps[i];
     unsigned rowDim = roles[i].first, colDim = roles[i].second;
     GemmOperand &g = *operands[i];
     *elts[i] = type.getElementType();
-    g.buffer = operand.get();
+    g.buffer = buffers[i];
     g.broadcast = bDim >= 0 && !map.isFunctionOfDim(bDim);
     if (map.getNumResults() > 0) {
       unsigned last =
@@ -319,15 +326,18 @@ bool hidet::templates::isGemmAnchor(linalg::LinalgOp op) {
          linalg::isaContractionOpInterface(op);
 }
 
-FailureOr<GemmProblem> hidet::templates::matchGemm(linalg::LinalgOp op,
-                                                   std::string &why,
-                                                   bool onBuffers) {
+FailureOr<GemmProblem>
+hidet::templates::matchGemm(linalg::LinalgOp op, std::string &why,
+                            bool onBuffers, const fusion::Prologue *prologue) {
   why = checkOperands(op, onBuffers);
   if (!why.empty())
     return failure();
+  assert((!prologue || prologue->empty() ||
+          !isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op)) &&
+         "prologues fold into contractions only");
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
     return matchConv(conv, /*nhwc=*/true);
   if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
     return matchConv(conv, /*nhwc=*/false);
-  return matchContraction(op, why);
+  return matchContraction(op, why, prologue);
 }

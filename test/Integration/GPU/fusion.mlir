@@ -16,6 +16,8 @@
 // CHECK-DAG: conv_bias_residual_relu_f16 PASS
 // CHECK-DAG: column_sum_scale_f32 PASS
 // CHECK-DAG: matmul_heads_transpose_f16 PASS
+// CHECK-DAG: linear_bias_relu_f16 PASS
+// CHECK-DAG: broadcast_batch_matmul_f16 PASS
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -169,4 +171,36 @@ func.func @matmul_heads_transpose_f16(%x: tensor<256x768xf16>, %w: tensor<768x76
   %et = tensor.empty() : tensor<2x12x128x64xf16>
   %qt = linalg.transpose ins(%q4 : tensor<2x128x12x64xf16>) outs(%et : tensor<2x12x128x64xf16>) permutation = [0, 2, 1, 3]
   return %qt : tensor<2x12x128x64xf16>
+}
+
+// A linear layer with PyTorch's weight layout ([out, in]): the transpose is
+// a prologue (the kernel reads the weight K-contiguous), bias and ReLU the
+// epilogue: one kernel.
+func.func @linear_bias_relu_f16(%x: tensor<512x384xf16>, %w: tensor<640x384xf16>, %b: tensor<640xf16>) -> tensor<512x640xf16> {
+  %z = arith.constant 0.0 : f16
+  %ewt = tensor.empty() : tensor<384x640xf16>
+  %wt = linalg.transpose ins(%w : tensor<640x384xf16>) outs(%ewt : tensor<384x640xf16>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<512x640xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<512x640xf16>) -> tensor<512x640xf16>
+  %mm = linalg.matmul ins(%x, %wt : tensor<512x384xf16>, tensor<384x640xf16>) outs(%f : tensor<512x640xf16>) -> tensor<512x640xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<512x640xf16>, tensor<640xf16>) outs(%e : tensor<512x640xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<512x640xf16>
+  return %r : tensor<512x640xf16>
+}
+
+// One weight for every batch: the broadcast is a prologue, read with no
+// batch term in its address.
+func.func @broadcast_batch_matmul_f16(%a: tensor<4x128x96xf16>, %w: tensor<96x160xf16>) -> tensor<4x128x160xf16> {
+  %z = arith.constant 0.0 : f16
+  %ewb = tensor.empty() : tensor<4x96x160xf16>
+  %wb = linalg.broadcast ins(%w : tensor<96x160xf16>) outs(%ewb : tensor<4x96x160xf16>) dimensions = [0]
+  %e = tensor.empty() : tensor<4x128x160xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x128x160xf16>) -> tensor<4x128x160xf16>
+  %mm = linalg.batch_matmul ins(%a, %wb : tensor<4x128x96xf16>, tensor<4x96x160xf16>) outs(%f : tensor<4x128x160xf16>) -> tensor<4x128x160xf16>
+  return %mm : tensor<4x128x160xf16>
 }

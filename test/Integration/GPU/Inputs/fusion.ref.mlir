@@ -194,3 +194,45 @@ func.func @matmul_heads_transpose_f16(%x: tensor<256x768xf16>, %w: tensor<768x76
   %qt = linalg.transpose ins(%q4 : tensor<2x128x12x64xf16>) outs(%et : tensor<2x12x128x64xf16>) permutation = [0, 2, 1, 3]
   return %qt : tensor<2x12x128x64xf16>
 }
+
+func.func @linear_bias_relu_f16(%x: tensor<512x384xf16>, %w: tensor<640x384xf16>, %b: tensor<640xf16>) -> tensor<512x640xf16> {
+  %z = arith.constant 0.0 : f16
+  %zf = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<512x640xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<512x640xf32>) -> tensor<512x640xf32>
+  %acc = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<512x384xf16>, tensor<640x384xf16>) outs(%f : tensor<512x640xf32>) -> tensor<512x640xf32>
+  %e = tensor.empty() : tensor<512x640xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %b : tensor<512x640xf32>, tensor<640xf16>) outs(%e : tensor<512x640xf16>) {
+  ^bb0(%a: f32, %bb: f16, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    %s = arith.addf %t, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<512x640xf16>
+  return %r : tensor<512x640xf16>
+}
+
+func.func @broadcast_batch_matmul_f16(%a: tensor<4x128x96xf16>, %w: tensor<96x160xf16>) -> tensor<4x128x160xf16> {
+  %zf = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<4x128x160xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<4x128x160xf32>) -> tensor<4x128x160xf32>
+  %acc = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %w : tensor<4x128x96xf16>, tensor<96x160xf16>) outs(%f : tensor<4x128x160xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x160xf32>
+  %e = tensor.empty() : tensor<4x128x160xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%acc : tensor<4x128x160xf32>) outs(%e : tensor<4x128x160xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x128x160xf16>
+  return %r : tensor<4x128x160xf16>
+}

@@ -1,0 +1,42 @@
+//===- Buffers.h - What fused kernels share through memory ------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Fusion runs after bufferization, where the ops of a group communicate
+// through buffers: these helpers answer which allocation a buffer views,
+// which buffers an op reads and writes, and what is left to erase once a
+// temporary is no longer written.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_LIB_TRANSFORMS_FUSION_BUFFERS_H
+#define HIDET_LIB_TRANSFORMS_FUSION_BUFFERS_H
+
+#include "mlir/IR/Operation.h"
+
+namespace hidet {
+namespace fusion {
+
+/// The allocation or argument a buffer views.
+mlir::Value rootOf(mlir::Value buffer);
+
+/// Whether `v` is `buffer` or a reshape of it (identity layouts: a reshape
+/// keeps every element's offset).
+bool isReshapeOf(mlir::Value v, mlir::Value buffer);
+
+/// The roots `op` reads and writes, or failure when it has effects on
+/// memory it does not name.
+mlir::LogicalResult accessedRoots(mlir::Operation *op,
+                                  llvm::SmallVectorImpl<mlir::Value> &reads,
+                                  llvm::SmallVectorImpl<mlir::Value> &writes);
+
+/// Erases the reshapes and deallocations of the allocation `root` and the
+/// allocation itself, when nothing else uses them.
+void eraseIfUnused(mlir::Value root);
+
+} // namespace fusion
+} // namespace hidet
+
+#endif // HIDET_LIB_TRANSFORMS_FUSION_BUFFERS_H

@@ -1,0 +1,225 @@
+//===- Prologue.cpp - Index-only prologues folded into anchor reads -------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A producer P of input X is folded when reading its source S through
+//   (S's map in P) o (X's map in P)^-1 o (X's map in the anchor)
+// gives what the anchor would have read from X, at the time it reads:
+//
+// - P writes all of X through a permutation and yields one of its inputs
+//   unchanged, read through a projected permutation (a transpose,
+//   broadcast or copy; the composed map is then one too, which is all the
+//   GEMM matcher needs);
+// - X is a temporary that only P, the anchor (or the next producer folded)
+//   and deallocations use;
+// - nothing between P and the anchor writes S, and the anchor's kernel
+//   does not write it either.
+//
+// Chains fold from the anchor outwards: S may itself be the temporary of
+// another producer of the group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Prologue.h"
+#include "Buffers.h"
+
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::fusion;
+
+/// The ops of `anchor`'s fusion group that are its prologue, in order.
+static SmallVector<Operation *> groupPrologue(Operation *anchor) {
+  auto fusion = anchor->getAttrOfType<FusionAttr>(kFusionAttrName);
+  SmallVector<Operation *> ops;
+  if (!fusion || fusion.getRole() != FusionRole::anchor)
+    return ops;
+  for (Operation &op : *anchor->getBlock()) {
+    if (&op == anchor)
+      break;
+    auto f = op.getAttrOfType<FusionAttr>(kFusionAttrName);
+    if (f && f.getGroup() == fusion.getGroup() &&
+        f.getRole() == FusionRole::prologue)
+      ops.push_back(&op);
+  }
+  return ops;
+}
+
+/// The input whose element `op`'s payload yields unchanged, if that is all
+/// the payload does.
+static OpOperand *movedInput(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body || !llvm::hasSingleElement(*body))
+    return nullptr;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (yield.getNumOperands() != 1)
+    return nullptr;
+  auto arg = dyn_cast<BlockArgument>(yield.getOperand(0));
+  if (!arg || arg.getOwner() != body)
+    return nullptr;
+  OpOperand *operand = op.getMatchingOpOperand(arg);
+  return op.isDpsInput(operand) ? operand : nullptr;
+}
+
+namespace {
+/// Folds the producers of one input, recording why one is not folded.
+struct ReadFolder {
+  linalg::LinalgOp anchor;
+  const llvm::SmallPtrSetImpl<Operation *> &group;
+  ArrayRef<Value> writtenRoots;
+  llvm::MapVector<Operation *, std::string> &refused;
+
+  /// Folds the producer of `read.buffer`, if there is one to fold; false
+  /// when there is none or it cannot be folded.
+  bool foldOne(PrologueRead &read) {
+    Value x = read.buffer;
+    if (!x.getDefiningOp<memref::AllocOp>())
+      return false;
+    Operation *consumer = read.ops.empty() ? anchor.getOperation()
+                                           : read.ops.back().getOperation();
+    // The producer: the one op of the group that writes X.
+    linalg::LinalgOp producer;
+    for (Operation *user : x.getUsers())
+      if (group.contains(user))
+        producer = cast<linalg::LinalgOp>(user);
+    if (!producer)
+      return false;
+    auto refuse = [&](const Twine &why) {
+      refused[producer] = why.str();
+      return false;
+    };
+    for (Operation *user : x.getUsers()) {
+      if (user == producer || user == consumer || isa<memref::DeallocOp>(user))
+        continue;
+      return refuse("its result is also used by '" +
+                    user->getName().getStringRef() + "'");
+    }
+    if (producer->getBlock() != anchor->getBlock())
+      return refuse("it is not in the anchor's block");
+    if (producer.getNumDpsInits() != 1 ||
+        producer.getDpsInitOperand(0)->get() != x ||
+        producer.getNumLoops() != producer.getNumParallelLoops())
+      return refuse("it is not an all-parallel op writing the whole input");
+    AffineMap outMap =
+        producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
+    if (!outMap.isPermutation())
+      return refuse("its output is not indexed by a permutation of its loops");
+    OpOperand *moved = movedInput(producer);
+    if (!moved)
+      return refuse("it computes new values; only index-only prologues "
+                    "(transpose, broadcast, copy) fold into the anchor's "
+                    "reads");
+    AffineMap inMap = producer.getMatchingIndexingMap(moved);
+    if (!inMap.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return refuse("it reads its source through a map that is not a "
+                    "projected permutation");
+    Value source = moved->get();
+    auto type = dyn_cast<MemRefType>(source.getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return refuse("its source is not a static buffer with the identity "
+                    "layout");
+    Value root = rootOf(source);
+    if (llvm::is_contained(writtenRoots, root))
+      return refuse("the anchor's kernel writes its source");
+    // The anchor now reads the source where it ran, after every op between.
+    for (Operation *op = producer->getNextNode(); op != anchor.getOperation();
+         op = op->getNextNode()) {
+      auto folded = dyn_cast<linalg::LinalgOp>(op);
+      if (folded && llvm::is_contained(read.ops, folded))
+        continue;
+      SmallVector<Value> reads, writes;
+      if (failed(accessedRoots(op, reads, writes)))
+        return refuse("'" + op->getName().getStringRef() +
+                      "' between it and the anchor has unknown memory "
+                      "effects");
+      if (llvm::is_contained(writes, root))
+        return refuse("'" + op->getName().getStringRef() +
+                      "' between it and the anchor writes its source");
+    }
+    read.map = inMap.compose(inversePermutation(outMap)).compose(read.map);
+    read.buffer = source;
+    read.ops.push_back(producer);
+    return true;
+  }
+};
+} // namespace
+
+Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
+                         StringRef refuse) {
+  Prologue p;
+  SmallVector<Operation *> candidates = groupPrologue(anchor);
+  llvm::SmallPtrSet<Operation *, 8> group;
+  for (Operation *op : candidates)
+    if (isa<linalg::LinalgOp>(op) &&
+        cast<linalg::LinalgOp>(op).hasPureBufferSemantics())
+      group.insert(op);
+  SmallVector<Value> writtenRoots;
+  for (Value v : kernelWrites)
+    writtenRoots.push_back(rootOf(v));
+  llvm::MapVector<Operation *, std::string> refused;
+  ReadFolder folder{anchor, group, writtenRoots, refused};
+  for (OpOperand *in : anchor.getDpsInputOperands()) {
+    PrologueRead read{in->get(), anchor.getMatchingIndexingMap(in), {}};
+    if (refuse.empty())
+      while (folder.foldOne(read)) {
+      }
+    p.reads.push_back(std::move(read));
+  }
+  // Remarks for the rest of the group, but the fills of the anchor's
+  // output (its initial value, which the templates fold or read).
+  llvm::SmallPtrSet<Operation *, 8> folded;
+  for (Operation *op : p.ops())
+    folded.insert(op);
+  SmallVector<Value> outRoots;
+  for (OpOperand &init : anchor.getDpsInitsMutable())
+    outRoots.push_back(rootOf(init.get()));
+  for (Operation *op : candidates) {
+    if (folded.contains(op))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (fill && fill.hasPureBufferSemantics() &&
+        llvm::is_contained(outRoots, rootOf(fill.getDpsInitOperand(0)->get())))
+      continue;
+    std::string why = !refuse.empty() ? refuse.str()
+                      : refused.count(op)
+                          ? refused[op]
+                          : std::string("it does not produce an input of the "
+                                        "anchor through folded ops only");
+    op->emitRemark("not fused into the kernel of ")
+        << anchor->getName() << " (a separate kernel instead): " << why;
+  }
+  return p;
+}
+
+bool Prologue::empty() const {
+  return llvm::all_of(reads,
+                      [](const PrologueRead &r) { return r.ops.empty(); });
+}
+
+SmallVector<Operation *> Prologue::ops() const {
+  SmallVector<Operation *> ops;
+  for (const PrologueRead &r : reads)
+    for (linalg::LinalgOp op : r.ops)
+      ops.push_back(op.getOperation());
+  return ops;
+}
+
+void Prologue::erase() {
+  llvm::SetVector<Value> temporaries;
+  for (PrologueRead &r : reads) {
+    for (linalg::LinalgOp op : r.ops) {
+      temporaries.insert(op.getDpsInitOperand(0)->get());
+      op->erase();
+    }
+    r.ops.clear();
+  }
+  for (Value t : temporaries)
+    eraseIfUnused(t);
+}

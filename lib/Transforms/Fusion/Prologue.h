@@ -1,0 +1,65 @@
+//===- Prologue.h - Index-only prologues folded into anchor reads -*- C++
+//-*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Before an anchor, its fusion group may hold producers of its inputs
+// (#hidet.fusion role prologue). On buffers such a producer writes a
+// temporary that only the anchor reads. When the producer only moves
+// elements (a transpose, a broadcast, a copy: its payload yields one input
+// unchanged), the anchor can read the producer's source directly through
+// the composed index map, so the async copies of the templates stay raw
+// byte copies and the temporary is never written. Hidet's tensor-core
+// templates refuse such prologues; here they become address remapping.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_LIB_TRANSFORMS_FUSION_PROLOGUE_H
+#define HIDET_LIB_TRANSFORMS_FUSION_PROLOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace hidet {
+namespace fusion {
+
+/// Where an anchor reads one of its inputs from.
+struct PrologueRead {
+  /// The buffer read (the operand itself, or the source of the producers
+  /// folded into the read).
+  mlir::Value buffer;
+  /// The anchor's loops to the indices of `buffer`.
+  mlir::AffineMap map;
+  /// The producers folded into the read, nearest to the anchor first.
+  llvm::SmallVector<mlir::linalg::LinalgOp> ops;
+};
+
+class Prologue {
+public:
+  /// Folds the index-only producers of `anchor`'s inputs that are in its
+  /// fusion group. `kernelWrites` are the buffers the anchor's kernel
+  /// writes, which it cannot also read. With a non-empty `refuse`, nothing
+  /// is folded and that is the reason given. Every prologue op of the group
+  /// left out (but fills of the anchor's output) gets a remark saying why.
+  static Prologue match(mlir::linalg::LinalgOp anchor,
+                        llvm::ArrayRef<mlir::Value> kernelWrites,
+                        llvm::StringRef refuse = "");
+
+  bool empty() const;
+  /// How the anchor's input `i` (in operand order) is read.
+  const PrologueRead &read(unsigned i) const { return reads[i]; }
+  /// The folded ops, in no particular order.
+  llvm::SmallVector<mlir::Operation *> ops() const;
+  /// Erases the folded ops and the temporaries only they used. Call after
+  /// the anchor, the last reader of the temporaries, is gone.
+  void erase();
+
+private:
+  llvm::SmallVector<PrologueRead> reads;
+};
+
+} // namespace fusion
+} // namespace hidet
+
+#endif // HIDET_LIB_TRANSFORMS_FUSION_PROLOGUE_H
