@@ -21,3 +21,28 @@ func.func @kernel_only(%a: f32, %b: f32, %m: memref<3xf32>) {
   }
   return
 }
+
+// 16-bit tanh in kernels goes to the hardware approximation (llvm.tanh with
+// afn: tanh.approx.f32); f32 tanh and host code keep math.tanh.
+// CHECK-LABEL: func.func @tanh(
+// CHECK:         math.tanh %{{.*}} : f16
+// CHECK:         gpu.launch
+// CHECK:           llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (f16) -> f16
+// CHECK:           llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (vector<8xbf16>) -> vector<8xbf16>
+// CHECK:           math.tanh %{{.*}} fastmath<arcp,contract,afn> : f32
+func.func @tanh(%a: f16, %v: vector<8xbf16>, %x: f32, %m: memref<3xf16>, %mv: memref<8xbf16>, %mf: memref<3xf32>) {
+  %h = math.tanh %a : f16
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %t = math.tanh %a : f16
+    %tv = math.tanh %v : vector<8xbf16>
+    %tf = math.tanh %x : f32
+    memref.store %t, %m[%tx] : memref<3xf16>
+    vector.store %tv, %mv[%tx] : memref<8xbf16>, vector<8xbf16>
+    memref.store %tf, %mf[%tx] : memref<3xf32>
+    gpu.terminator
+  }
+  memref.store %h, %m[%c1] : memref<3xf16>
+  return
+}

@@ -278,10 +278,16 @@ def FastMath : Pass<"hidet-fast-math", "::mlir::func::FuncOp"> {
     the counterpart of nvcc's `--use_fast_math` for division and math
     functions. It never adds `nnan`, `ninf`, `nsz` or `reassoc`: results
     change by a few ulps, never by reordering or by assuming finite values.
+    A `math.tanh` on f16 or bf16 (scalars or vectors) becomes `llvm.intr.tanh`
+    with `afn`, which the NVPTX backend lowers to `tanh.approx.f32` (one
+    special-function instruction instead of libdevice's polynomial; relative
+    error about 2^-11, the rounding error of a 16-bit result); f32 tanh keeps
+    libdevice's.
     Off by default in `hidet-gpu-pipeline` (`fast-math=1` turns it on); host
     code and the CPU reference are not touched.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
