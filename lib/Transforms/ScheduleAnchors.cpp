@@ -52,8 +52,18 @@ struct ScheduleAnchorsPass
     fusion::Prologue prologue;
     if (fuse) {
       bool conv = isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op);
+      // Elementwise producers are applied to loaded values in registers,
+      // which a written schedule with raw byte copies does not have.
+      Attribute written = op->getAttr(kScheduleAttrName);
+      auto mma = dyn_cast_if_present<MmaMatmulAttr>(written);
+      StringRef computeWhyNot =
+          isa_and_present<WgmmaMatmulAttr>(written) ||
+                  (mma && mma.getStages() != 0)
+              ? "the written schedule's raw byte copies (TMA or cp.async) "
+                "cannot apply"
+              : "";
       prologue = fusion::Prologue::match(
-          op, {problem->c.buffer},
+          op, {problem->c.buffer}, computeWhyNot,
           conv ? "the convolution template reads its input through im2col "
                  "addressing, which no prologue folds into yet"
                : "");

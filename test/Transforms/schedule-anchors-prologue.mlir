@@ -4,7 +4,8 @@
 // Prologue fusion on buffers: the index-only producers of a contraction's
 // inputs in its #hidet.fusion group (transpose, broadcast, copy) are folded
 // into the kernel's reads, which address their sources directly; the
-// temporaries and the producers are gone.
+// temporaries and the producers are gone. Elementwise producers of one
+// input element fold as well, applied to the loaded values in registers.
 
 // A transposed in a prologue: the kernel copies A's tiles from the
 // source, 8 consecutive rows of a K row at a time (M is now the contiguous
@@ -88,22 +89,29 @@ func.func @copy_then_transpose_b(%a: memref<64x64xf16>, %wt: memref<128x64xf16>,
 
 #id = affine_map<(i, j) -> (i, j)>
 
-// What cannot be folded runs as a separate kernel, with a remark naming the
-// op and the reason. An elementwise producer (a cast) computes values, which
-// the async copies cannot; the transpose after it still folds, so the
-// kernel reads the cast's result.
+// An elementwise producer (a cast) folds too: the kernel loads the f32
+// source (4 elements, 16 bytes, along M after the transpose) and truncates
+// in registers, only where the element exists; cp.async copies raw bytes,
+// so the heuristic picks the register-staged schedule (stages = 0).
 // CHECK-LABEL: func.func @cast_then_transpose(
-// CHECK:         %[[T:.*]] = memref.alloc() : memref<384x256xf16>
-// CHECK:         linalg.generic
-// CHECK-SAME:      outs(%[[T]] : memref<384x256xf16>)
-// CHECK-NOT:     linalg.transpose
+// CHECK-SAME:      %[[XT:.*]]: memref<384x256xf32>, %[[W:.*]]: memref<384x256xf16>, %[[OUT:.*]]: memref<256x256xf16>)
+// CHECK-NOT:     memref.alloc() : memref<{{384x256|256x384}}xf16>
+// CHECK-NOT:     linalg.
 // CHECK:         gpu.launch
-// CHECK:           memref.collapse_shape %[[T]] {{\[\[}}0, 1]] : memref<384x256xf16> into memref<98304xf16>
+// CHECK:           %[[FA:.*]] = memref.collapse_shape %[[XT]] {{\[\[}}0, 1]] : memref<384x256xf32> into memref<98304xf32>
+// CHECK:           scf.if %{{.*}} -> (vector<4xf16>) {
+// CHECK-NEXT:        %[[V:.*]] = vector.load %[[FA]][%{{.*}}] {alignment = 16 : i64} : memref<98304xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[T:.*]] = arith.truncf %[[V]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:        scf.yield %[[T]] : vector<4xf16>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [{{.*}}], warp = [{{.*}}], mma = [16, 8, 16], swizzle = 8{{(, split_k = [0-9]+)?}}>}
+// CHECK-NOT:     linalg.
+// OFF-LABEL: func.func @cast_then_transpose(
+// OFF:         linalg.generic
+// OFF:         linalg.transpose
 func.func @cast_then_transpose(%xt: memref<384x256xf32>, %w: memref<384x256xf16>, %out: memref<256x256xf16>) {
   %z = arith.constant 0.0 : f16
   %t = memref.alloc() : memref<384x256xf16>
   %x = memref.alloc() : memref<256x384xf16>
-  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): it computes new values; only index-only prologues (transpose, broadcast, copy) fold into the anchor's reads}}
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%xt : memref<384x256xf32>) outs(%t : memref<384x256xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} {
   ^bb0(%v: f32, %o: f16):
     %c = arith.truncf %v : f32 to f16
@@ -112,6 +120,77 @@ func.func @cast_then_transpose(%xt: memref<384x256xf32>, %w: memref<384x256xf16>
   linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%t : memref<384x256xf16>) outs(%x : memref<256x384xf16>) permutation = [1, 0]
   linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<256x256xf16>)
   linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%x, %w : memref<256x384xf16>, memref<384x256xf16>) outs(%out : memref<256x256xf16>)
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// The SIMT template (f32) applies a scaled ReLU to each element it loads.
+// CHECK-LABEL: func.func @scale_relu_simt(
+// CHECK-SAME:      %[[A:.*]]: memref<64x64xf32>, %[[B:.*]]: memref<64x64xf32>, %[[OUT:.*]]: memref<64x64xf32>)
+// CHECK:         gpu.launch
+// CHECK:           %[[FB:.*]] = memref.collapse_shape %[[B]]
+// CHECK:             %[[V:.*]] = memref.load %[[FB]][%{{.*}}] : memref<4096xf32>
+// CHECK-NEXT:        %[[S:.*]] = arith.mulf %[[V]], %{{.*}} : f32
+// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f32
+// CHECK-NEXT:        scf.yield %[[R]] : f32
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul
+// CHECK-NOT:     linalg.
+func.func @scale_relu_simt(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %z = arith.constant 0.0 : f32
+  %s = arith.constant 0.125 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : memref<64x64xf32>) outs(%t : memref<64x64xf32>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %s : f32
+    %r = arith.maximumf %m, %z : f32
+    linalg.yield %r : f32
+  }
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f32) outs(%out : memref<64x64xf32>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %t : memref<64x64xf32>, memref<64x64xf32>) outs(%out : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// What cannot be folded runs as a separate kernel, with a remark naming the
+// op and the reason. A written schedule with cp.async copies raw bytes: the
+// cast stays a kernel (the transpose after it still folds, so the kernel
+// reads the cast's result); a producer that adds two inputs is not one
+// element of one input.
+// CHECK-LABEL: func.func @not_folded_compute(
+// CHECK:         %[[T:.*]] = memref.alloc() : memref<64x64xf16>
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%[[T]] : memref<64x64xf16>)
+// CHECK:         linalg.generic
+// CHECK-NOT:     linalg.transpose
+// CHECK:         gpu.launch
+// CHECK:           memref.collapse_shape %[[T]]
+func.func @not_folded_compute(%xt: memref<64x64xf32>, %w1: memref<64x64xf16>, %w2: memref<64x64xf16>, %out: memref<64x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %t = memref.alloc() : memref<64x64xf16>
+  %x = memref.alloc() : memref<64x64xf16>
+  %w = memref.alloc() : memref<64x64xf16>
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): it computes new values, which the written schedule's raw byte copies (TMA or cp.async) cannot apply}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%xt : memref<64x64xf32>) outs(%t : memref<64x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} {
+  ^bb0(%v: f32, %o: f16):
+    %c = arith.truncf %v : f32 to f16
+    linalg.yield %c : f16
+  }
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): it computes each element from more than one input element, or not elementwise}}
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%w1, %w2 : memref<64x64xf16>, memref<64x64xf16>) outs(%w : memref<64x64xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} {
+  ^bb0(%u: f16, %v: f16, %o: f16):
+    %s = arith.addf %u, %v : f16
+    linalg.yield %s : f16
+  }
+  linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%t : memref<64x64xf16>) outs(%x : memref<64x64xf16>) permutation = [1, 0]
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], stages = 3>} ins(%x, %w : memref<64x64xf16>, memref<64x64xf16>) outs(%out : memref<64x64xf16>)
   return
 }
 

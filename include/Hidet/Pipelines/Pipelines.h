@@ -67,7 +67,7 @@ struct GPUPipelineOptions
       *this, "fuse",
       llvm::cl::desc("Partition the graph into fusion groups "
                      "(hidet-partition) and fuse each anchor's epilogue "
-                     "chain and index-only prologues into its kernel "
+                     "chain and prologues into its kernel "
                      "(hidet-schedule-anchors{fuse=1}); "
                      "off, every op is its own kernel"),
       llvm::cl::init(true)};

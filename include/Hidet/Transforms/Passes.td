@@ -80,11 +80,17 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     payload yields one input unchanged) are folded into the kernel's reads,
     which then address the producer's source through the composed index
     map: the async copies stay raw byte copies and the temporary is never
-    written. Chains of them fold from the anchor outwards. A producer whose
-    result is used elsewhere, whose source is written between it and the
-    anchor or by the anchor's kernel, or that computes values (elementwise
-    prologues), stays a separate kernel, with a remark; so do the producers
-    of a convolution's input (im2col addressing).
+    written. Chains of them fold from the anchor outwards. An elementwise
+    producer that computes each element from one element of one input (a
+    cast, a scale, an activation) folds the same way, and its payload is
+    applied to each value the kernel loads, in registers and only inside the
+    operand's edges; raw byte copies cannot do that, so the heuristic then
+    picks a register-staged schedule (mma.sync with `stages` = 0, or SIMT),
+    and a written cp.async or Hopper schedule keeps the producer a kernel.
+    A producer whose result is used elsewhere, whose source is written
+    between it and the anchor or by the anchor's kernel, or that combines
+    several inputs, stays a separate kernel, with a remark; so do the
+    producers of a convolution's input (im2col addressing).
 
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
@@ -121,8 +127,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "Target GPU; sm_90a enables the Hopper (TMA + wgmma) template">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse each anchor's #hidet.fusion group into its kernel: the "
-           "epilogue chain applied to the results, index-only prologues "
-           "folded into the reads (instead of separate kernels)">,
+           "epilogue chain applied to the results, index-only and "
+           "elementwise prologues folded into the reads (instead of "
+           "separate kernels)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -20,10 +20,16 @@
 // Chains fold from the anchor outwards: S may itself be the temporary of
 // another producer of the group.
 //
+// An elementwise producer folds on the same conditions when its payload
+// reads one input only (the value at the mapped position): the kernel then
+// applies the payload to what it loads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Prologue.h"
 #include "Buffers.h"
+
+#include "../RuleBased/RuleBased.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
@@ -68,10 +74,28 @@ static OpOperand *movedInput(linalg::LinalgOp op) {
   return op.isDpsInput(operand) ? operand : nullptr;
 }
 
+/// The one input whose element `op`'s elementwise payload computes from,
+/// if the payload reads no other operand.
+static OpOperand *computedInput(linalg::LinalgOp op) {
+  if (!rulebased::hasElementwisePayload(op) ||
+      !op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return nullptr;
+  OpOperand *read = nullptr;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!op.payloadUsesValueFromOperand(&operand))
+      continue;
+    if (read || !op.isDpsInput(&operand))
+      return nullptr;
+    read = &operand;
+  }
+  return read;
+}
+
 namespace {
 /// Folds the producers of one input, recording why one is not folded.
 struct ReadFolder {
   linalg::LinalgOp anchor;
+  StringRef computeWhyNot;
   const llvm::SmallPtrSetImpl<Operation *> &group;
   ArrayRef<Value> writtenRoots;
   llvm::MapVector<Operation *, std::string> &refused;
@@ -112,19 +136,25 @@ struct ReadFolder {
     if (!outMap.isPermutation())
       return refuse("its output is not indexed by a permutation of its loops");
     OpOperand *moved = movedInput(producer);
-    if (!moved)
-      return refuse("it computes new values; only index-only prologues "
-                    "(transpose, broadcast, copy) fold into the anchor's "
-                    "reads");
+    bool computes = !moved;
+    if (computes) {
+      moved = computedInput(producer);
+      if (!moved)
+        return refuse("it computes each element from more than one input "
+                      "element, or not elementwise");
+      if (!computeWhyNot.empty())
+        return refuse("it computes new values, which " + computeWhyNot);
+    }
     AffineMap inMap = producer.getMatchingIndexingMap(moved);
     if (!inMap.isProjectedPermutation(/*allowZeroInResults=*/false))
       return refuse("it reads its source through a map that is not a "
                     "projected permutation");
     Value source = moved->get();
     auto type = dyn_cast<MemRefType>(source.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-      return refuse("its source is not a static buffer with the identity "
-                    "layout");
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrFloat())
+      return refuse("its source is not a static buffer of numbers with the "
+                    "identity layout");
     Value root = rootOf(source);
     if (llvm::is_contained(writtenRoots, root))
       return refuse("the anchor's kernel writes its source");
@@ -146,13 +176,27 @@ struct ReadFolder {
     read.map = inMap.compose(inversePermutation(outMap)).compose(read.map);
     read.buffer = source;
     read.ops.push_back(producer);
+    if (computes)
+      read.computes.push_back(producer);
     return true;
   }
 };
 } // namespace
 
+Value PrologueRead::apply(OpBuilder &b, Location loc, Value v) const {
+  auto vec = dyn_cast<VectorType>(v.getType());
+  int64_t width = vec ? vec.getNumElements() : 1;
+  for (linalg::LinalgOp op : llvm::reverse(computes)) {
+    // The payload reads one input; the other arguments are never used, so
+    // any value stands for them.
+    SmallVector<Value> args(op->getNumOperands(), v);
+    v = rulebased::clonePayload(b, loc, op, args, /*ivs=*/{}, width).front();
+  }
+  return v;
+}
+
 Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
-                         StringRef refuse) {
+                         StringRef computeWhyNot, StringRef refuse) {
   Prologue p;
   SmallVector<Operation *> candidates = groupPrologue(anchor);
   llvm::SmallPtrSet<Operation *, 8> group;
@@ -164,9 +208,9 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
   for (Value v : kernelWrites)
     writtenRoots.push_back(rootOf(v));
   llvm::MapVector<Operation *, std::string> refused;
-  ReadFolder folder{anchor, group, writtenRoots, refused};
+  ReadFolder folder{anchor, computeWhyNot, group, writtenRoots, refused};
   for (OpOperand *in : anchor.getDpsInputOperands()) {
-    PrologueRead read{in->get(), anchor.getMatchingIndexingMap(in), {}};
+    PrologueRead read{in->get(), anchor.getMatchingIndexingMap(in), {}, {}};
     if (refuse.empty())
       while (folder.foldOne(read)) {
       }
@@ -201,6 +245,11 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
 bool Prologue::empty() const {
   return llvm::all_of(reads,
                       [](const PrologueRead &r) { return r.ops.empty(); });
+}
+
+bool Prologue::computes() const {
+  return llvm::any_of(
+      reads, [](const PrologueRead &r) { return !r.computes.empty(); });
 }
 
 SmallVector<Operation *> Prologue::ops() const {

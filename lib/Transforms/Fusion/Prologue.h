@@ -14,6 +14,11 @@
 // byte copies and the temporary is never written. Hidet's tensor-core
 // templates refuse such prologues; here they become address remapping.
 //
+// A producer that computes each element from one element of one input
+// (a cast, a scale by a constant, an activation) folds the same way, plus
+// its payload, which the kernel applies to each value it loads in
+// registers; raw byte copies (cp.async, TMA) cannot take those.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef HIDET_LIB_TRANSFORMS_FUSION_PROLOGUE_H
@@ -33,20 +38,34 @@ struct PrologueRead {
   mlir::AffineMap map;
   /// The producers folded into the read, nearest to the anchor first.
   llvm::SmallVector<mlir::linalg::LinalgOp> ops;
+  /// Those of `ops` that compute values (elementwise), nearest first.
+  llvm::SmallVector<mlir::linalg::LinalgOp> computes;
+
+  /// Applies the payloads of `computes` to `v`, a value (scalar or vector
+  /// of consecutive elements) loaded from `buffer`, giving the anchor's
+  /// operand value.
+  mlir::Value apply(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Value v) const;
 };
 
 class Prologue {
 public:
   /// Folds the index-only producers of `anchor`'s inputs that are in its
   /// fusion group. `kernelWrites` are the buffers the anchor's kernel
-  /// writes, which it cannot also read. With a non-empty `refuse`, nothing
-  /// is folded and that is the reason given. Every prologue op of the group
-  /// left out (but fills of the anchor's output) gets a remark saying why.
+  /// writes, which it cannot also read. Elementwise producers fold when
+  /// `computeWhyNot` is empty (the kernel loads through registers);
+  /// otherwise it is the reason they do not. With a non-empty `refuse`,
+  /// nothing is folded and that is the reason given. Every prologue op of
+  /// the group left out (but fills of the anchor's output) gets a remark
+  /// saying why.
   static Prologue match(mlir::linalg::LinalgOp anchor,
                         llvm::ArrayRef<mlir::Value> kernelWrites,
+                        llvm::StringRef computeWhyNot,
                         llvm::StringRef refuse = "");
 
   bool empty() const;
+  /// Whether a folded producer computes values.
+  bool computes() const;
   /// How the anchor's input `i` (in operand order) is read.
   const PrologueRead &read(unsigned i) const { return reads[i]; }
   /// The folded ops, in no particular order.

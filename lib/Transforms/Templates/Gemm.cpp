@@ -44,23 +44,45 @@ void hidet::templates::fullyUnrolled(
 Value hidet::templates::loadOrZero(
     OpBuilder &b, Location loc, Value cond, Value buffer,
     function_ref<SmallVector<Value>(OpBuilder &)> indices, Type type,
-    llvm::MaybeAlign align) {
+    llvm::MaybeAlign align, function_ref<Value(OpBuilder &, Value)> transform,
+    Type loadType) {
+  if (!loadType)
+    loadType = type;
   auto ifOp = scf::IfOp::create(b, loc, type, cond, /*withElse=*/true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   SmallVector<Value> idx = indices(b);
   Value loaded;
-  if (auto vt = dyn_cast<VectorType>(type))
+  if (auto vt = dyn_cast<VectorType>(loadType))
     loaded = vector::LoadOp::create(b, loc, vt, buffer, idx,
                                     /*nontemporal=*/false, align);
   else
     loaded = memref::LoadOp::create(b, loc, buffer, idx);
+  if (transform)
+    loaded = transform(b, loaded);
   scf::YieldOp::create(b, loc, loaded);
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
   scf::YieldOp::create(
       b, loc,
       arith::ConstantOp::create(b, loc, b.getZeroAttr(type)).getResult());
   return ifOp.getResult(0);
+}
+
+Value hidet::templates::loadOperandOrZero(OpBuilder &b, Location loc,
+                                          Value cond, const GemmOperand &x,
+                                          Value flat, Value offset, Type type) {
+  auto vec = dyn_cast<VectorType>(type);
+  int64_t width = vec ? vec.getNumElements() : 1;
+  Type stored = x.apply ? x.storedElt : getElementTypeOrSelf(type);
+  return loadOrZero(
+      b, loc, cond, flat,
+      [&](OpBuilder &) { return SmallVector<Value>{offset}; }, type,
+      rulebased::vectorAlign(stored, width),
+      // Only where the element exists: past the edges the operand is 0,
+      // which the prologue may not map to 0.
+      x.apply ? [&](OpBuilder &b, Value v) { return x.apply(b, loc, v); }
+              : function_ref<Value(OpBuilder &, Value)>(),
+      vec ? Type(VectorType::get({width}, stored)) : stored);
 }
 
 Value hidet::templates::flatten(OpBuilder &b, Location loc, Value buffer) {

@@ -59,6 +59,13 @@ struct GemmOperand {
   int64_t vectorWidth = 1;
   /// Whether the operand is the same for every batch (a broadcast).
   bool broadcast = false;
+  /// An elementwise prologue, applied in registers: `buffer` holds
+  /// `storedElt` values, which `apply` turns into the operand's (a scalar,
+  /// or a vector of consecutive elements). Null without one. Paths that
+  /// copy raw bytes (cp.async, TMA) cannot take it.
+  std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value)>
+      apply;
+  mlir::Type storedElt;
   /// The position of the logical element (batch, row, col) in `buffer`'s
   /// dimensions; set for C, whose values epilogues re-index.
   std::function<llvm::SmallVector<mlir::Value>(
@@ -108,13 +115,25 @@ void fullyUnrolled(
     llvm::function_ref<void(mlir::OpBuilder &, mlir::ValueRange)> body);
 
 /// `cond ? load(buffer[indices()]) : 0` for a scalar or vector `type`;
-/// the indices are computed only where `cond` holds.
+/// the indices are computed only where `cond` holds. With `transform`, the
+/// value loaded (of `loadType`) is transformed to `type` there.
 mlir::Value
 loadOrZero(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond,
            mlir::Value buffer,
            llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &)>
                indices,
-           mlir::Type type, llvm::MaybeAlign align = {});
+           mlir::Type type, llvm::MaybeAlign align = {},
+           llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Value)>
+               transform = {},
+           mlir::Type loadType = {});
+
+/// `x`'s element at offset `offset` of its flattened buffer `flat` (a
+/// `type` value: the operand's element type, or a vector of it), through
+/// its prologue if it has one; 0 where `cond` is false.
+mlir::Value loadOperandOrZero(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value cond, const GemmOperand &x,
+                              mlir::Value flat, mlir::Value offset,
+                              mlir::Type type);
 
 /// `buffer` (a static memref with the identity layout) as a 1-D memref,
 /// which `GemmOperand::offset` indexes.

@@ -150,8 +150,15 @@ matchContraction(linalg::LinalgOp op, std::string &why,
     AffineMap map = maps[i];
     unsigned rowDim = roles[i].first, colDim = roles[i].second;
     GemmOperand &g = *operands[i];
-    *elts[i] = type.getElementType();
+    *elts[i] = getElementTypeOrSelf(op->getOperand(i).getType());
     g.buffer = buffers[i];
+    if (prologue && i < 2 && !prologue->read(i).computes.empty()) {
+      fusion::PrologueRead read = prologue->read(i);
+      g.apply = [read](OpBuilder &b, Location loc, Value v) {
+        return read.apply(b, loc, v);
+      };
+      g.storedElt = type.getElementType();
+    }
     g.broadcast = bDim >= 0 && !map.isFunctionOfDim(bDim);
     if (map.getNumResults() > 0) {
       unsigned last =

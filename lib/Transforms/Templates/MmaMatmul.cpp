@@ -249,6 +249,9 @@ static int64_t copyWidth(const GemmOperand &x, int tileInnerDim,
 }
 
 std::string hidet::templates::whyNoAsyncCopy(const GemmProblem &p) {
+  if (p.a.apply || p.b.apply)
+    return "an elementwise prologue is applied to the loaded values in "
+           "registers, and cp.async copies raw bytes";
   int64_t bytes = p.aElt.getIntOrFloatBitWidth() / 8;
   int64_t piece = 16 / bytes;
   const std::pair<const GemmOperand *, int> operands[] = {{&p.a, 1}, {&p.b, 0}};
@@ -400,12 +403,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                         // Computed unconditionally, so that its
                         // loop-invariant part is hoisted.
                         Value off = pieceOffset(b, loc, blk, t, at);
-                        Value part = loadOrZero(
-                            b, loc, at.inside, t.flat,
-                            [&](OpBuilder &) {
-                              return SmallVector<Value>{off};
-                            },
-                            partType, vectorAlign(elt, t.width));
+                        Value part =
+                            loadOperandOrZero(b, loc, at.inside, *t.operand,
+                                              t.flat, off, partType);
                         if (t.width == kPiece) {
                           piece = part;
                           continue;

@@ -183,11 +183,9 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   // part is hoisted.
                   Value off =
                       clampedOffset(b, loc, x, blk.batch, gr, inRow, gc, inCol);
-                  Value v = loadOrZero(
-                      b, loc, arith::AndIOp::create(b, loc, inRow, inCol),
-                      t.isA ? flatA : flatB,
-                      [&](OpBuilder &) { return SmallVector<Value>{off}; },
-                      elt);
+                  Value v = loadOperandOrZero(
+                      b, loc, arith::AndIOp::create(b, loc, inRow, inCol), x,
+                      t.isA ? flatA : flatB, off, elt);
                   memref::StoreOp::create(b, loc, v, t.regs, slot);
                 });
               };

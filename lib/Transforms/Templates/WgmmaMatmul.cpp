@@ -115,6 +115,10 @@ std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
     return "wgmma takes f16 or bf16 operands";
   if (!p.cElt.isF16() && !p.cElt.isBF16() && !p.cElt.isF32())
     return "the wgmma template writes f16, bf16 or f32 results";
+  if (p.a.apply || p.b.apply)
+    return "an elementwise prologue is applied to the loaded values in "
+           "registers, and the wgmma template copies raw bytes (TMA or "
+           "cp.async)";
   if (tmaLoads(p))
     return "";
   // cp.async: 16-byte pieces along A's K and B's N, the stages' rows (the

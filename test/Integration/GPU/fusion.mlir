@@ -18,6 +18,7 @@
 // CHECK-DAG: matmul_heads_transpose_f16 PASS
 // CHECK-DAG: linear_bias_relu_f16 PASS
 // CHECK-DAG: broadcast_batch_matmul_f16 PASS
+// CHECK-DAG: cast_scale_matmul_bias_f16 PASS
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -203,4 +204,36 @@ func.func @broadcast_batch_matmul_f16(%a: tensor<4x128x96xf16>, %w: tensor<96x16
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x128x160xf16>) -> tensor<4x128x160xf16>
   %mm = linalg.batch_matmul ins(%a, %wb : tensor<4x128x96xf16>, tensor<4x96x160xf16>) outs(%f : tensor<4x128x160xf16>) -> tensor<4x128x160xf16>
   return %mm : tensor<4x128x160xf16>
+}
+
+// Elementwise prologues, applied in registers as the kernel loads: f32
+// activations cast to f16, the weight scaled by 1/2; the bias is the
+// epilogue: one kernel.
+func.func @cast_scale_matmul_bias_f16(%x: tensor<256x320xf32>, %w: tensor<320x384xf16>, %b: tensor<384xf16>) -> tensor<256x384xf16> {
+  %z = arith.constant 0.0 : f16
+  %half = arith.constant 0.5 : f16
+  %ex = tensor.empty() : tensor<256x320xf16>
+  %xh = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x320xf32>) outs(%ex : tensor<256x320xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x320xf16>
+  %ew = tensor.empty() : tensor<320x384xf16>
+  %ws = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<320x384xf16>) outs(%ew : tensor<320x384xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %s = arith.mulf %v, %half : f16
+    linalg.yield %s : f16
+  } -> tensor<320x384xf16>
+  %e = tensor.empty() : tensor<256x384xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x384xf16>) -> tensor<256x384xf16>
+  %mm = linalg.matmul ins(%xh, %ws : tensor<256x320xf16>, tensor<320x384xf16>) outs(%f : tensor<256x384xf16>) -> tensor<256x384xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<256x384xf16>, tensor<384xf16>) outs(%e : tensor<256x384xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    linalg.yield %s : f16
+  } -> tensor<256x384xf16>
+  return %r : tensor<256x384xf16>
 }

@@ -236,3 +236,34 @@ func.func @broadcast_batch_matmul_f16(%a: tensor<4x128x96xf16>, %w: tensor<96x16
   } -> tensor<4x128x160xf16>
   return %r : tensor<4x128x160xf16>
 }
+
+func.func @cast_scale_matmul_bias_f16(%x: tensor<256x320xf32>, %w: tensor<320x384xf16>, %b: tensor<384xf16>) -> tensor<256x384xf16> {
+  %half = arith.constant 0.5 : f16
+  %zf = arith.constant 0.0 : f32
+  %ex = tensor.empty() : tensor<256x320xf16>
+  %xh = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<256x320xf32>) outs(%ex : tensor<256x320xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x320xf16>
+  %ew = tensor.empty() : tensor<320x384xf16>
+  %ws = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<320x384xf16>) outs(%ew : tensor<320x384xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %s = arith.mulf %v, %half : f16
+    linalg.yield %s : f16
+  } -> tensor<320x384xf16>
+  %e32 = tensor.empty() : tensor<256x384xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %acc = linalg.matmul ins(%xh, %ws : tensor<256x320xf16>, tensor<320x384xf16>) outs(%f : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %e = tensor.empty() : tensor<256x384xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %b : tensor<256x384xf32>, tensor<384xf16>) outs(%e : tensor<256x384xf16>) {
+  ^bb0(%a: f32, %bb: f16, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    %s = arith.addf %t, %bb : f16
+    linalg.yield %s : f16
+  } -> tensor<256x384xf16>
+  return %r : tensor<256x384xf16>
+}
