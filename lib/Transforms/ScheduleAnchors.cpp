@@ -47,8 +47,8 @@ struct ScheduleAnchorsPass
     FailureOr<GemmProblem> problem = matchGemm(op, why);
     if (failed(problem))
       return leave(why);
-    // Index-only producers of A and B in the anchor's group: the kernel
-    // reads their sources instead.
+    // The producers of A and B in the anchor's group (a convolution's: the
+    // zero padding of its input) fold into the kernel's reads.
     fusion::Prologue prologue;
     if (fuse) {
       bool conv = isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op);
@@ -62,11 +62,8 @@ struct ScheduleAnchorsPass
               ? "the written schedule's raw byte copies (TMA or cp.async) "
                 "cannot apply"
               : "";
-      prologue = fusion::Prologue::match(
-          op, {problem->c.buffer}, computeWhyNot,
-          conv ? "the convolution template reads its input through im2col "
-                 "addressing, which no prologue folds into yet"
-               : "");
+      prologue =
+          fusion::Prologue::match(op, {problem->c.buffer}, computeWhyNot, conv);
       if (!prologue.empty())
         problem = matchGemm(op, why, /*onBuffers=*/true, &prologue);
       if (failed(problem))

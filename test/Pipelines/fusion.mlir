@@ -5,7 +5,8 @@
 // bufferization as attributes) and fuses each anchor's epilogue chain into
 // its kernel: one kernel for a GEMM with bias and ReLU, one for a
 // convolution with bias, residual and ReLU, one for a GEMM of a transposed
-// input (its prologue); without fusion, a kernel per op.
+// input (its prologue), one for a padded convolution with bias and ReLU;
+// without fusion, a kernel per op.
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -79,4 +80,33 @@ func.func @transpose_matmul(%xt: tensor<384x256xf16>, %w: tensor<384x256xf16>) -
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x256xf16>) -> tensor<256x256xf16>
   %mm = linalg.matmul ins(%x, %w : tensor<256x384xf16>, tensor<384x256xf16>) outs(%f : tensor<256x256xf16>) -> tensor<256x256xf16>
   return %mm : tensor<256x256xf16>
+}
+
+// A padded 3x3 convolution with bias and ReLU (a ResNet block's middle):
+// the pad folds into the convolution's reads, the rest into its epilogue.
+// CHECK-LABEL: func.func @pad_conv_bias_relu(
+// CHECK-NOT:     memref.subview
+// CHECK-COUNT-1: gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+// OFF-LABEL: func.func @pad_conv_bias_relu(
+// OFF-COUNT-4: gpu.launch
+func.func @pad_conv_bias_relu(%x: tensor<4x14x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>) -> tensor<4x14x14x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f16
+  } : tensor<4x14x14x64xf16> to tensor<4x16x16x64xf16>
+  %e = tensor.empty() : tensor<4x14x14x64xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x14x14x64xf16>) -> tensor<4x14x14x64xf16>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<4x16x16x64xf16>, tensor<3x3x64x64xf16>) outs(%f : tensor<4x14x14x64xf16>) -> tensor<4x14x14x64xf16>
+  %r = linalg.generic {indexing_maps = [#nhwc, #chan, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<4x14x14x64xf16>, tensor<64xf16>) outs(%e : tensor<4x14x14x64xf16>) {
+  ^bb0(%a: f16, %bb: f16, %o: f16):
+    %s = arith.addf %a, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<4x14x14x64xf16>
+  return %r : tensor<4x14x14x64xf16>
 }

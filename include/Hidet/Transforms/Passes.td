@@ -89,8 +89,13 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     and a written cp.async or Hopper schedule keeps the producer a kernel.
     A producer whose result is used elsewhere, whose source is written
     between it and the anchor or by the anchor's kernel, or that combines
-    several inputs, stays a separate kernel, with a remark; so do the
-    producers of a convolution's input (im2col addressing).
+    several inputs, stays a separate kernel, with a remark. A convolution's
+    input (im2col addressing) takes one prologue: a zero padding (a
+    bufferized `tensor.pad`: a +0.0 fill of a temporary and a copy of the
+    source into its interior), which becomes a shift of the source address
+    and a predicate that reads 0 outside the source's rows and columns.
+    When bufferization reused the source's buffer for the convolution's
+    output, the output from its fill on gets a new buffer.
 
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's

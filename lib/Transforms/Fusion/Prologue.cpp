@@ -34,6 +34,7 @@
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -195,8 +196,136 @@ Value PrologueRead::apply(OpBuilder &b, Location loc, Value v) const {
   return v;
 }
 
+/// Whether `op` writes the constant +0.0 to all of its output (a fill, or
+/// a map of no inputs yielding it).
+static bool isZeroFill(Operation *op) {
+  Value v;
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    v = fill.getDpsInputOperand(0)->get();
+  else if (auto map = dyn_cast<linalg::MapOp>(op);
+           map && map.getDpsInputs().empty())
+    v = map.getBlock()->getTerminator()->getOperand(0);
+  return v && matchPattern(v, m_PosZeroFloat());
+}
+
+/// Bufferization reuses a dead buffer for the next result: after the copy
+/// into the padded temporary, `source` (an allocation) is often refilled
+/// as the convolution's own output, which then cannot read it. When the
+/// first op after `copy` that touches it overwrites it whole (a fill) and
+/// nothing deallocates it, its uses from there on get a new allocation
+/// instead, and `source` keeps its value.
+static bool renameAfter(Operation *copy, Value source) {
+  auto alloc = source.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != copy->getBlock())
+    return false;
+  Block *block = copy->getBlock();
+  SmallVector<OpOperand *> later;
+  Operation *first = nullptr;
+  for (OpOperand &use : source.getUses()) {
+    Operation *top = block->findAncestorOpInBlock(*use.getOwner());
+    if (!top || isa<memref::DeallocOp>(use.getOwner()))
+      return false;
+    if (!copy->isBeforeInBlock(top))
+      continue;
+    later.push_back(&use);
+    if (!first || top->isBeforeInBlock(first))
+      first = top;
+  }
+  auto fill = dyn_cast_if_present<linalg::FillOp>(first);
+  if (!fill || fill.getDpsInitOperand(0)->get() != source)
+    return false;
+  OpBuilder b(fill);
+  Value fresh = cast<memref::AllocOp>(b.clone(*alloc)).getResult();
+  for (OpOperand *use : later)
+    use->set(fresh);
+  return true;
+}
+
+/// Folds the zero padding of `read.buffer`, a convolution's input, into
+/// the read: on buffers a tensor.pad is a zero fill of a temporary X and a
+/// copy of the source into a subview of X's interior. Returns false when
+/// X is not built that way (nothing to fold), or when it cannot be folded,
+/// with `why` set.
+static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
+                    ArrayRef<Value> writtenRoots, int64_t channelDim,
+                    std::string &why) {
+  Value x = read.buffer;
+  if (!x.getDefiningOp<memref::AllocOp>())
+    return false;
+  Operation *fill = nullptr;
+  memref::SubViewOp interior;
+  for (Operation *user : x.getUsers()) {
+    if (user == anchor.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto sv = dyn_cast<memref::SubViewOp>(user); sv && !interior)
+      interior = sv;
+    else if (isa<linalg::FillOp, linalg::MapOp>(user) && !fill)
+      fill = user;
+    else
+      return false;
+  }
+  if (!fill || !interior || !interior.getResult().hasOneUse())
+    return false;
+  auto copy = dyn_cast<linalg::LinalgOp>(*interior->getUsers().begin());
+  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+      !movedInput(copy) || !copy.hasPureBufferSemantics() ||
+      llvm::any_of(copy.getIndexingMapsArray(),
+                   [](AffineMap m) { return !m.isIdentity(); }))
+    return false;
+  Block *block = anchor->getBlock();
+  if (fill->getBlock() != block || copy->getBlock() != block ||
+      !fill->isBeforeInBlock(copy) || !copy->isBeforeInBlock(anchor))
+    return false;
+  // From here on the ops are a pad: say why one does not fold.
+  auto refuse = [&](const Twine &w) {
+    why = w.str();
+    return false;
+  };
+  if (!isZeroFill(fill))
+    return refuse("its padding value is not +0.0 (the template fills zeros "
+                  "past the input's edges)");
+  Value source = copy.getDpsInputOperand(0)->get();
+  auto type = dyn_cast<MemRefType>(source.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return refuse("its source is not a static buffer with the identity "
+                  "layout");
+  if (!interior.hasUnitStride() ||
+      ShapedType::isDynamicShape(interior.getStaticOffsets()) ||
+      interior.getStaticSizes() != type.getShape())
+    return refuse("the source is not copied whole to a static window");
+  SmallVector<int64_t> low(interior.getStaticOffsets());
+  auto xType = cast<MemRefType>(x.getType());
+  for (auto [d, l] : llvm::enumerate(low))
+    if ((static_cast<int64_t>(d) == 0 ||
+         static_cast<int64_t>(d) == channelDim) &&
+        (l != 0 || xType.getDimSize(d) != type.getDimSize(d)))
+      return refuse("it pads the images or channels, not only rows and "
+                    "columns");
+  Value root = rootOf(source);
+  if (llvm::is_contained(writtenRoots, root) && !renameAfter(copy, source))
+    return refuse("the anchor's kernel writes its source");
+  for (Operation *op = copy->getNextNode(); op != anchor.getOperation();
+       op = op->getNextNode()) {
+    SmallVector<Value> reads, writes;
+    if (failed(accessedRoots(op, reads, writes)))
+      return refuse("'" + op->getName().getStringRef() +
+                    "' between it and the anchor has unknown memory effects");
+    if (llvm::is_contained(writes, root))
+      return refuse("'" + op->getName().getStringRef() +
+                    "' between it and the anchor writes its source");
+  }
+  read.buffer = source;
+  read.padLow = low;
+  read.padOps = {copy, interior, fill};
+  return true;
+}
+
 Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
-                         StringRef computeWhyNot, StringRef refuse) {
+                         StringRef computeWhyNot, bool im2col) {
+  StringRef refuse =
+      im2col ? "the convolution template reads its input through im2col "
+               "addressing, which only a zero padding folds into yet"
+             : "";
   Prologue p;
   SmallVector<Operation *> candidates = groupPrologue(anchor);
   llvm::SmallPtrSet<Operation *, 8> group;
@@ -210,10 +339,20 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
   llvm::MapVector<Operation *, std::string> refused;
   ReadFolder folder{anchor, computeWhyNot, group, writtenRoots, refused};
   for (OpOperand *in : anchor.getDpsInputOperands()) {
-    PrologueRead read{in->get(), anchor.getMatchingIndexingMap(in), {}, {}};
-    if (refuse.empty())
+    PrologueRead read{in->get(), anchor.getMatchingIndexingMap(in), {}, {}, {},
+                      {}};
+    if (!im2col) {
       while (folder.foldOne(read)) {
       }
+    } else if (in->getOperandNumber() == 0) {
+      // NHWC or NCHW: the channels are the last or second dimension.
+      int64_t channelDim = isa<linalg::Conv2DNhwcHwcfOp>(anchor) ? 3 : 1;
+      std::string why;
+      if (!foldPad(anchor, read, writtenRoots, channelDim, why) && !why.empty())
+        anchor->emitRemark("the zero padding of the input stays a separate "
+                           "copy: ")
+            << why;
+    }
     p.reads.push_back(std::move(read));
   }
   // Remarks for the rest of the group, but the fills of the anchor's
@@ -243,13 +382,9 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
 }
 
 bool Prologue::empty() const {
-  return llvm::all_of(reads,
-                      [](const PrologueRead &r) { return r.ops.empty(); });
-}
-
-bool Prologue::computes() const {
-  return llvm::any_of(
-      reads, [](const PrologueRead &r) { return !r.computes.empty(); });
+  return llvm::all_of(reads, [](const PrologueRead &r) {
+    return r.ops.empty() && r.padOps.empty();
+  });
 }
 
 SmallVector<Operation *> Prologue::ops() const {
@@ -268,6 +403,12 @@ void Prologue::erase() {
       op->erase();
     }
     r.ops.clear();
+    if (!r.padOps.empty())
+      temporaries.insert(
+          cast<DestinationStyleOpInterface>(r.padOps.back()).getDpsInits()[0]);
+    for (Operation *op : r.padOps)
+      op->erase();
+    r.padOps.clear();
   }
   for (Value t : temporaries)
     eraseIfUnused(t);

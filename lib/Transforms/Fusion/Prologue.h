@@ -40,6 +40,12 @@ struct PrologueRead {
   llvm::SmallVector<mlir::linalg::LinalgOp> ops;
   /// Those of `ops` that compute values (elementwise), nearest first.
   llvm::SmallVector<mlir::linalg::LinalgOp> computes;
+  /// A zero padding folded into the read (a convolution's input): the
+  /// operand is `buffer` with `padLow[d]` zeros before it along dimension
+  /// d (and zeros after it up to the operand's shape); the ops that built
+  /// the padded copy (the zero fill, the subview and the copy into it).
+  llvm::SmallVector<int64_t> padLow;
+  llvm::SmallVector<mlir::Operation *> padOps;
 
   /// Applies the payloads of `computes` to `v`, a value (scalar or vector
   /// of consecutive elements) loaded from `buffer`, giving the anchor's
@@ -54,18 +60,16 @@ public:
   /// fusion group. `kernelWrites` are the buffers the anchor's kernel
   /// writes, which it cannot also read. Elementwise producers fold when
   /// `computeWhyNot` is empty (the kernel loads through registers);
-  /// otherwise it is the reason they do not. With a non-empty `refuse`,
-  /// nothing is folded and that is the reason given. Every prologue op of
-  /// the group left out (but fills of the anchor's output) gets a remark
-  /// saying why.
+  /// otherwise it is the reason they do not. For a convolution (`im2col`),
+  /// only the zero padding of its input folds (bufferized tensor.pad: a
+  /// zero fill of a temporary and a copy of the source into its interior).
+  /// Every prologue op of the group left out (but fills of the anchor's
+  /// output) gets a remark saying why.
   static Prologue match(mlir::linalg::LinalgOp anchor,
                         llvm::ArrayRef<mlir::Value> kernelWrites,
-                        llvm::StringRef computeWhyNot,
-                        llvm::StringRef refuse = "");
+                        llvm::StringRef computeWhyNot, bool im2col = false);
 
   bool empty() const;
-  /// Whether a folded producer computes values.
-  bool computes() const;
   /// How the anchor's input `i` (in operand order) is read.
   const PrologueRead &read(unsigned i) const { return reads[i]; }
   /// The folded ops, in no particular order.
@@ -75,7 +79,7 @@ public:
   void erase();
 
 private:
-  llvm::SmallVector<PrologueRead> reads;
+  llvm::SmallVector<PrologueRead, 2> reads;
 };
 
 } // namespace fusion

@@ -100,9 +100,22 @@ Value hidet::templates::clampedOffset(OpBuilder &b, Location loc,
                                       Value row, Value inRow, Value col,
                                       Value inCol) {
   Value zero = cst(b, loc, 0);
-  return elementOffset(b, loc, x, batch,
-                       arith::SelectOp::create(b, loc, inRow, row, zero),
-                       arith::SelectOp::create(b, loc, inCol, col, zero));
+  Value offset = elementOffset(
+      b, loc, x, batch, arith::SelectOp::create(b, loc, inRow, row, zero),
+      arith::SelectOp::create(b, loc, inCol, col, zero));
+  if (!x.valid)
+    return offset;
+  return arith::SelectOp::create(b, loc, x.valid(b, loc, row, col), offset,
+                                 zero);
+}
+
+Value hidet::templates::insideOperand(OpBuilder &b, Location loc,
+                                      const GemmOperand &x, Value row,
+                                      Value inRow, Value col, Value inCol) {
+  Value inside = arith::AndIOp::create(b, loc, inRow, inCol);
+  if (!x.valid)
+    return inside;
+  return arith::AndIOp::create(b, loc, inside, x.valid(b, loc, row, col));
 }
 
 Value hidet::templates::elementOffset(OpBuilder &b, Location loc,

@@ -66,6 +66,11 @@ struct GemmOperand {
   std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value)>
       apply;
   mlir::Type storedElt;
+  /// When set, element (row, col) is 0 where this is false (a padding
+  /// folded into the read) and exists in `buffer` only where it is true.
+  std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, mlir::Value,
+                            mlir::Value)>
+      valid;
   /// The position of the logical element (batch, row, col) in `buffer`'s
   /// dimensions; set for C, whose values epilogues re-index.
   std::function<llvm::SmallVector<mlir::Value>(
@@ -144,9 +149,17 @@ mlir::Value elementOffset(mlir::OpBuilder &b, mlir::Location loc,
                           const GemmOperand &x, mlir::Value batch,
                           mlir::Value row, mlir::Value col);
 
+/// Whether element (row, col) of `x` is read from memory: inside its rows
+/// (`inRow`) and columns (`inCol`), and not in a folded padding.
+mlir::Value insideOperand(mlir::OpBuilder &b, mlir::Location loc,
+                          const GemmOperand &x, mlir::Value row,
+                          mlir::Value inRow, mlir::Value col,
+                          mlir::Value inCol);
+
 /// The offset of element (batch, row, col) of `x`, with `row` (`col`)
 /// replaced by 0 where `inRow` (`inCol`) is false, so that the address is
-/// valid even past the edges (where nothing is read from it).
+/// valid even past the edges (where nothing is read from it); with a
+/// padding, 0 where the element is in it.
 mlir::Value clampedOffset(mlir::OpBuilder &b, mlir::Location loc,
                           const GemmOperand &x, mlir::Value batch,
                           mlir::Value row, mlir::Value inRow, mlir::Value col,

@@ -55,6 +55,13 @@ static Value linear(OpBuilder &b, Location loc, ArrayRef<Value> xs,
   return sum;
 }
 
+/// `x + d`.
+static Value shifted(OpBuilder &b, Location loc, Value x, int64_t d) {
+  if (d == 0)
+    return x;
+  return arith::AddIOp::create(b, loc, x, cst(b, loc, d));
+}
+
 /// The offset function of an operand whose batch, rows and columns are
 /// plain strided dimensions (`strides[part]` elements apart, 0: the part does
 /// not move in memory).
@@ -208,9 +215,15 @@ static std::pair<Value, Value> divMod(OpBuilder &b, Location loc, Value x,
           arith::RemUIOp::create(b, loc, x, dv).getResult()};
 }
 
-/// A 2-D convolution (NHWC/HWCF or NCHW/FCHW) as an implicit GEMM.
-template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
-  auto in = cast<ShapedType>(op.getDpsInputOperand(0)->get().getType());
+/// A 2-D convolution (NHWC/HWCF or NCHW/FCHW) as an implicit GEMM. With
+/// `pad`, the input is read from its source through a folded zero padding.
+template <typename ConvOp>
+static GemmProblem matchConv(ConvOp op, bool nhwc,
+                             const fusion::PrologueRead *pad) {
+  if (pad && pad->padLow.empty())
+    pad = nullptr;
+  auto in = cast<ShapedType>(
+      (pad ? pad->buffer : op.getDpsInputOperand(0)->get()).getType());
   auto filter = cast<ShapedType>(op.getDpsInputOperand(1)->get().getType());
   auto out = cast<ShapedType>(op.getDpsInitOperand(0)->get().getType());
   SmallVector<int64_t> strides(op.getStrides().template getValues<int64_t>());
@@ -233,16 +246,30 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
   p.aElt = in.getElementType();
   p.bElt = filter.getElementType();
   p.cElt = out.getElementType();
-  p.a.buffer = op.getDpsInputOperand(0)->get();
+  p.a.buffer = pad ? pad->buffer : op.getDpsInputOperand(0)->get();
   p.b.buffer = op.getDpsInputOperand(1)->get();
   p.c.buffer = op.getDpsInitOperand(0)->get();
   int64_t sh = strides[0], sw = strides[1], dh = dilations[0],
           dw = dilations[1];
+  // The zero padding before the source's rows and columns.
+  int64_t padT = pad ? pad->padLow[nhwc ? 1 : 2] : 0;
+  int64_t padL = pad ? pad->padLow[nhwc ? 2 : 3] : 0;
   // m -> (image, output row, output column).
   auto outPos = [=](OpBuilder &b, Location loc, Value m) {
     auto [img, pix] = divMod(b, loc, m, oh * ow);
     auto [y, x] = divMod(b, loc, pix, ow);
     return std::array<Value, 3>{img, y, x};
+  };
+  // Whether output pixel (y, x) at tap (ty, tx) reads the source, not the
+  // padding: its source row y sh + ty dh - padT and column lie inside (as
+  // unsigned values, so that negative ones do not).
+  auto insidePadded = [=](OpBuilder &b, Location loc, Value y, Value ty,
+                          Value x, Value tx) {
+    Value row = shifted(b, loc, linear(b, loc, {y, ty}, {sh, dh}), -padT);
+    Value col = shifted(b, loc, linear(b, loc, {x, tx}, {sw, dw}), -padL);
+    return arith::AndIOp::create(b, loc, lessThan(b, loc, row, h),
+                                 lessThan(b, loc, col, w))
+        .getResult();
   };
   if (nhwc) {
     // k = (kh, kw, c), channels fastest: the filter is a K x F matrix.
@@ -259,11 +286,20 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
         return cst(b, loc, 0);
       if (part == GemmPart::Row) {
         auto [img, y, x] = outPos(b, loc, i);
-        return linear(b, loc, {img, y, x}, {h * w * c, sh * w * c, sw * c});
+        return shifted(
+            b, loc,
+            linear(b, loc, {img, y, x}, {h * w * c, sh * w * c, sw * c}),
+            -(padT * w * c + padL * c));
       }
       auto [ty, tx, ch] = tap(b, loc, i);
       return linear(b, loc, {ty, tx, ch}, {dh * w * c, dw * c, 1});
     };
+    if (pad)
+      p.a.valid = [=](OpBuilder &b, Location loc, Value m, Value k) {
+        auto [img, y, x] = outPos(b, loc, m);
+        auto [ty, tx, ch] = tap(b, loc, k);
+        return insidePadded(b, loc, y, ty, x, tx);
+      };
     p.a.innerDim = 1;
     p.a.vectorWidth = vectorWidthFor(p.aElt, c);
     // k runs over (kh, kw, c) in the filter's memory order: B is a K x F
@@ -291,11 +327,19 @@ template <typename ConvOp> static GemmProblem matchConv(ConvOp op, bool nhwc) {
       return cst(b, loc, 0);
     if (part == GemmPart::Row) {
       auto [img, y, x] = outPos(b, loc, i);
-      return linear(b, loc, {img, y, x}, {c * h * w, sh * w, sw});
+      return shifted(b, loc,
+                     linear(b, loc, {img, y, x}, {c * h * w, sh * w, sw}),
+                     -(padT * w + padL));
     }
     auto [ch, ty, tx] = tap(b, loc, i);
     return linear(b, loc, {ch, ty, tx}, {h * w, dh * w, dw});
   };
+  if (pad)
+    p.a.valid = [=](OpBuilder &b, Location loc, Value m, Value k) {
+      auto [img, y, x] = outPos(b, loc, m);
+      auto [ch, ty, tx] = tap(b, loc, k);
+      return insidePadded(b, loc, y, ty, x, tx);
+    };
   // k runs over (c, kh, kw) in the filter's memory order: B is an F x K
   // matrix.
   p.b.offset = stridedOffset({0, 1, c * kh * kw});
@@ -339,12 +383,10 @@ hidet::templates::matchGemm(linalg::LinalgOp op, std::string &why,
   why = checkOperands(op, onBuffers);
   if (!why.empty())
     return failure();
-  assert((!prologue || prologue->empty() ||
-          !isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op)) &&
-         "prologues fold into contractions only");
+  const fusion::PrologueRead *input = prologue ? &prologue->read(0) : nullptr;
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
-    return matchConv(conv, /*nhwc=*/true);
+    return matchConv(conv, /*nhwc=*/true, input);
   if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
-    return matchConv(conv, /*nhwc=*/false);
+    return matchConv(conv, /*nhwc=*/false, input);
   return matchContraction(op, why, prologue);
 }

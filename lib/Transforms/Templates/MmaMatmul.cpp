@@ -167,7 +167,8 @@ static PieceElement pieceElement(OpBuilder &b, Location loc,
   Value gc = arith::AddIOp::create(b, loc, t.isA ? k0 : blk.n0, c);
   Value inRow = lessThan(b, loc, gr, t.isA ? p.m : p.k);
   Value inCol = lessThan(b, loc, gc, t.isA ? p.k : p.n);
-  return {gr, gc, inRow, inCol, arith::AndIOp::create(b, loc, inRow, inCol)};
+  return {gr, gc, inRow, inCol,
+          insideOperand(b, loc, *t.operand, gr, inRow, gc, inCol)};
 }
 
 /// The offset of `at` in `t`'s flattened operand, valid past the edges too.

@@ -184,7 +184,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   Value off =
                       clampedOffset(b, loc, x, blk.batch, gr, inRow, gc, inCol);
                   Value v = loadOperandOrZero(
-                      b, loc, arith::AndIOp::create(b, loc, inRow, inCol), x,
+                      b, loc, insideOperand(b, loc, x, gr, inRow, gc, inCol), x,
                       t.isA ? flatA : flatB, off, elt);
                   memref::StoreOp::create(b, loc, v, t.regs, slot);
                 });

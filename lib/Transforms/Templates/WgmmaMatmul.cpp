@@ -337,7 +337,7 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
     Value inCol = lessThan(b, loc, col, colExtent);
     Value src = clampedOffset(b, loc, x, batch, row, inRow, col, inCol);
     Value count = arith::SelectOp::create(
-        b, loc, arith::AndIOp::create(b, loc, inRow, inCol), eight, none);
+        b, loc, insideOperand(b, loc, x, row, inRow, col, inCol), eight, none);
     nvgpu::DeviceAsyncCopyOp::create(b, loc, tile, ValueRange{dst}, flat,
                                      ValueRange{src}, b.getIndexAttr(kPiece),
                                      count,

@@ -267,3 +267,47 @@ func.func @cast_scale_matmul_bias_f16(%x: tensor<256x320xf32>, %w: tensor<320x38
   } -> tensor<256x384xf16>
   return %r : tensor<256x384xf16>
 }
+
+func.func @pad_conv_bias_relu_f16(%x: tensor<2x14x14x64xf16>, %w: tensor<3x3x64x64xf16>, %b: tensor<64xf16>) -> tensor<2x14x14x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %zf = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f16
+  } : tensor<2x14x14x64xf16> to tensor<2x16x16x64xf16>
+  %e32 = tensor.empty() : tensor<2x14x14x64xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
+  %acc = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x16x16x64xf16>, tensor<3x3x64x64xf16>) outs(%f : tensor<2x14x14x64xf32>) -> tensor<2x14x14x64xf32>
+  %e = tensor.empty() : tensor<2x14x14x64xf16>
+  %r = linalg.generic {indexing_maps = [#nhwc, #chan, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc, %b : tensor<2x14x14x64xf32>, tensor<64xf16>) outs(%e : tensor<2x14x14x64xf16>) {
+  ^bb0(%a: f32, %bb: f16, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    %s = arith.addf %t, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<2x14x14x64xf16>
+  return %r : tensor<2x14x14x64xf16>
+}
+
+func.func @pad_conv_nchw_s2_f16(%x: tensor<2x16x15x15xf16>, %w: tensor<32x16x3x3xf16>) -> tensor<2x32x8x8xf16> {
+  %z = arith.constant 0.0 : f16
+  %zf = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 2, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %z : f16
+  } : tensor<2x16x15x15xf16> to tensor<2x16x18x17xf16>
+  %e32 = tensor.empty() : tensor<2x32x8x8xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<2x32x8x8xf32>) -> tensor<2x32x8x8xf32>
+  %acc = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x16x18x17xf16>, tensor<32x16x3x3xf16>) outs(%f : tensor<2x32x8x8xf32>) -> tensor<2x32x8x8xf32>
+  %e = tensor.empty() : tensor<2x32x8x8xf16>
+  %r = linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%acc : tensor<2x32x8x8xf32>) outs(%e : tensor<2x32x8x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x32x8x8xf16>
+  return %r : tensor<2x32x8x8xf16>
+}
