@@ -38,6 +38,8 @@
 // HOPPER-SAME:      %[[A:.*]]: memref<256x128xf16>, %[[B:.*]]: memref<128x512xf16>, %[[BIAS:.*]]: memref<512xf16>, %[[OUT:.*]]: memref<256x512xf16>)
 // HOPPER:         gpu.launch
 // HOPPER:           nvgpu.warpgroup.mma
+// The accumulators start at +0.0, which is the fill: nothing is added.
+// HOPPER-NOT:       arith.addf %{{.*}} : f32
 // HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // HOPPER-NEXT:      %[[BV:.*]] = vector.load %[[BIAS]][%[[COL:.*]]] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
 // HOPPER-NEXT:      %[[S:.*]] = arith.addf %[[V]], %[[BV]] : vector<8xf16>

@@ -73,6 +73,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace hidet;
@@ -459,6 +460,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   Value outBatch = output.targetBatch(b, loc, blk);
   Value flatOut = output.workspace ? flatten(b, loc, out.buffer) : blk.flatC;
   auto pairType = VectorType::get({2}, f32);
+  bool zeroStart = p.cInit && matchPattern(p.cInit, m_PosZeroFloat());
 
   // The warp's rows of a chunk -> C in rows of `width` elements (16 bytes
   // when C's rows allow), spread over its lanes by auto_map.
@@ -491,8 +493,9 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
           Value v = LLVM::ExtractValueOp::create(
               b, loc, regs, ArrayRef<int64_t>{0, 4 * j + 2 * i + e});
           // C's start: the fill value, or C's own value (0 past the edges);
-          // the split-K reduction adds it instead.
-          if (!output.workspace) {
+          // the split-K reduction adds it instead. The accumulators start
+          // at +0.0, so a +0.0 fill is already in them.
+          if (!output.workspace && !zeroStart) {
             Value init = output.loadInit(
                 b, loc, blk, arith::AddIOp::create(b, loc, m0, row),
                 arith::AddIOp::create(
