@@ -33,6 +33,10 @@ std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
   // cp.async at any residency and with TMA at three blocks per SM; walking
   // grids of one block per SM never did. The cause is not found yet
   // (bench/results/wgmma-conv-sweep.md).
+  if (s.pingpong &&
+      (s.block[0] != WgmmaMatmulSchedule::kWarpgroupRows || !s.persistent))
+    return "pingpong = true takes block M = 64 (each consumer warpgroup a "
+           "whole tile) and persistent = true";
   if (s.consumers() == 1 && !s.persistent)
     return "block M = 64 (one consumer warpgroup) needs persistent = true: "
            "grids of one such block per tile fail on the H100";
@@ -66,12 +70,13 @@ hidet::schedule::enumerateWgmmaSpace(const TargetLimits &limits) {
       for (int64_t stages : stageValues)
         for (int64_t swizzle : kSwizzleValues)
           for (int64_t splitK : kSplitKValues)
-            for (bool persistent : {false, true}) {
-              WgmmaMatmulSchedule s{
-                  {bm, bn}, stages, {swizzle, splitK}, persistent};
-              if (checkWgmmaSchedule(s, &limits).empty())
-                space.push_back(s);
-            }
+            for (bool persistent : {false, true})
+              for (bool pingpong : {false, true}) {
+                WgmmaMatmulSchedule s{
+                    {bm, bn}, stages, {swizzle, splitK}, persistent, pingpong};
+                if (checkWgmmaSchedule(s, &limits).empty())
+                  space.push_back(s);
+              }
   return space;
 }
 

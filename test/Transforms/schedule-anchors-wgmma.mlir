@@ -233,3 +233,33 @@ func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c:
   return
 }
 
+
+// -----
+
+// Pingpong: one stage is read by one consumer (empty barriers of 128
+// arrivals), tile i of a block is consumer i % 2's, and an ordering
+// mbarrier (one phase per tile) starts a tile's main loop once the previous
+// tile's consumer has waited for all its stages; the consumers read the
+// same 64-row A tile of a stage.
+// CHECK-LABEL: func.func @pingpong(
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384,
+// CHECK:           %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK:           %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK:           %[[ORDER:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.mbarrier.init %[[EMPTY]][%c0], %c128
+// CHECK:           nvgpu.mbarrier.init %[[ORDER]][%c0], %c128
+// CHECK:           scf.for
+// CHECK:             %[[MINE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK:             scf.if %[[MINE]] {
+// CHECK:               scf.if
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[ORDER]][%c0]
+// CHECK:               scf.for
+// CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK:                 nvgpu.warpgroup.mma {{.*}} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
+// CHECK:               nvgpu.mbarrier.arrive %[[ORDER]][%c0]
+// CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
+func.func @pingpong(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<256x512xf16>) {
+  linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>} ins(%a, %b : memref<256x320xf16>, memref<320x512xf16>) outs(%c : memref<256x512xf16>)
+  return
+}

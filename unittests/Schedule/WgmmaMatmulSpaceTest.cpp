@@ -39,6 +39,13 @@ TEST(WgmmaMatmulSpace, DerivedQuantities) {
   EXPECT_EQ(s.sharedBytes(2), 4 * 49152 + 2 * 64 * (32 + 8) * 2 + 1024);
   // 64 x 256 f32 accumulators over 128 threads.
   EXPECT_EQ(s.estimatedRegisters(), 128 + 32);
+  // Pingpong: two consumers of 64-row tiles, a 64-row A box per stage.
+  WgmmaMatmulSchedule pp{{64, 256}, 4, {8, 1}, true, true};
+  EXPECT_EQ(pp.consumers(), 2);
+  EXPECT_EQ(pp.numThreads(), 384);
+  EXPECT_EQ(pp.stageBytes(), (64 * 64 + 64 * 256) * 2);
+  EXPECT_EQ(pp.sharedBytes(2), 4 * 40960 + 2 * 64 * (32 + 8) * 2 + 1024);
+  EXPECT_EQ(pp.estimatedRegisters(), 128 + 32);
 }
 
 TEST(WgmmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
@@ -65,6 +72,10 @@ TEST(WgmmaMatmulSpace, EveryScheduleIsValidDistinctAndFits) {
   EXPECT_FALSE(contains(space, {{256, 256}, 2, {1, 1}}));
   // 4 stages of 128 x 256 fill 193 KiB; 5 do not fit.
   EXPECT_FALSE(contains(space, {{128, 256}, 5, {1, 1}}));
+  // Pingpong 64-row tiles, persistent only.
+  EXPECT_TRUE(contains(space, {{64, 256}, 4, {8, 1}, true, true}));
+  EXPECT_FALSE(contains(space, {{64, 256}, 4, {8, 1}, false, true}));
+  EXPECT_FALSE(contains(space, {{128, 256}, 4, {8, 1}, true, true}));
 }
 
 TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
@@ -173,6 +184,13 @@ TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
   EXPECT_NE(check({{64, 128}, 4, {1, 1}}).find("needs persistent = true"),
             std::string::npos);
   EXPECT_EQ(check({{64, 128}, 4, {1, 1}, true}), "");
+  EXPECT_NE(check({{128, 128}, 4, {1, 1}, true, true})
+                .find("pingpong = true takes block M = 64"),
+            std::string::npos);
+  EXPECT_NE(check({{64, 128}, 4, {1, 1}, false, true})
+                .find("pingpong = true takes block M = 64"),
+            std::string::npos);
+  EXPECT_EQ(check({{64, 128}, 4, {1, 1}, true, true}), "");
   // Structurally valid, too large for the H100.
   TargetLimits h100 = TargetLimits::h100();
   EXPECT_NE(

@@ -39,6 +39,11 @@ struct WgmmaMatmulSchedule {
   /// next tile while the consumers store the last), instead of one block
   /// per tile.
   bool persistent = false;
+  /// Two consumer warpgroups take the block's 64-row tiles in turns, each a
+  /// whole tile (BM = 64): one stores and applies the epilogue while the
+  /// other runs its main loop, so the tensor cores do not wait for
+  /// epilogues. The stages serialize their main loops.
+  bool pingpong = false;
 
   /// K elements per stage: one 128-byte swizzle span of 16-bit elements.
   static constexpr int64_t kBlockK = 64;
@@ -46,7 +51,7 @@ struct WgmmaMatmulSchedule {
   static constexpr int64_t kWarpgroupRows = 64;
   static constexpr int64_t kWarpgroupThreads = 128;
 
-  int64_t consumers() const { return block[0] / kWarpgroupRows; }
+  int64_t consumers() const { return pingpong ? 2 : block[0] / kWarpgroupRows; }
   /// The consumer warpgroups and the producer warpgroup.
   int64_t numThreads() const { return (consumers() + 1) * kWarpgroupThreads; }
   /// The 128-byte swizzle: a row of a tile is 128 bytes (64 16-bit
@@ -105,7 +110,7 @@ struct WgmmaMatmulSchedule {
   }
   bool operator==(const WgmmaMatmulSchedule &o) const {
     return block == o.block && stages == o.stages && grid == o.grid &&
-           persistent == o.persistent;
+           persistent == o.persistent && pingpong == o.pingpong;
   }
 };
 

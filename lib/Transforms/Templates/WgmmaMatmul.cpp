@@ -178,11 +178,23 @@ struct Kernel {
   /// Where the epilogue writes: C, or with split-K the f32 workspace.
   GemmOutput output{};
   int64_t BM = 0, BN = 0, S = 0, W = 0;
+  /// The consumers take whole tiles in turns (schedule field pingpong).
+  bool pingpong = false;
+  /// The first row of the tile that consumer `warpgroup` computes: its 64
+  /// rows of a shared tile, or a whole tile of its own.
+  Value warpgroupRows(OpBuilder &b, Location loc, Value m0) const {
+    if (pingpong)
+      return m0;
+    return affine(b, loc, warpgroup, WgmmaMatmulSchedule::kWarpgroupRows, m0);
+  }
   Value tid, blockId, warpgroup;
   /// Dynamic shared memory and the offset of its first 1024-byte aligned
   /// byte, where the stages start.
   Value smem, base;
   Value full, empty;
+  /// With pingpong: completes phase i when tile i's consumer has waited for
+  /// all its stages, which orders the consumers' main loops.
+  Value order;
   /// The tensor maps (with cp.async: values of their type, which is all
   /// that the descriptors read of them).
   Value mapA, mapB;
@@ -197,9 +209,13 @@ struct Kernel {
   /// (batch, K slice, output tile), in that order.
   /// (Tiles past the last, when the grid does not divide them, are a
   /// ragged end that a task mapping cannot express, hence a plain loop.)
+  /// `body` gets the tile's index among the block's tiles too. With
+  /// `mine` set, it runs only for the tiles `mine(index)` holds for,
+  /// though steps count them all.
   Value forEachTile(
       OpBuilder &b, Location loc,
-      function_ref<void(OpBuilder &, const GemmBlock &, Value)> body) const {
+      function_ref<void(OpBuilder &, const GemmBlock &, Value, Value)> body,
+      function_ref<Value(OpBuilder &, Value)> mine = {}) const {
     auto loop =
         scf::ForOp::create(b, loc, blockId, cst(b, loc, numTiles),
                            cst(b, loc, numBlocks), ValueRange{cst(b, loc, 0)});
@@ -216,7 +232,15 @@ struct Kernel {
       split = arith::RemUIOp::create(b, loc, rest, cst(b, loc, grid.splits));
     }
     GemmBlock blk = gemmBlockAt(b, loc, p, grid, batch, split, tile);
-    body(b, blk, first);
+    Value index = arith::DivUIOp::create(b, loc, t, cst(b, loc, numBlocks));
+    if (mine) {
+      auto own = scf::IfOp::create(b, loc, mine(b, index), /*withElse=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&own.getThenRegion().front());
+      body(b, blk, first, index);
+    } else {
+      body(b, blk, first, index);
+    }
     Value next = arith::AddIOp::create(
         b, loc, first,
         b.createOrFold<arith::SubIOp>(loc, blk.kEnd, blk.kBegin));
@@ -239,7 +263,7 @@ struct Kernel {
                                       Value, Value, Value)>
                         body) const {
     return forEachTile(
-        b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value first) {
+        b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value first, Value) {
           auto loop =
               scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
           OpBuilder::InsertionGuard g(b);
@@ -454,7 +478,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   Value col0 = arith::MulIOp::create(
       b, loc, arith::RemUIOp::create(b, loc, lane, cst(b, loc, 4)),
       cst(b, loc, 2));
-  Value m0 = affine(b, loc, k.warpgroup, rows, blk.m0);
+  Value m0 = k.warpgroupRows(b, loc, blk.m0);
   const GemmOutput &output = k.output;
   GemmOperand out = output.target();
   Value outBatch = output.targetBatch(b, loc, blk);
@@ -554,7 +578,25 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
   Type elt = k.p.aElt;
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({64, k.BN}, b.getF32Type()));
-  k.forEachTile(b, loc, [&](OpBuilder &b, const GemmBlock &blk, Value first) {
+  auto tile = [&](OpBuilder &b, const GemmBlock &blk, Value first,
+                  Value index) {
+    // Pingpong: the main loop of tile i starts once tile i - 1's consumer
+    // waited for all its stages. Then the steps before this tile's have
+    // landed, so that a stage's parity, which cannot tell rounds two apart,
+    // is this step's.
+    if (k.pingpong) {
+      Value later = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          index, cst(b, loc, 0));
+      auto wait = scf::IfOp::create(b, loc, later, /*withElse=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&wait.getThenRegion().front());
+      Value before = arith::SubIOp::create(b, loc, index, cst(b, loc, 1));
+      Value parity = arith::IndexCastOp::create(
+          b, loc, b.getI1Type(),
+          arith::RemUIOp::create(b, loc, before, cst(b, loc, 2)));
+      nvgpu::MBarrierTryWaitParityOp::create(
+          b, loc, k.order, parity, cst(b, loc, kWaitHintNs), cst(b, loc, 0));
+    }
     Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
     auto loop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1),
                                    ValueRange{acc0});
@@ -568,12 +610,14 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
           b, loc, k.full, parityBit(b, loc, step, k.S, /*flip=*/false),
           cst(b, loc, kWaitHintNs), stage);
       Value at = k.stageBase(b, loc, stage);
-      Value aTile = sharedView(b, loc, k.smem,
-                               affine(b, loc, k.warpgroup,
-                                      WgmmaMatmulSchedule::kWarpgroupRows *
-                                          WgmmaMatmulSchedule::kSwizzleRowBytes,
-                                      at),
-                               {64, BK}, elt);
+      Value aTile = sharedView(
+          b, loc, k.smem,
+          k.pingpong ? at
+                     : affine(b, loc, k.warpgroup,
+                              WgmmaMatmulSchedule::kWarpgroupRows *
+                                  WgmmaMatmulSchedule::kSwizzleRowBytes,
+                              at),
+          {64, BK}, elt);
       Value bTile = sharedView(
           b, loc, k.smem,
           arith::AddIOp::create(b, loc, at, cst(b, loc, k.sched.aBytes())),
@@ -605,6 +649,9 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
       }
       scf::YieldOp::create(b, loc, acc);
     }
+    // The next tile's consumer may start its main loop.
+    if (k.pingpong)
+      nvgpu::MBarrierArriveOp::create(b, loc, k.order, cst(b, loc, 0));
     // The tile's last stage is free once its wgmma retired.
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
     Value last =
@@ -614,6 +661,16 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
         b, loc, k.empty,
         arith::RemUIOp::create(b, loc, last, cst(b, loc, k.S)));
     buildEpilogue(b, loc, k, blk, loop.getResult(0));
+  };
+  if (!k.pingpong) {
+    k.forEachTile(b, loc, tile);
+    return;
+  }
+  // Tile i of the block is consumer i % 2's.
+  k.forEachTile(b, loc, tile, [&](OpBuilder &b, Value index) -> Value {
+    return arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, index, cst(b, loc, 2)), k.warpgroup);
   });
 }
 
@@ -648,6 +705,9 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
   auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, k.S);
   k.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
   k.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  if (k.pingpong)
+    k.order = nvgpu::MBarrierCreateOp::create(
+        b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1));
   Value isThread0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           k.tid, cst(b, loc, 0));
   {
@@ -658,10 +718,14 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
       nvgpu::MBarrierInitOp::create(b, loc, k.full,
                                     cst(b, loc, k.tma ? 1 : wgThreads),
                                     cst(b, loc, i), Value());
-      nvgpu::MBarrierInitOp::create(b, loc, k.empty,
-                                    cst(b, loc, k.W * wgThreads),
-                                    cst(b, loc, i), Value());
+      // A stage is read by every consumer, or with pingpong by one.
+      nvgpu::MBarrierInitOp::create(
+          b, loc, k.empty, cst(b, loc, (k.pingpong ? 1 : k.W) * wgThreads),
+          cst(b, loc, i), Value());
     }
+    if (k.pingpong)
+      nvgpu::MBarrierInitOp::create(b, loc, k.order, cst(b, loc, wgThreads),
+                                    cst(b, loc, 0), Value());
     // The initialized barriers, visible to the async proxy (TMA's
     // completions) too.
     NVVM::FenceMbarrierInitOp::create(b, loc);
@@ -740,6 +804,7 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   k.BN = BN;
   k.S = sched.stages;
   k.W = sched.consumers();
+  k.pingpong = sched.pingpong;
   k.numTiles = p.batch * k.grid.splits * k.grid.tilesM * k.grid.tilesN;
   int64_t resultBytes = k.output.targetElt().getIntOrFloatBitWidth() / 8;
   k.numBlocks = sched.gridBlocks(k.numTiles, limits, resultBytes);

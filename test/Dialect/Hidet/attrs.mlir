@@ -126,7 +126,8 @@
 // -----
 
 // The Hopper schedule round-trips; stages default to 4, the grid fields to
-// 1, persistent to false, and each is printed only when it differs.
+// 1, persistent and pingpong to false, and each is printed only when it
+// differs.
 // CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>}
 "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8, persistent = false>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 192], stages = 6, persistent = true>}
@@ -135,6 +136,21 @@
 "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [256, 128], stages = 3, persistent = true>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], swizzle = 8, split_k = 8, persistent = true>}
 "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], swizzle = 8, split_k = 8, persistent = true>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], persistent = true>}
+"test.op"() {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], persistent = true, pingpong = false>} : () -> ()
+
+// -----
+
+// Pingpong consumers each take a whole 64-row tile of a persistent grid.
+// expected-error @+1 {{pingpong = true takes block M = 64 (each consumer warpgroup a whole tile) and persistent = true}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [128, 256], persistent = true, pingpong = true>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{pingpong = true takes block M = 64 (each consumer warpgroup a whole tile) and persistent = true}}
+"test.op"() {s = #hidet.wgmma_matmul<block = [64, 256], pingpong = true>} : () -> ()
 
 // -----
 

@@ -5,8 +5,9 @@
 // warpgroups (block M = 64 to 256), block N of 64 to 256, f16 and bf16
 // operands with f16, bf16 and f32 results, and C read and accumulated
 // into, and persistent grids (320 tiles of 64 x 64 and 153 of 128 x 256
-// over 132 blocks). The reference accumulates in f32 and rounds 16-bit
-// results once.
+// over 132 blocks), and pingpong schedules (two consumers taking 64-row
+// tiles in turns; TMA and cp.async, C read, split-K). The reference
+// accumulates in f32 and rounds 16-bit results once.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %S/Inputs/matmul-wgmma.ref.mlir --target=cpu -o %t.cpu.so
@@ -21,6 +22,9 @@
 // CHECK-DAG: wgmma4_tall_f16 PASS
 // CHECK-DAG: wgmma5_persistent_ragged_f16 PASS
 // CHECK-DAG: wgmma4_persistent_f32 PASS
+// CHECK-DAG: pp4_ragged_f16 PASS
+// CHECK-DAG: pp3_accumulate_f16 PASS
+// CHECK-DAG: pp4_bmm_split_f32 PASS
 
 func.func @wgmma2_square_f16(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
   %z = arith.constant 0.0 : f16
@@ -107,4 +111,33 @@ func.func @wgmma4_persistent_f32(%a: tensor<2100x328xbf16>, %b: tensor<328x2104x
   %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8, persistent = true>}
       ins(%a, %b : tensor<2100x328xbf16>, tensor<328x2104xbf16>) outs(%f : tensor<2100x2104xf32>) -> tensor<2100x2104xf32>
   return %r : tensor<2100x2104xf32>
+}
+
+// Pingpong: two consumer warpgroups take 64-row tiles in turns. Ragged,
+// 160 tiles over 132 blocks (some blocks take two, one per consumer).
+func.func @pp4_ragged_f16(%a: tensor<1000x200xf16>, %b: tensor<200x1240xf16>) -> tensor<1000x1240xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1000x1240xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<1000x1240xf16>) -> tensor<1000x1240xf16>
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 4, swizzle = 8, persistent = true, pingpong = true>}
+      ins(%a, %b : tensor<1000x200xf16>, tensor<200x1240xf16>) outs(%f : tensor<1000x1240xf16>) -> tensor<1000x1240xf16>
+  return %r : tensor<1000x1240xf16>
+}
+
+// C read and accumulated into; 170 tiles of 64 x 64, so that some blocks
+// take three (the first consumer twice, after waiting for the second).
+func.func @pp3_accumulate_f16(%a: tensor<640x256xf16>, %b: tensor<256x1088xf16>, %c: tensor<640x1088xf16>) -> tensor<640x1088xf16> {
+  %r = linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], stages = 3, persistent = true, pingpong = true>}
+      ins(%a, %b : tensor<640x256xf16>, tensor<256x1088xf16>) outs(%c : tensor<640x1088xf16>) -> tensor<640x1088xf16>
+  return %r : tensor<640x1088xf16>
+}
+
+// A batched matmul (cp.async producer) split along K into f32 slices.
+func.func @pp4_bmm_split_f32(%a: tensor<4x500x512xbf16>, %b: tensor<4x512x520xbf16>) -> tensor<4x500x520xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x500x520xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x500x520xf32>) -> tensor<4x500x520xf32>
+  %r = linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], stages = 4, split_k = 2, persistent = true, pingpong = true>}
+      ins(%a, %b : tensor<4x500x512xbf16>, tensor<4x512x520xbf16>) outs(%f : tensor<4x500x520xf32>) -> tensor<4x500x520xf32>
+  return %r : tensor<4x500x520xf32>
 }

@@ -189,11 +189,12 @@ schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
 LogicalResult
 WgmmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         ArrayRef<int64_t> block, int64_t stages,
-                        int64_t swizzle, int64_t splitK, bool persistent) {
+                        int64_t swizzle, int64_t splitK, bool persistent,
+                        bool pingpong) {
   if (block.size() != 2)
     return emitError() << "block must have 2 entries, got " << block.size();
   schedule::WgmmaMatmulSchedule s{
-      {block[0], block[1]}, stages, {swizzle, splitK}, persistent};
+      {block[0], block[1]}, stages, {swizzle, splitK}, persistent, pingpong};
   if (std::string error = schedule::checkWgmmaSchedule(s); !error.empty())
     return emitError() << error;
   return success();
@@ -202,7 +203,7 @@ WgmmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 WgmmaMatmulAttr WgmmaMatmulAttr::get(MLIRContext *ctx,
                                      const schedule::WgmmaMatmulSchedule &s) {
   return get(ctx, s.block, s.stages, s.grid.swizzle, s.grid.splitK,
-             s.persistent);
+             s.persistent, s.pingpong);
 }
 
 schedule::WgmmaMatmulSchedule WgmmaMatmulAttr::toSchedule() const {
@@ -210,5 +211,6 @@ schedule::WgmmaMatmulSchedule WgmmaMatmulAttr::toSchedule() const {
   return {{block[0], block[1]},
           getStages(),
           {getSwizzle(), getSplitK()},
-          getPersistent()};
+          getPersistent(),
+          getPingpong()};
 }

@@ -133,3 +133,45 @@ func.func @wgmma4_persistent_f32(%a: tensor<2100x328xbf16>, %b: tensor<328x2104x
   %r = linalg.matmul ins(%a, %b : tensor<2100x328xbf16>, tensor<328x2104xbf16>) outs(%f : tensor<2100x2104xf32>) -> tensor<2100x2104xf32>
   return %r : tensor<2100x2104xf32>
 }
+
+func.func @pp4_ragged_f16(%a: tensor<1000x200xf16>, %b: tensor<200x1240xf16>) -> tensor<1000x1240xf16> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1000x1240xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1000x1240xf32>) -> tensor<1000x1240xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1000x200xf16>, tensor<200x1240xf16>) outs(%f : tensor<1000x1240xf32>) -> tensor<1000x1240xf32>
+  %o = tensor.empty() : tensor<1000x1240xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<1000x1240xf32>) outs(%o : tensor<1000x1240xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %w = arith.truncf %x : f32 to f16
+    linalg.yield %w : f16
+  } -> tensor<1000x1240xf16>
+  return %t : tensor<1000x1240xf16>
+}
+
+func.func @pp3_accumulate_f16(%a: tensor<640x256xf16>, %b: tensor<256x1088xf16>, %c: tensor<640x1088xf16>) -> tensor<640x1088xf16> {
+  %e = tensor.empty() : tensor<640x1088xf32>
+  %f = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<640x1088xf16>) outs(%e : tensor<640x1088xf32>) {
+  ^bb0(%x: f16, %y: f32):
+    %w = arith.extf %x : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<640x1088xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<640x256xf16>, tensor<256x1088xf16>) outs(%f : tensor<640x1088xf32>) -> tensor<640x1088xf32>
+  %o = tensor.empty() : tensor<640x1088xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<640x1088xf32>) outs(%o : tensor<640x1088xf16>) {
+  ^bb0(%x: f32, %y: f16):
+    %w = arith.truncf %x : f32 to f16
+    linalg.yield %w : f16
+  } -> tensor<640x1088xf16>
+  return %t : tensor<640x1088xf16>
+}
+
+func.func @pp4_bmm_split_f32(%a: tensor<4x500x512xbf16>, %b: tensor<4x512x520xbf16>) -> tensor<4x500x520xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x500x520xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x500x520xf32>) -> tensor<4x500x520xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<4x500x512xbf16>, tensor<4x512x520xbf16>) outs(%f : tensor<4x500x520xf32>) -> tensor<4x500x520xf32>
+  return %r : tensor<4x500x520xf32>
+}

@@ -177,6 +177,13 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
     cut into S slices, computed by separate tiles of the grid into an f32
     workspace, and a second kernel adds the slices to C in order.
 
+    With `pingpong = true` (block M = 64, persistent) the two consumer
+    warpgroups take the block's tiles in turns, each computing a whole
+    64-row tile: while one converts and stores its tile (and applies a fused
+    epilogue) the other runs its main loop, so the tensor cores do not wait
+    for epilogues. An mbarrier orders their main loops: tile i's starts once
+    tile i - 1's consumer has waited for all its stages.
+
     Example (128 x 256 tiles, 2 consumer warpgroups and a producer, 4
     stages of 48 KiB, persistent):
 
@@ -190,7 +197,9 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
                           "shared-memory stages">:$stages,
                         Hidet_GridField:$swizzle, Hidet_GridField:$split_k,
                         DefaultValuedParameter<"bool", "false",
-                          "as many blocks as the SMs hold, walking the tiles">:$persistent);
+                          "as many blocks as the SMs hold, walking the tiles">:$persistent,
+                        DefaultValuedParameter<"bool", "false",
+                          "two consumer warpgroups taking 64-row tiles in turns">:$pingpong);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
