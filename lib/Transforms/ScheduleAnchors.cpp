@@ -72,6 +72,15 @@ struct ScheduleAnchorsPass
                << why;
     }
     GemmProblem &p = *problem;
+    // The anchor's epilogue chain, applied to each result in the kernel,
+    // which then runs where the chain's last op was (the heuristic takes
+    // it into account).
+    fusion::Epilogue epilogue;
+    if (fuse)
+      epilogue =
+          fusion::Epilogue::match(op, p.c.buffer, {p.a.buffer, p.b.buffer});
+    if (!epilogue.empty())
+      p.epilogue = &epilogue;
     Attribute attr = op->getAttr(kScheduleAttrName);
     schedule::TargetLimits limits;
     limits.numSMs = numSMs;
@@ -154,15 +163,6 @@ struct ScheduleAnchorsPass
       return op->emitError("hidet-schedule-anchors: the schedule does not "
                            "fit the target: ")
              << misfit;
-    // The anchor's epilogue chain, applied to each result in the kernel,
-    // which then runs where the chain's last op was.
-    fusion::Epilogue epilogue;
-    if (fuse) {
-      epilogue =
-          fusion::Epilogue::match(op, p.c.buffer, {p.a.buffer, p.b.buffer});
-    }
-    if (!epilogue.empty())
-      p.epilogue = &epilogue;
     Operation *at =
         epilogue.empty() ? op.getOperation() : epilogue.insertionPoint();
     OpBuilder b(at);

@@ -100,6 +100,29 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 
 // -----
 
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
+// With a fused epilogue and a short K loop (12 steps), the persistent
+// 128 x 256 pick becomes pingpong 64 x 256 tiles, so that epilogues run
+// under the other consumer's main loop; without an epilogue, or with fusion
+// off, it stays 128 x 256.
+// CHECK-LABEL: func.func @default_pingpong(
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8, persistent = true>}
+func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %bias: memref<3072xf16>, %c: memref<4096x3072xf16>, %d: memref<4096x3072xf16>) {
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<4096x768xf16>, memref<768x3072xf16>) outs(%c : memref<4096x3072xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<4096x3072xf16>, memref<3072xf16>) outs(%c : memref<4096x3072xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    linalg.yield %s : f16
+  }
+  linalg.matmul ins(%a, %b : memref<4096x768xf16>, memref<768x3072xf16>) outs(%d : memref<4096x3072xf16>)
+  return
+}
+
+// -----
+
 // A skinny GEMM of 128 rows gets 64 x 64 Hopper tiles, whose 24 output
 // tiles of 48 K steps are split 4 ways into 96 blocks; one of 16 rows,
 // which would be 3/4 padding in a 64-row tile, keeps mma.sync and its
