@@ -1,10 +1,15 @@
 # Shell helpers shared by the benchmark drivers (sourced).
 
-# save_schedule DIR BUILD MLIR: the default schedule of MLIR's anchor, in
-# DIR/<name>.schedule.
+# save_schedule DIR BUILD MLIR [NAME [OPTIONS]]: the schedule the pipeline
+# (with OPTIONS) gives MLIR's first anchor, as recorded on its kernel (the
+# heuristic sees the fused epilogue), in DIR/<NAME>.schedule (NAME: MLIR's
+# base name).
 save_schedule() {
-  "$2/bin/hidet-opt" "$3" --hidet-print-schedule-space -o /dev/null |
-    sed -n 's/^  default: //p' >"$1/$(basename "$3" .mlir).schedule"
+  local name="${4:-$(basename "$3" .mlir)}" opts="${5:-}"
+  "$2/bin/hidet-opt" "$3" --hidet-bufferize="$opts" \
+    --hidet-schedule-rule-based="$opts" |
+    grep -o 'hidet.schedule = #hidet\.[a-z_]*<[^>]*>' | head -n 1 |
+    sed 's/^hidet.schedule = //' >"$1/$name.schedule"
 }
 
 # prepare_dir DIR BUILD MLIR...: copies hidet-run and the runtime into DIR

@@ -2,7 +2,8 @@
 # Benchmark of post-scheduling fusion (issue 6) on the GPU:
 #   gelu(x @ w + b), f16, 4096 x 3072 x 768: fused (the bias and GELU in the
 #   GEMM's kernel), fused with approximate math (fast-math=1), unfused
-#   (fuse=0: three kernels) and the bare GEMM, each
+#   (fuse=0: three kernels) and the bare GEMM; relu(x @ w + b) fused (an
+#   arithmetic epilogue: pingpong tiles); each
 #   checked against naive GPU kernels with f32 accumulation (ref/, anchors
 #   and fusion off) before it is timed; cuBLAS, PyTorch eager and
 #   torch.compile measured in the same run;
@@ -29,7 +30,7 @@ prepare)
     "$build/bin/hidet-compile" "$here/$name.mlir" -o "$dir/${name}_$suffix.gpu.so" \
       --runtime-dir="$build/lib" --pipeline-options="$options"
     cp "$dir/$name.ref.so" "$dir/${name}_$suffix.ref.so"
-    cp "$dir/$name.schedule" "$dir/${name}_$suffix.schedule"
+    save_schedule "$dir" "$build" "$here/$name.mlir" "${name}_$suffix" "$options"
   done
   {
     echo "{"

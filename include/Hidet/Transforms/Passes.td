@@ -100,9 +100,10 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
     area over its measured efficiency), 4 stages, groups of 8 tile rows;
-    with a fused epilogue after at most 12 K steps, a persistent 128x256
-    pick becomes pingpong 64x256 tiles (measured faster there, slower with
-    longer K loops).
+    with a fused epilogue of arithmetic only (no math functions) after at
+    most 12 K steps, a persistent 128x256 pick becomes pingpong 64x256
+    tiles (measured faster there; slower with longer K loops and with
+    libdevice's tanh).
 
     Heuristic of the other templates (no `hidet.schedule` on the op): the largest of four tile
     shapes that is not mostly padding and gives at least 90% of the

@@ -1,0 +1,20 @@
+// CPU/GPU reference of ../bias_relu_f16_4096x3072x768.mlir: f32 accumulation, one rounding.
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @bias_relu_f16_4096x3072x768(%x: tensor<4096x768xf16>, %w: tensor<768x3072xf16>, %b: tensor<3072xf16>) -> tensor<4096x3072xf16> {
+  %z = arith.constant 0.0 : f16
+  %zf32 = arith.constant 0.0 : f32
+  %ef32 = tensor.empty() : tensor<4096x3072xf32>
+  %f = linalg.fill ins(%zf32 : f32) outs(%ef32 : tensor<4096x3072xf32>) -> tensor<4096x3072xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<4096x768xf16>, tensor<768x3072xf16>) outs(%f : tensor<4096x3072xf32>) -> tensor<4096x3072xf32>
+  %e = tensor.empty() : tensor<4096x3072xf16>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<4096x3072xf32>, tensor<3072xf16>) outs(%e : tensor<4096x3072xf16>) {
+  ^bb0(%a: f32, %bb: f16, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    %s = arith.addf %t, %bb : f16
+    %m = arith.maximumf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<4096x3072xf16>
+  return %r : tensor<4096x3072xf16>
+}
