@@ -346,3 +346,24 @@ func.func @pad_ones(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>, %out:
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%p, %w : memref<2x18x18x32xf16>, memref<3x3x32x64xf16>) outs(%out : memref<2x16x16x64xf16>)
   return
 }
+
+// -----
+
+// A slice of A (a static subview, strided layout): the kernel addresses the
+// sliced buffer at the slice's strides from its offset (64 elements, which
+// keeps 8-element vectors aligned), with no copy.
+// CHECK-LABEL: func.func @slice_a(
+// CHECK-SAME:      %[[X:.*]]: memref<256x512xf16>, %[[W:.*]]: memref<384x256xf16>, %[[OUT:.*]]: memref<256x256xf16>)
+// CHECK-NOT:     memref.subview
+// CHECK:         gpu.launch
+// CHECK:           %[[FX:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<256x512xf16> into memref<131072xf16>
+// CHECK:           vector.transfer_read %[[FX]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<131072xf16>, vector<8xf16>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK-NOT:     linalg.
+func.func @slice_a(%x: memref<256x512xf16>, %w: memref<384x256xf16>, %out: memref<256x256xf16>) {
+  %z = arith.constant 0.0 : f16
+  %xs = memref.subview %x[0, 64] [256, 384] [1, 1] : memref<256x512xf16> to memref<256x384xf16, strided<[512, 1], offset: 64>>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<256x256xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%xs, %w : memref<256x384xf16, strided<[512, 1], offset: 64>>, memref<384x256xf16>) outs(%out : memref<256x256xf16>)
+  return
+}

@@ -95,7 +95,10 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     source into its interior), which becomes a shift of the source address
     and a predicate that reads 0 outside the source's rows and columns.
     When bufferization reused the source's buffer for the convolution's
-    output, the output from its fill on gets a new buffer.
+    output, the output from its fill on gets a new buffer. A slice of a
+    contraction's input (a static `memref.subview`, from
+    `tensor.extract_slice`) needs no prologue: the kernel addresses the
+    sliced buffer at the slice's strides and offset.
 
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's

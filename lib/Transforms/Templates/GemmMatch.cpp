@@ -19,7 +19,10 @@
 #include "../RuleBased/RuleBased.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace hidet;
@@ -65,25 +68,53 @@ static Value shifted(OpBuilder &b, Location loc, Value x, int64_t d) {
 /// The offset function of an operand whose batch, rows and columns are
 /// plain strided dimensions (`strides[part]` elements apart, 0: the part does
 /// not move in memory).
+/// With a `base` offset, it is added to the batch part (computed once per
+/// block).
 static std::function<Value(OpBuilder &, Location, GemmPart, Value)>
-stridedOffset(std::array<int64_t, 3> strides) {
+stridedOffset(std::array<int64_t, 3> strides, int64_t base = 0) {
   return [=](OpBuilder &b, Location loc, GemmPart part, Value index) {
-    return scaled(b, loc, index, strides[static_cast<int>(part)]);
+    Value v = scaled(b, loc, index, strides[static_cast<int>(part)]);
+    return part == GemmPart::Batch ? shifted(b, loc, v, base) : v;
   };
+}
+
+/// For a slice of a buffer with the identity layout (a chain of static
+/// subviews): that buffer, and the slice's element strides and offset in
+/// it. Failure for other buffers with layouts.
+static FailureOr<std::pair<Value, std::pair<SmallVector<int64_t>, int64_t>>>
+slicedBuffer(Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || ShapedType::isDynamicShape(strides))
+    return failure();
+  Value base = v;
+  while (auto subview = base.getDefiningOp<memref::SubViewOp>())
+    base = subview.getSource();
+  auto baseType = cast<MemRefType>(base.getType());
+  if (!baseType.getLayout().isIdentity() || !baseType.hasStaticShape())
+    return failure();
+  return std::make_pair(base, std::make_pair(strides, offset));
 }
 
 static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
   if (onBuffers && !op.hasPureBufferSemantics())
     return "the op works on tensors (bufferize first)";
-  for (Value v : op->getOperands()) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    Value v = operand.get();
     auto type = dyn_cast<ShapedType>(v.getType());
     if (!type)
       return "an operand is not a tensor or buffer";
     if (!type.hasStaticShape())
       return "dynamic shapes have no template yet";
     auto memref = dyn_cast<MemRefType>(type);
-    if (memref && !memref.getLayout().isIdentity())
-      return "only buffers with the identity layout have a template yet";
+    // Contractions also read slices (static subviews) of such buffers.
+    if (memref && !memref.getLayout().isIdentity() &&
+        !(linalg::isaContractionOpInterface(op) && op.isDpsInput(&operand) &&
+          succeeded(slicedBuffer(v))))
+      return "only buffers with the identity layout (or static slices of "
+             "them, as a contraction's inputs) have a template yet";
     if (!isa<FloatType>(type.getElementType()))
       return "only floating-point operands have a template";
   }
@@ -176,8 +207,31 @@ matchContraction(linalg::LinalgOp op, std::string &why,
             vectorWidthFor(type.getElementType(), type.getShape().back());
     }
     // The stride of each logical part: that of the buffer dimension its loop
-    // indexes (none for a broadcast batch).
+    // indexes (none for a broadcast batch). A slice is addressed in the
+    // buffer it slices, from its offset there.
     SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
+    int64_t sliceOffset = 0;
+    auto memref = dyn_cast<MemRefType>(type);
+    if (memref && !memref.getLayout().isIdentity()) {
+      auto [base, layout] = *slicedBuffer(buffers[i]);
+      g.buffer = base;
+      strides = layout.first;
+      sliceOffset = layout.second;
+      // Vectors stay inside rows and aligned: the width divides the
+      // offset and the outer strides too.
+      if (g.innerDim >= 0 && strides.back() == 1) {
+        int64_t common = std::accumulate(
+            strides.begin(), strides.end() - 1, sliceOffset,
+            [](int64_t a, int64_t b) { return std::gcd(a, b); });
+        g.vectorWidth =
+            std::min(g.vectorWidth,
+                     vectorWidthFor(type.getElementType(),
+                                    std::gcd(common, type.getShape().back())));
+      } else {
+        g.innerDim = -1;
+        g.vectorWidth = 1;
+      }
+    }
     std::array<int64_t, 3> partStride = {0, 0, 0};
     for (auto [j, e] : llvm::enumerate(map.getResults())) {
       unsigned d = cast<AffineDimExpr>(e).getPosition();
@@ -188,7 +242,7 @@ matchContraction(linalg::LinalgOp op, std::string &why,
       else if (d == colDim)
         partStride[2] = strides[j];
     }
-    g.offset = stridedOffset(partStride);
+    g.offset = stridedOffset(partStride, sliceOffset);
     if (&g == &p.c) {
       SmallVector<unsigned> dimsOfC;
       for (AffineExpr e : map.getResults())

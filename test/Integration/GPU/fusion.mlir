@@ -21,6 +21,8 @@
 // CHECK-DAG: cast_scale_matmul_bias_f16 PASS
 // CHECK-DAG: pad_conv_bias_relu_f16 PASS
 // CHECK-DAG: pad_conv_nchw_s2_f16 PASS
+// CHECK-DAG: slice_matmul_f16 PASS
+// CHECK-DAG: slice_odd_matmul_f16 PASS
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -275,4 +277,26 @@ func.func @pad_conv_nchw_s2_f16(%x: tensor<2x16x15x15xf16>, %w: tensor<32x16x3x3
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%p, %w : tensor<2x16x18x17xf16>, tensor<32x16x3x3xf16>) outs(%f : tensor<2x32x8x8xf16>) -> tensor<2x32x8x8xf16>
   return %c : tensor<2x32x8x8xf16>
+}
+
+// Slices of the input (bufferized as subviews): the kernel reads the whole
+// buffer at the slice's strides and offset, 8 elements at a time when the
+// offset allows (here 64: the Hopper template's cp.async loads), else one.
+func.func @slice_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<384x256xf16>) -> tensor<256x256xf16> {
+  %z = arith.constant 0.0 : f16
+  %xs = tensor.extract_slice %x[0, 64] [256, 384] [1, 1] : tensor<256x512xf16> to tensor<256x384xf16>
+  %e = tensor.empty() : tensor<256x256xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<256x256xf16>) -> tensor<256x256xf16>
+  %mm = linalg.matmul ins(%xs, %w : tensor<256x384xf16>, tensor<384x256xf16>) outs(%f : tensor<256x256xf16>) -> tensor<256x256xf16>
+  return %mm : tensor<256x256xf16>
+}
+
+func.func @slice_odd_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<320x136xf16>) -> tensor<200x136xf16> {
+  %z = arith.constant 0.0 : f16
+  %xs = tensor.extract_slice %x[5, 3] [200, 300] [1, 1] : tensor<256x512xf16> to tensor<200x300xf16>
+  %ws = tensor.extract_slice %w[10, 0] [300, 136] [1, 1] : tensor<320x136xf16> to tensor<300x136xf16>
+  %e = tensor.empty() : tensor<200x136xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<200x136xf16>) -> tensor<200x136xf16>
+  %mm = linalg.matmul ins(%xs, %ws : tensor<200x300xf16>, tensor<300x136xf16>) outs(%f : tensor<200x136xf16>) -> tensor<200x136xf16>
+  return %mm : tensor<200x136xf16>
 }

@@ -311,3 +311,36 @@ func.func @pad_conv_nchw_s2_f16(%x: tensor<2x16x15x15xf16>, %w: tensor<32x16x3x3
   } -> tensor<2x32x8x8xf16>
   return %r : tensor<2x32x8x8xf16>
 }
+
+func.func @slice_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<384x256xf16>) -> tensor<256x256xf16> {
+  %zf = arith.constant 0.0 : f32
+  %xs = tensor.extract_slice %x[0, 64] [256, 384] [1, 1] : tensor<256x512xf16> to tensor<256x384xf16>
+  %e32 = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %acc = linalg.matmul ins(%xs, %w : tensor<256x384xf16>, tensor<384x256xf16>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %e = tensor.empty() : tensor<256x256xf16>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<256x256xf32>) outs(%e : tensor<256x256xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<256x256xf16>
+  return %r : tensor<256x256xf16>
+}
+
+func.func @slice_odd_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<320x136xf16>) -> tensor<200x136xf16> {
+  %zf = arith.constant 0.0 : f32
+  %xs = tensor.extract_slice %x[5, 3] [200, 300] [1, 1] : tensor<256x512xf16> to tensor<200x300xf16>
+  %ws = tensor.extract_slice %w[10, 0] [300, 136] [1, 1] : tensor<320x136xf16> to tensor<300x136xf16>
+  %e32 = tensor.empty() : tensor<200x136xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<200x136xf32>) -> tensor<200x136xf32>
+  %acc = linalg.matmul ins(%xs, %ws : tensor<200x300xf16>, tensor<300x136xf16>) outs(%f : tensor<200x136xf32>) -> tensor<200x136xf32>
+  %e = tensor.empty() : tensor<200x136xf16>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : tensor<200x136xf32>) outs(%e : tensor<200x136xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<200x136xf16>
+  return %r : tensor<200x136xf16>
+}
