@@ -367,3 +367,25 @@ func.func @slice_a(%x: memref<256x512xf16>, %w: memref<384x256xf16>, %out: memre
   linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%xs, %w : memref<256x384xf16, strided<[512, 1], offset: 64>>, memref<384x256xf16>) outs(%out : memref<256x256xf16>)
   return
 }
+
+// -----
+
+// One transposed temporary read as both A and B: the transpose folds into
+// both reads and is erased once.
+// CHECK-LABEL: func.func @same_temporary_twice(
+// CHECK-SAME:      %[[XT:.*]]: memref<64x64xf16>, %[[OUT:.*]]: memref<64x64xf16>)
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     memref.alloc() : memref<64x64xf16>
+// CHECK:         gpu.launch
+// CHECK:           memref.collapse_shape %[[XT]]
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK-NOT:     linalg.
+func.func @same_temporary_twice(%xt: memref<64x64xf16>, %out: memref<64x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  %x = memref.alloc() : memref<64x64xf16>
+  linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%xt : memref<64x64xf16>) outs(%x : memref<64x64xf16>) permutation = [1, 0]
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<64x64xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%x, %x : memref<64x64xf16>, memref<64x64xf16>) outs(%out : memref<64x64xf16>)
+  memref.dealloc %x : memref<64x64xf16>
+  return
+}

@@ -388,28 +388,33 @@ bool Prologue::empty() const {
 }
 
 SmallVector<Operation *> Prologue::ops() const {
-  SmallVector<Operation *> ops;
+  // A producer read as both A and B is folded into both reads.
+  llvm::SetVector<Operation *> ops;
   for (const PrologueRead &r : reads)
     for (linalg::LinalgOp op : r.ops)
-      ops.push_back(op.getOperation());
-  return ops;
+      ops.insert(op.getOperation());
+  return ops.takeVector();
 }
 
 void Prologue::erase() {
   llvm::SetVector<Value> temporaries;
+  llvm::SetVector<Operation *> erased;
   for (PrologueRead &r : reads) {
     for (linalg::LinalgOp op : r.ops) {
       temporaries.insert(op.getDpsInitOperand(0)->get());
-      op->erase();
+      erased.insert(op.getOperation());
     }
     r.ops.clear();
+    r.computes.clear();
     if (!r.padOps.empty())
       temporaries.insert(
           cast<DestinationStyleOpInterface>(r.padOps.back()).getDpsInits()[0]);
-    for (Operation *op : r.padOps)
-      op->erase();
+    erased.insert(r.padOps.begin(), r.padOps.end());
     r.padOps.clear();
   }
+  // On buffers the ops define no values: any order will do.
+  for (Operation *op : erased)
+    op->erase();
   for (Value t : temporaries)
     eraseIfUnused(t);
 }
