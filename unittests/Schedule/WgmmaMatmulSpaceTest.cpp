@@ -149,6 +149,22 @@ TEST(WgmmaMatmulSpace, HeuristicSplitsKWhenTilesAreFew) {
   EXPECT_LE(defaultWgmmaSchedule(1, 64, 64, 768, h100).grid.splitK, 2);
 }
 
+TEST(WgmmaMatmulSpace, HeuristicHidesCheapEpiloguesWithPingpong) {
+  TargetLimits h100 = TargetLimits::h100();
+  // 4096 x 3072 x 768: persistent 128 x 256 (12 K steps); with a cheap
+  // epilogue to hide, pingpong 64 x 256.
+  WgmmaMatmulSchedule bare = defaultWgmmaSchedule(1, 4096, 3072, 768, h100);
+  EXPECT_TRUE((bare == WgmmaMatmulSchedule{{128, 256}, 4, {8, 1}, true}));
+  WgmmaMatmulSchedule hidden =
+      defaultWgmmaSchedule(1, 4096, 3072, 768, h100, /*cheapEpilogue=*/true);
+  EXPECT_TRUE(
+      (hidden == WgmmaMatmulSchedule{{64, 256}, 4, {8, 1}, true, true}));
+  EXPECT_EQ(checkWgmmaSchedule(hidden, &h100), "");
+  // 16 K steps (8192 x 8192 x 1024) and long K loops keep their tiles.
+  EXPECT_FALSE(defaultWgmmaSchedule(1, 8192, 8192, 1024, h100, true).pingpong);
+  EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 4096, 4096, h100, true).pingpong);
+}
+
 TEST(WgmmaMatmulSpace, GridBlocks) {
   TargetLimits h100 = TargetLimits::h100();
   // A block per tile; persistent: as many as the SMs hold (2 x 132 blocks

@@ -61,39 +61,22 @@ hidet::templates::defaultSchedule(MLIRContext *ctx, const GemmProblem &p,
     return SimtMatmulAttr::get(
         ctx, schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
   if (choice.kind == GemmTemplate::Wgmma) {
-    schedule::WgmmaMatmulSchedule s =
-        schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits);
-    // A fused arithmetic epilogue after a short K loop: the two consumers
-    // take 64-row tiles in turns, so that one's epilogue runs under the
-    // other's main loop. On the H100 at 4096 x 3072 x 768 (12 K steps)
-    // this measured 10% faster with bias + ReLU, but 6% slower with GELU
-    // (libdevice's tanh), and slower at 16 K steps and more even for bare
-    // GEMMs (bench/results/wgmma-pingpong-sweep.md).
-    constexpr int64_t kPingpongMaxKSteps = 12;
-    int64_t kSteps = (p.k + schedule::WgmmaMatmulSchedule::kBlockK - 1) /
-                     schedule::WgmmaMatmulSchedule::kBlockK;
-    auto arithOnly = [](const fusion::Epilogue &e) {
-      for (Operation *op : e.ops()) {
-        WalkResult r = op->walk([](Operation *inner) {
-          return isa<math::MathDialect>(inner->getDialect())
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
+    // A fused epilogue of arithmetic only may be hidden under the other
+    // consumer's main loop (pingpong); with math functions (libdevice's
+    // tanh) it measured slower (bench/results/wgmma-pingpong-sweep.md).
+    bool cheapEpilogue =
+        p.epilogue && llvm::none_of(p.epilogue->ops(), [](Operation *op) {
+          return op
+              ->walk([](Operation *inner) {
+                return isa<math::MathDialect>(inner->getDialect())
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
         });
-        if (r.wasInterrupted())
-          return false;
-      }
-      return true;
-    };
-    if (p.epilogue && arithOnly(*p.epilogue) && s.persistent &&
-        s.grid.splitK == 1 && s.block == std::array<int64_t, 2>{128, 256} &&
-        kSteps <= kPingpongMaxKSteps) {
-      schedule::WgmmaMatmulSchedule pingpong = s;
-      pingpong.block = {64, 256};
-      pingpong.pingpong = true;
-      if (schedule::checkWgmmaSchedule(pingpong, &limits).empty())
-        s = pingpong;
-    }
-    return WgmmaMatmulAttr::get(ctx, s);
+    return WgmmaMatmulAttr::get(
+        ctx, schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits,
+                                            cheapEpilogue));
   }
   if (choice.kind == GemmTemplate::Mma)
     return MmaMatmulAttr::get(ctx, schedule::defaultMmaSchedule(
