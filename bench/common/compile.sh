@@ -3,13 +3,26 @@
 # save_schedule DIR BUILD MLIR [NAME [OPTIONS]]: the schedule the pipeline
 # (with OPTIONS) gives MLIR's first anchor, as recorded on its kernel (the
 # heuristic sees the fused epilogue), in DIR/<NAME>.schedule (NAME: MLIR's
-# base name).
+# base name); empty without an anchor.
 save_schedule() {
   local name="${4:-$(basename "$3" .mlir)}" opts="${5:-}"
   "$2/bin/hidet-opt" "$3" --hidet-bufferize="$opts" \
     --hidet-schedule-rule-based="$opts" |
-    grep -o 'hidet.schedule = #hidet\.[a-z_]*<[^>]*>' | head -n 1 |
-    sed 's/^hidet.schedule = //' >"$1/$name.schedule"
+    sed -n 's/.*hidet\.schedule = \(#hidet\.[a-z_]*<[^>]*>\).*/\1/p' |
+    head -n 1 >"$1/$name.schedule"
+}
+
+# compile_variant DIR BUILD MLIR SUFFIX REF OPTIONS: MLIR compiled with the
+# pipeline OPTIONS into DIR/<name>_SUFFIX.gpu.so, checked against <name>'s
+# reference (DIR/<name>.REF.so, REF = cpu or ref, copied beside it), with
+# its schedule.
+compile_variant() {
+  local dir="$1" build="$2" mlir="$3" suffix="$4" ref="$5" opts="$6" name
+  name="$(basename "$mlir" .mlir)"
+  "$build/bin/hidet-compile" "$mlir" -o "$dir/${name}_$suffix.gpu.so" \
+    --runtime-dir="$build/lib" --pipeline-options="$opts"
+  cp "$dir/$name.$ref.so" "$dir/${name}_$suffix.$ref.so"
+  save_schedule "$dir" "$build" "$mlir" "${name}_$suffix" "$opts"
 }
 
 # prepare_dir DIR BUILD MLIR...: copies hidet-run and the runtime into DIR
@@ -63,11 +76,13 @@ run_all() {
 
 # bench_driver BENCH REF "RUN-OPTIONS" prepare DIR [build-dir]
 # bench_driver BENCH REF "RUN-OPTIONS" run DIR OUT COMMIT DATE
-# The driver of the template benchmarks: `prepare` compiles BENCH/*.mlir
-# with their reference (REF = cpu: the CPU build of the same file,
-# prepare_dir; REF = gpu: naive GPU kernels from BENCH/ref, prepare_gpu_ref);
-# `run` checks and times them with hidet-run RUN-OPTIONS, then calls
-# BENCH/report.py.
+# The driver of the benchmarks: `prepare` compiles BENCH/*.mlir with their
+# reference (REF = cpu: the CPU build of the same file, prepare_dir; REF =
+# gpu: naive GPU kernels from BENCH/ref, prepare_gpu_ref; REF = none: only
+# hidet-run and the runtime), then calls bench_prepare DIR BUILD if the
+# script defines it (variants, generated sources); `run` checks and times
+# every library with hidet-run RUN-OPTIONS, calls bench_before_report DIR if
+# defined (baselines), then BENCH/report.py.
 bench_driver() {
   local bench="$1" ref="$2" opts="$3" mode="${4:?usage: run.sh prepare|run DIR ...}"
   local dir="${5:?usage: run.sh prepare|run DIR ...}"
@@ -75,10 +90,17 @@ bench_driver() {
   src="$(cd "$bench/../.." && pwd)"
   case "$mode" in
   prepare)
-    if [ "$ref" = gpu ]; then
-      prepare_gpu_ref "$dir" "${6:-$src/build}" "$bench"
-    else
-      prepare_dir "$dir" "${6:-$src/build}" "$bench"/*.mlir
+    local build="${6:-$src/build}"
+    case "$ref" in
+    gpu) prepare_gpu_ref "$dir" "$build" "$bench" ;;
+    cpu) prepare_dir "$dir" "$build" "$bench"/*.mlir ;;
+    *)
+      mkdir -p "$dir"
+      cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
+      ;;
+    esac
+    if declare -F bench_prepare >/dev/null; then
+      bench_prepare "$dir" "$build"
     fi
     ;;
   run)
@@ -86,6 +108,9 @@ bench_driver() {
     local out="${6:?OUT}" commit="${7:?COMMIT}" date="${8:?DATE}"
     # shellcheck disable=SC2086 # the options are words
     run_all "$dir" $opts
+    if declare -F bench_before_report >/dev/null; then
+      bench_before_report "$dir"
+    fi
     python3 "$bench/report.py" "$dir" "$out" "$commit" "$date"
     ;;
   *)

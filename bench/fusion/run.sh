@@ -14,24 +14,14 @@
 #   bench/fusion/run.sh run DIR OUT COMMIT DATE   # on the GPU machine
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-src="$(cd "$here/../.." && pwd)"
 source "$here/../common/compile.sh"
-mode="${1:?usage: run.sh prepare|run DIR ...}"
-dir="${2:?usage: run.sh prepare|run DIR ...}"
-case "$mode" in
-prepare)
-  build="${3:-$src/build}"
-  prepare_gpu_ref "$dir" "$build" "$here"
+bench_prepare() {
+  local dir="$1" build="$2" gelu m model ops fused unfused sep
   # Variants of the fused function, checked against the same reference:
   # unfused (fuse=0) and with approximate math functions (fast-math=1).
-  name=gelu_bias_f16_4096x3072x768
-  for variant in "unfused fuse=0" "fastmath fast-math=1"; do
-    read -r suffix options <<<"$variant"
-    "$build/bin/hidet-compile" "$here/$name.mlir" -o "$dir/${name}_$suffix.gpu.so" \
-      --runtime-dir="$build/lib" --pipeline-options="$options"
-    cp "$dir/$name.ref.so" "$dir/${name}_$suffix.ref.so"
-    save_schedule "$dir" "$build" "$here/$name.mlir" "${name}_$suffix" "$options"
-  done
+  gelu="$here/gelu_bias_f16_4096x3072x768.mlir"
+  compile_variant "$dir" "$build" "$gelu" unfused ref "fuse=0"
+  compile_variant "$dir" "$build" "$gelu" fastmath ref "fast-math=1"
   {
     echo "{"
     sep=""
@@ -51,15 +41,5 @@ prepare)
     printf '\n}\n'
   } >"$dir/kernel-counts.json"
   cat "$dir/kernel-counts.json"
-  ;;
-run)
-  dir="$(cd "$dir" && pwd)"
-  out="${3:?OUT}" commit="${4:?COMMIT}" date="${5:?DATE}"
-  run_all "$dir" --warmup 5 --reps 50
-  python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
-  ;;
-*)
-  echo "usage: run.sh prepare|run DIR ..." >&2
-  exit 2
-  ;;
-esac
+}
+bench_driver "$here" gpu "--warmup 5 --reps 50" "$@"

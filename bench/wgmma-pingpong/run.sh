@@ -9,10 +9,7 @@
 #   bench/wgmma-pingpong/run.sh run DIR OUT COMMIT DATE   # on the GPU machine
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-src="$(cd "$here/../.." && pwd)"
 source "$here/../common/compile.sh"
-mode="${1:?usage: run.sh prepare|run DIR ...}"
-dir="${2:?usage: run.sh prepare|run DIR ...}"
 shapes=("4096 3072 768" "4096 768 3072" "4096 4096 4096" "8192 8192 1024")
 cooperative='{hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 4, swizzle = 8, persistent = true>}'
 pingpong='{hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], stages = 4, swizzle = 8, persistent = true, pingpong = true>}'
@@ -21,11 +18,9 @@ pingpong='{hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], stages = 4, s
 instantiate() {
   sed -e "s/@M@/$2/g; s/@N@/$3/g; s/@K@/$4/g" -e "s|@SCHEDULE@|$5|" "$1" >"$6"
 }
-case "$mode" in
-prepare)
-  build="${3:-$src/build}"
+bench_prepare() {
+  local dir="$1" build="$2" shape m n k kind ref variant name sched
   mkdir -p "$dir/src"
-  cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
   for shape in "${shapes[@]}"; do
     read -r m n k <<<"$shape"
     for kind in mm bias_relu; do
@@ -45,15 +40,5 @@ prepare)
       done
     done
   done
-  ;;
-run)
-  dir="$(cd "$dir" && pwd)"
-  out="${3:?OUT}" commit="${4:?COMMIT}" date="${5:?DATE}"
-  run_all "$dir" --warmup 5 --reps 30
-  python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
-  ;;
-*)
-  echo "usage: run.sh prepare|run DIR ..." >&2
-  exit 2
-  ;;
-esac
+}
+bench_driver "$here" none "--warmup 5 --reps 30" "$@"

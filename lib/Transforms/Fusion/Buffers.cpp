@@ -12,6 +12,33 @@
 
 using namespace mlir;
 
+SmallVector<Operation *> hidet::fusion::groupMembers(Operation *anchor,
+                                                     FusionRole role) {
+  auto fusion = anchor->getAttrOfType<FusionAttr>(kFusionAttrName);
+  SmallVector<Operation *> ops;
+  if (!fusion || fusion.getRole() != FusionRole::anchor)
+    return ops;
+  bool after = false;
+  for (Operation &op : *anchor->getBlock()) {
+    if (&op == anchor) {
+      after = true;
+      continue;
+    }
+    if (after != (role == FusionRole::epilogue))
+      continue;
+    auto f = op.getAttrOfType<FusionAttr>(kFusionAttrName);
+    if (f && f.getGroup() == fusion.getGroup() && f.getRole() == role)
+      ops.push_back(&op);
+  }
+  return ops;
+}
+
+void hidet::fusion::remarkNotFused(Operation *op, Operation *anchor,
+                                   const Twine &why) {
+  op->emitRemark("not fused into the kernel of ")
+      << anchor->getName() << " (a separate kernel instead): " << why;
+}
+
 Value hidet::fusion::rootOf(Value buffer) {
   while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
     buffer = view.getViewSource();

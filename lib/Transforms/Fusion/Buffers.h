@@ -5,19 +5,32 @@
 //===----------------------------------------------------------------------===//
 //
 // Fusion runs after bufferization, where the ops of a group communicate
-// through buffers: these helpers answer which allocation a buffer views,
-// which buffers an op reads and writes, and what is left to erase once a
-// temporary is no longer written.
+// through buffers: these helpers answer which ops of an anchor's group
+// play a role, which allocation a buffer views, which buffers an op reads
+// and writes, and what is left to erase once a temporary is no longer
+// written; and they word the remark of an op left out.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HIDET_LIB_TRANSFORMS_FUSION_BUFFERS_H
 #define HIDET_LIB_TRANSFORMS_FUSION_BUFFERS_H
 
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
+
 #include "mlir/IR/Operation.h"
 
 namespace hidet {
 namespace fusion {
+
+/// The ops of `anchor`'s fusion group (#hidet.fusion) with `role`, in block
+/// order: prologues before the anchor, epilogues after it.
+llvm::SmallVector<mlir::Operation *> groupMembers(mlir::Operation *anchor,
+                                                  hidet::FusionRole role);
+
+/// The remark on `op`, of `anchor`'s group, that it stays a separate kernel
+/// and why.
+void remarkNotFused(mlir::Operation *op, mlir::Operation *anchor,
+                    const llvm::Twine &why);
 
 /// The allocation or argument a buffer views.
 mlir::Value rootOf(mlir::Value buffer);

@@ -44,21 +44,6 @@ using namespace hidet;
 using namespace hidet::fusion;
 using hidet::rulebased::cst;
 
-/// The ops of `anchor`'s fusion group that are its epilogue, in order.
-static SmallVector<Operation *> groupEpilogue(Operation *anchor) {
-  auto fusion = anchor->getAttrOfType<FusionAttr>(kFusionAttrName);
-  SmallVector<Operation *> ops;
-  if (!fusion || fusion.getRole() != FusionRole::anchor)
-    return ops;
-  for (Operation *op = anchor->getNextNode(); op; op = op->getNextNode()) {
-    auto f = op->getAttrOfType<FusionAttr>(kFusionAttrName);
-    if (f && f.getGroup() == fusion.getGroup() &&
-        f.getRole() == FusionRole::epilogue)
-      ops.push_back(op);
-  }
-  return ops;
-}
-
 /// Whether the payload of `op` reads the block argument of `operand`.
 static bool readsOperand(linalg::LinalgOp op, OpOperand &operand) {
   return op.payloadUsesValueFromOperand(&operand);
@@ -81,7 +66,8 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
                          ArrayRef<Value> kernelReads) {
   Epilogue e;
   e.anchorOut = anchorOut;
-  SmallVector<Operation *> candidates = groupEpilogue(anchor);
+  SmallVector<Operation *> candidates =
+      groupMembers(anchor, FusionRole::epilogue);
   llvm::SmallPtrSet<Operation *, 8> inChain;
   SmallVector<Value> anchorReads; // roots the anchor reads
   for (Value v : kernelReads)
@@ -98,8 +84,7 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
   SmallVector<Value> chainBuffers{rootOf(anchorOut)};
 
   auto reject = [&](Operation *op, const Twine &why) {
-    op->emitRemark("not fused into the kernel of ")
-        << anchor->getName() << " (a separate kernel instead): " << why;
+    remarkNotFused(op, anchor, why);
   };
 
   for (auto [pos, candidate] : llvm::enumerate(candidates)) {

@@ -42,23 +42,6 @@ using namespace mlir;
 using namespace hidet;
 using namespace hidet::fusion;
 
-/// The ops of `anchor`'s fusion group that are its prologue, in order.
-static SmallVector<Operation *> groupPrologue(Operation *anchor) {
-  auto fusion = anchor->getAttrOfType<FusionAttr>(kFusionAttrName);
-  SmallVector<Operation *> ops;
-  if (!fusion || fusion.getRole() != FusionRole::anchor)
-    return ops;
-  for (Operation &op : *anchor->getBlock()) {
-    if (&op == anchor)
-      break;
-    auto f = op.getAttrOfType<FusionAttr>(kFusionAttrName);
-    if (f && f.getGroup() == fusion.getGroup() &&
-        f.getRole() == FusionRole::prologue)
-      ops.push_back(&op);
-  }
-  return ops;
-}
-
 /// The input whose element `op`'s payload yields unchanged, if that is all
 /// the payload does.
 static OpOperand *movedInput(linalg::LinalgOp op) {
@@ -90,6 +73,28 @@ static OpOperand *computedInput(linalg::LinalgOp op) {
     read = &operand;
   }
   return read;
+}
+
+/// Why the anchor, reading `root` where it runs, would not read what the
+/// ops after `from` saw there: an op between them writes it or has unknown
+/// effects (`skip`: ops known to write elsewhere). Empty when none does.
+static std::string whyWrittenBetween(Operation *from, linalg::LinalgOp anchor,
+                                     Value root,
+                                     ArrayRef<linalg::LinalgOp> skip) {
+  for (Operation *op = from->getNextNode(); op != anchor.getOperation();
+       op = op->getNextNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (linalgOp && llvm::is_contained(skip, linalgOp))
+      continue;
+    SmallVector<Value> reads, writes;
+    if (failed(accessedRoots(op, reads, writes)))
+      return "'" + op->getName().getStringRef().str() +
+             "' between it and the anchor has unknown memory effects";
+    if (llvm::is_contained(writes, root))
+      return "'" + op->getName().getStringRef().str() +
+             "' between it and the anchor writes its source";
+  }
+  return "";
 }
 
 namespace {
@@ -159,21 +164,11 @@ struct ReadFolder {
     Value root = rootOf(source);
     if (llvm::is_contained(writtenRoots, root))
       return refuse("the anchor's kernel writes its source");
-    // The anchor now reads the source where it ran, after every op between.
-    for (Operation *op = producer->getNextNode(); op != anchor.getOperation();
-         op = op->getNextNode()) {
-      auto folded = dyn_cast<linalg::LinalgOp>(op);
-      if (folded && llvm::is_contained(read.ops, folded))
-        continue;
-      SmallVector<Value> reads, writes;
-      if (failed(accessedRoots(op, reads, writes)))
-        return refuse("'" + op->getName().getStringRef() +
-                      "' between it and the anchor has unknown memory "
-                      "effects");
-      if (llvm::is_contained(writes, root))
-        return refuse("'" + op->getName().getStringRef() +
-                      "' between it and the anchor writes its source");
-    }
+    // The anchor now reads the source where it runs, after every op between
+    // (but the producers already folded, which write temporaries).
+    if (std::string w = whyWrittenBetween(producer, anchor, root, read.ops);
+        !w.empty())
+      return refuse(w);
     read.map = inMap.compose(inversePermutation(outMap)).compose(read.map);
     read.buffer = source;
     read.ops.push_back(producer);
@@ -304,16 +299,8 @@ static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
   Value root = rootOf(source);
   if (llvm::is_contained(writtenRoots, root) && !renameAfter(copy, source))
     return refuse("the anchor's kernel writes its source");
-  for (Operation *op = copy->getNextNode(); op != anchor.getOperation();
-       op = op->getNextNode()) {
-    SmallVector<Value> reads, writes;
-    if (failed(accessedRoots(op, reads, writes)))
-      return refuse("'" + op->getName().getStringRef() +
-                    "' between it and the anchor has unknown memory effects");
-    if (llvm::is_contained(writes, root))
-      return refuse("'" + op->getName().getStringRef() +
-                    "' between it and the anchor writes its source");
-  }
+  if (std::string w = whyWrittenBetween(copy, anchor, root, {}); !w.empty())
+    return refuse(w);
   read.buffer = source;
   read.padLow = low;
   read.padOps = {copy, interior, fill};
@@ -327,7 +314,8 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
                "addressing, which only a zero padding folds into yet"
              : "";
   Prologue p;
-  SmallVector<Operation *> candidates = groupPrologue(anchor);
+  SmallVector<Operation *> candidates =
+      groupMembers(anchor, FusionRole::prologue);
   llvm::SmallPtrSet<Operation *, 8> group;
   for (Operation *op : candidates)
     if (isa<linalg::LinalgOp>(op) &&
@@ -375,8 +363,7 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
                           ? refused[op]
                           : std::string("it does not produce an input of the "
                                         "anchor through folded ops only");
-    op->emitRemark("not fused into the kernel of ")
-        << anchor->getName() << " (a separate kernel instead): " << why;
+    remarkNotFused(op, anchor, why);
   }
   return p;
 }
