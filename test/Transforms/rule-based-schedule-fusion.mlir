@@ -20,8 +20,8 @@
 // CHECK:           scf.if
 // CHECK-NEXT:        %[[INIT:.*]] = memref.load %[[ACC]][%[[ROW:.*]]] : memref<64xf32>
 // CHECK-NEXT:        %[[SUM:.*]] = arith.addf %{{.*}}, %[[INIT]] : f32
-// CHECK-NEXT:        %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT:        %[[G:.*]] = memref.load %arg1[%[[ROW]]] : memref<64xf32>
+// CHECK-NEXT:        %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT:        %[[SC:.*]] = arith.mulf %[[MEAN]], %[[G]] : f32
 // CHECK-NEXT:        memref.store %[[SC]], %arg2[%[[ROW]]] : memref<64xf32>
 // CHECK-NOT:     linalg.generic

@@ -56,11 +56,17 @@
 // CHECK:               nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
 // CHECK:               %[[CHUNK:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK:               builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
+// The lane's pieces of the warp's 16 x 32 chunk rows: a 2 x 1 repeat of
+// an 8 x 4 spatial mapping of the lanes, each piece one 16-byte row.
+// CHECK:               tm.spatial <[8, 4]> on %{{.*}}
 // CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK-NOT:           vector.store %{{.*}}, %[[CHUNK]]
 // CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
-// CHECK:               tm.repeat (%{{.*}}, %{{.*}}) in <[2, 1]> {
-// CHECK:                 vector.load %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:               scf.if
+// CHECK-NEXT:            vector.load %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:                 vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
+// CHECK:               scf.if
+// CHECK-NEXT:            vector.load %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK:                 vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
 // CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-COUNT-14:      nvvm.bar.warp.sync %c-1_i32 : i32

@@ -296,39 +296,60 @@ static SmallVector<Value> reindex(OpBuilder &b, Location loc, ValueRange index,
   return rulebased::applyIndexingMap(b, loc, map, index);
 }
 
-void Epilogue::store(OpBuilder &b, Location loc, ValueRange index,
-                     Value value) const {
-  auto vecType = dyn_cast<VectorType>(value.getType());
-  int64_t w = vecType ? vecType.getNumElements() : 1;
-  auto ofWidth = [&](Type elt) -> Type {
-    return w == 1 ? elt : VectorType::get({w}, elt);
-  };
+/// The loop indices of each step of `steps` for the element at `index` of
+/// `anchorOut`, and the position of the chain's result in the last step's
+/// output.
+static SmallVector<SmallVector<Value>>
+stepLoops(OpBuilder &b, Location loc, Value anchorOut,
+          ArrayRef<EpilogueStep> steps, ValueRange index,
+          SmallVectorImpl<Value> &resultIndex) {
+  SmallVector<SmallVector<Value>> all;
   SmallVector<Value> idx(index);
   Value at = anchorOut;
   for (const EpilogueStep &s : steps) {
     linalg::LinalgOp op = s.op;
     idx = reindex(b, loc, idx, cast<MemRefType>(at.getType()),
                   cast<MemRefType>(s.in.getType()));
-    SmallVector<Value> loops =
-        rulebased::applyIndexingMap(b, loc, s.loopsFromIn, idx);
-    // The loop that runs along consecutive elements of a vector.
-    unsigned inner =
-        cast<AffineDimExpr>(op.getMatchingIndexingMap(s.chainOperands.front())
-                                .getResults()
-                                .back())
-            .getPosition();
-    SmallVector<Value> args;
+    all.push_back(rulebased::applyIndexingMap(b, loc, s.loopsFromIn, idx));
+    at = op.getDpsInitOperand(0)->get();
+    idx = rulebased::applyIndexingMap(
+        b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), all.back());
+  }
+  resultIndex.assign(idx);
+  return all;
+}
+
+/// The loop that runs along consecutive elements of a vector in `s`.
+static unsigned innerLoop(const EpilogueStep &s) {
+  linalg::LinalgOp op = s.op;
+  return cast<AffineDimExpr>(op.getMatchingIndexingMap(s.chainOperands.front())
+                                 .getResults()
+                                 .back())
+      .getPosition();
+}
+
+/// Whether `operand` of the step `s` is a side input that `store` loads.
+static bool isSideInput(const EpilogueStep &s, OpOperand &operand) {
+  linalg::LinalgOp op = s.op;
+  return !llvm::is_contained(s.chainOperands, &operand) &&
+         !(op.isDpsInit(&operand) && !readsOperand(op, operand));
+}
+
+SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
+                                            ValueRange index, int64_t w) const {
+  auto ofWidth = [&](Type elt) -> Type {
+    return w == 1 ? elt : VectorType::get({w}, elt);
+  };
+  SmallVector<Value> resultIndex, loaded;
+  SmallVector<SmallVector<Value>> all =
+      stepLoops(b, loc, anchorOut, steps, index, resultIndex);
+  for (auto [s, loops] : llvm::zip_equal(steps, all)) {
+    linalg::LinalgOp op = s.op;
+    unsigned inner = innerLoop(s);
     for (OpOperand &operand : op->getOpOperands()) {
+      if (!isSideInput(s, operand))
+        continue;
       Type elt = rulebased::elementTypeOf(operand.get());
-      if (llvm::is_contained(s.chainOperands, &operand)) {
-        args.push_back(value);
-        continue;
-      }
-      if (op.isDpsInit(&operand) && !readsOperand(op, operand)) {
-        args.push_back(arith::ConstantOp::create(
-            b, loc, cast<TypedAttr>(b.getZeroAttr(ofWidth(elt)))));
-        continue;
-      }
       AffineMap map = op.getMatchingIndexingMap(&operand);
       auto load = [&](ValueRange ls) -> Value {
         return memref::LoadOp::create(
@@ -336,16 +357,16 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index,
             rulebased::applyIndexingMap(b, loc, map, ls));
       };
       if (w == 1) {
-        args.push_back(load(loops));
+        loaded.push_back(load(loops));
         continue;
       }
       auto dim = getAffineDimExpr(inner, b.getContext());
       if (!map.isFunctionOfDim(inner)) {
-        args.push_back(
+        loaded.push_back(
             vector::BroadcastOp::create(b, loc, ofWidth(elt), load(loops)));
       } else if (map.getResults().back() == dim &&
                  innermostPow2(operand.get()) % w == 0) {
-        args.push_back(vector::LoadOp::create(
+        loaded.push_back(vector::LoadOp::create(
             b, loc, cast<VectorType>(ofWidth(elt)), operand.get(),
             rulebased::applyIndexingMap(b, loc, map, loops),
             /*nontemporal=*/false, rulebased::vectorAlign(elt, w)));
@@ -356,23 +377,56 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index,
           ls[inner] = arith::AddIOp::create(b, loc, ls[inner], cst(b, loc, i));
           elems.push_back(load(ls));
         }
-        args.push_back(vector::FromElementsOp::create(
+        loaded.push_back(vector::FromElementsOp::create(
             b, loc, cast<VectorType>(ofWidth(elt)), elems));
+      }
+    }
+  }
+  return loaded;
+}
+
+void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
+                     ArrayRef<Value> sideInputs) const {
+  auto vecType = dyn_cast<VectorType>(value.getType());
+  int64_t w = vecType ? vecType.getNumElements() : 1;
+  auto ofWidth = [&](Type elt) -> Type {
+    return w == 1 ? elt : VectorType::get({w}, elt);
+  };
+  SmallVector<Value> loaded(sideInputs);
+  if (loaded.empty())
+    loaded = loadSideInputs(b, loc, index, w);
+  const Value *next = loaded.begin();
+  SmallVector<Value> resultIndex;
+  SmallVector<SmallVector<Value>> all =
+      stepLoops(b, loc, anchorOut, steps, index, resultIndex);
+  for (auto [s, loops] : llvm::zip_equal(steps, all)) {
+    linalg::LinalgOp op = s.op;
+    SmallVector<Value> args;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (llvm::is_contained(s.chainOperands, &operand)) {
+        args.push_back(value);
+      } else if (isSideInput(s, operand)) {
+        assert(next != loaded.end() && "too few side inputs");
+        args.push_back(*next++);
+      } else {
+        Type elt = rulebased::elementTypeOf(operand.get());
+        args.push_back(arith::ConstantOp::create(
+            b, loc, cast<TypedAttr>(b.getZeroAttr(ofWidth(elt)))));
       }
     }
     value = rulebased::clonePayload(b, loc, op, args, loops, w).front();
     Type outElt = rulebased::elementTypeOf(op.getDpsInitOperand(0)->get());
     if (value.getType() != ofWidth(outElt))
       value = vector::BroadcastOp::create(b, loc, ofWidth(outElt), value);
-    at = op.getDpsInitOperand(0)->get();
-    idx = rulebased::applyIndexingMap(
-        b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), loops);
   }
+  assert(next == loaded.end() && "too many side inputs");
+  Value at = output();
   if (w == 1) {
-    memref::StoreOp::create(b, loc, value, at, idx);
+    memref::StoreOp::create(b, loc, value, at, resultIndex);
     return;
   }
-  vector::StoreOp::create(b, loc, value, at, idx, /*nontemporal=*/false,
+  vector::StoreOp::create(b, loc, value, at, resultIndex,
+                          /*nontemporal=*/false,
                           rulebased::vectorAlign(outputElementType(), w));
 }
 

@@ -69,8 +69,20 @@ public:
   /// Applies the chain to `value`, the anchor's element at position `index`
   /// of `anchorOut` (with a vector, `index` is its first element's), and
   /// stores the result.
+  /// `sideInputs`, when given, are what `loadSideInputs` returned for the
+  /// same position and width.
   void store(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange index,
-             mlir::Value value) const;
+             mlir::Value value,
+             llvm::ArrayRef<mlir::Value> sideInputs = {}) const;
+
+  /// Loads the side inputs (bias, residual, ...) that `store` applies to the
+  /// `width` elements at `index`. A kernel may load them early, so that their
+  /// latency overlaps other work (staging the accumulators), and pass them
+  /// to `store`; `index` must then be inside the anchor's output.
+  llvm::SmallVector<mlir::Value> loadSideInputs(mlir::OpBuilder &b,
+                                                mlir::Location loc,
+                                                mlir::ValueRange index,
+                                                int64_t width) const;
 
   /// The chain's ops, in order.
   llvm::SmallVector<mlir::Operation *> ops() const;

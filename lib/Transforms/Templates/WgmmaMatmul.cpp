@@ -505,8 +505,66 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
       b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, spat));
   auto vecType = VectorType::get({width}, ct);
 
-  for (int64_t c = 0; c < k.BN / chunkCols; ++c) {
+  // The lane's pieces of chunk c: their rows and columns in the warpgroup's
+  // rows and the chunk, and in C.
+  struct Piece {
+    Value row, col, gr, gc;
+  };
+  auto piecesOf = [&](int64_t c) {
+    // Unrolled here rather than by a tm.repeat, whose region would hide the
+    // pieces from the loads issued a chunk ahead.
+    SmallVector<Piece> ps;
+    for (int64_t r0 = 0; r0 < rep[0]; ++r0)
+      for (int64_t r1 = 0; r1 < rep[1]; ++r1) {
+        Piece q;
+        q.row = arith::AddIOp::create(
+            b, loc, warpRow0,
+            arith::AddIOp::create(b, loc, pos.getResult(0),
+                                  cst(b, loc, r0 * spat[0])));
+        q.col = arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc, pos.getResult(1),
+                                  cst(b, loc, r1 * spat[1])),
+            cst(b, loc, width));
+        q.gr = arith::AddIOp::create(b, loc, m0, q.row);
+        q.gc = arith::AddIOp::create(
+            b, loc, blk.n0,
+            arith::AddIOp::create(b, loc, q.col, cst(b, loc, c * chunkCols)));
+        ps.push_back(q);
+      }
+    return ps;
+  };
+  // A fused epilogue's side inputs (a bias, a residual) for chunk c, loaded
+  // one chunk ahead so that their latency overlaps the staging of the chunk
+  // before. Pieces past C's edges load at the last row and vector inside
+  // (C's columns hold whole vectors), and are not stored.
+  auto sideInputsOf = [&](ArrayRef<Piece> ps) {
+    SmallVector<SmallVector<Value>> loaded;
+    if (!epilogue)
+      return loaded;
+    Value lastRow = cst(b, loc, p.m - 1);
+    Value lastCol = cst(b, loc, p.n - width);
+    for (const Piece &q : ps) {
+      Value gr = arith::MinSIOp::create(b, loc, q.gr, lastRow);
+      Value gc = arith::MinSIOp::create(b, loc, q.gc, lastCol);
+      loaded.push_back(epilogue->loadSideInputs(
+          b, loc, p.c.position(b, loc, blk.batch, gr, gc), width));
+    }
+    return loaded;
+  };
+
+  int64_t chunks = k.BN / chunkCols;
+  SmallVector<Piece> pieces0 = piecesOf(0);
+  SmallVector<SmallVector<Value>> sideInputs = sideInputsOf(pieces0);
+  for (int64_t c = 0; c < chunks; ++c) {
     int64_t n0 = c * chunkCols;
+    SmallVector<Piece> ps = c == 0 ? pieces0 : piecesOf(c);
+    SmallVector<Piece> nextPs;
+    SmallVector<SmallVector<Value>> nextSideInputs;
+    if (epilogue && c + 1 < chunks) {
+      nextPs = piecesOf(c + 1);
+      nextSideInputs = sideInputsOf(nextPs);
+    }
     for (int64_t j = n0 / 8; j < (n0 + chunkCols) / 8; ++j)
       for (int64_t i = 0; i < 2; ++i) {
         Value row = arith::AddIOp::create(b, loc, row0, cst(b, loc, 8 * i));
@@ -538,35 +596,29 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
         vector::StoreOp::create(b, loc, converted, chunk, ValueRange{row, col});
       }
     warpBarrier();
-    fullyUnrolled(b, loc, {rep[0], rep[1]}, [&](OpBuilder &b, ValueRange r) {
-      Value row = arith::AddIOp::create(
-          b, loc, warpRow0, affine(b, loc, r[0], spat[0], pos.getResult(0)));
-      Value col = arith::MulIOp::create(
-          b, loc, affine(b, loc, r[1], spat[1], pos.getResult(1)),
-          cst(b, loc, width));
-      Value gr = arith::AddIOp::create(b, loc, m0, row);
-      Value gc = arith::AddIOp::create(
-          b, loc, blk.n0, arith::AddIOp::create(b, loc, col, cst(b, loc, n0)));
-      Value inside = arith::AndIOp::create(b, loc, lessThan(b, loc, gr, p.m),
-                                           lessThan(b, loc, gc, p.n));
+    for (auto [index, q] : llvm::enumerate(ps)) {
+      Value inside = arith::AndIOp::create(b, loc, lessThan(b, loc, q.gr, p.m),
+                                           lessThan(b, loc, q.gc, p.n));
       auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(&store.getThenRegion().front());
-      Value v =
-          vector::LoadOp::create(b, loc, vecType, chunk, ValueRange{row, col});
+      Value v = vector::LoadOp::create(b, loc, vecType, chunk,
+                                       ValueRange{q.row, q.col});
       if (epilogue) {
         epilogue->store(
-            b, loc, p.c.position(b, loc, blk.batch, gr, gc),
+            b, loc, p.c.position(b, loc, blk.batch, q.gr, q.gc),
             width == 1 ? vector::ExtractOp::create(b, loc, v, 0).getResult()
-                       : v);
-        return;
+                       : v,
+            sideInputs[index]);
+        continue;
       }
       vector::StoreOp::create(b, loc, v, flatOut,
-                              elementOffset(b, loc, out, outBatch, gr, gc),
+                              elementOffset(b, loc, out, outBatch, q.gr, q.gc),
                               /*nontemporal=*/false, vectorAlign(ct, width));
-    });
+    }
     // The next chunk overwrites this one.
     warpBarrier();
+    sideInputs = std::move(nextSideInputs);
   }
 }
 
