@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sweep behind the Hopper heuristic's pingpong rule: plain GEMMs and
-# GEMMs + bias + ReLU (f16) at four shapes, with the heuristic's schedule
+# Sweep behind the Hopper heuristic's pingpong rule: plain GEMMs, GEMMs +
+# bias + ReLU and GEMMs + bias + GELU (f16) at four shapes, with the heuristic's schedule
 # ("default"), with cooperative 128 x 256 tiles on a persistent grid
 # ("cooperative") and with pingpong 64 x 256 tiles written on the op, each
 # checked against naive GPU kernels with f32 accumulation before it is
@@ -23,7 +23,7 @@ bench_prepare() {
   mkdir -p "$dir/src"
   for shape in "${shapes[@]}"; do
     read -r m n k <<<"$shape"
-    for kind in mm bias_relu; do
+    for kind in mm bias_relu gelu; do
       ref="$dir/src/${kind}_${m}x${n}x${k}.ref.mlir"
       instantiate "$here/ref/$kind.mlir.in" "$m" "$n" "$k" "" "$ref"
       for variant in default cooperative pingpong; do

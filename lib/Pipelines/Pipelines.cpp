@@ -75,6 +75,7 @@ void hidet::buildRuleBasedSchedulingPipeline(
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.fastMath)
     pm.addNestedPass<func::FuncOp>(createFastMath());
+  pm.addNestedPass<func::FuncOp>(createNarrowMath());
   // Fold the launch sizes derived from the mappings before lowering them.
   addPipeline(pm, "canonicalize");
   pm.addPass(createConvertTaskMappingToSCF());

@@ -309,6 +309,28 @@ def FastMath : Pass<"hidet-fast-math", "::mlir::func::FuncOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
+  let summary = "Computes 16-bit math functions in kernels only as accurately "
+                "as a 16-bit result needs.";
+  let description = [{
+    Upstream lowers a `math.tanh` on f16 or bf16 by extending it to f32 and
+    calling libdevice's `__nv_tanhf`, accurate to 2 f32 ulps at about 22
+    instructions per element; in a GEMM epilogue such as GELU they cost as
+    much as the main loop's tail. A 16-bit result needs a relative error of
+    about 2^-13 to round as the exact value does, so inside a `gpu.launch`
+    the op (scalar or vector) becomes, in f32,
+    `1 - 2 / (1 + exp2(2 log2(e) x))` (the hardware's `ex2.approx` and
+    `rcp.approx`: absolute error below 2^-21, relative below 2^-15 for
+    |x| >= 2^-6) and `x - x^3/3` for |x| < 2^-6 (relative error below
+    2^-25), about 8 instructions. Large |x| saturate to exactly +-1, NaN
+    and -0 are kept. f32 math and host code are not touched. Part of
+    `hidet-gpu-pipeline` (after `hidet-fast-math`, which replaces the same
+    ops with the coarser `tanh.approx.f32` when asked).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
   let summary = "Groups a tensor graph into fusion groups around anchor ops.";
   let description = [{
