@@ -1,33 +1,31 @@
 // RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math,canonicalize))' | FileCheck %s
 
-// A 16-bit tanh in a kernel is computed in f32 as 1 - 2 / (1 + 2^(2 log2(e) x)),
-// or x (1 - x^2 / 3) for |x| < 2^-6, and rounded back; the reciprocal may be
-// approximate (afn). Host code and f32 tanh keep math.tanh.
+// A 16-bit tanh in a kernel is computed in f32 as 1 - 2 / (1 + 2^(2 log2(e) x))
+// with the hardware's ex2.approx.ftz and rcp.approx.ftz, or x for |x| < 2^-7,
+// and rounded back; vectors element by element. Host code and f32 tanh keep
+// math.tanh.
 // CHECK-LABEL: func.func @tanh(
+// CHECK-DAG:     %[[SMALL_BOUND:.*]] = arith.constant 7.812500e-03 : f32
+// CHECK-DAG:     %[[MINUS_TWO:.*]] = arith.constant -2.000000e+00 : f32
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-DAG:     %[[TWO_LOG2E:.*]] = arith.constant 2.885390e+00 : f32
-// CHECK-DAG:     %[[MINUS_TWO:.*]] = arith.constant -2.000000e+00 : f32
-// CHECK-DAG:     %[[MINUS_THIRD:.*]] = arith.constant -0.333333343 : f32
-// CHECK-DAG:     %[[SMALL_BOUND:.*]] = arith.constant 1.562500e-02 : f32
 // CHECK:         math.tanh %{{.*}} : f16
 // CHECK:         gpu.launch
 // CHECK:           %[[X:.*]] = arith.extf %{{.*}} : f16 to f32
-// CHECK:           %[[S:.*]] = arith.mulf %[[X]], %[[TWO_LOG2E]] : f32
-// CHECK:           %[[E:.*]] = math.exp2 %[[S]] : f32
-// CHECK:           %[[D:.*]] = arith.addf %[[E]], %[[ONE]] : f32
-// CHECK:           %[[R:.*]] = arith.divf %[[ONE]], %[[D]] fastmath<afn> : f32
-// CHECK:           %[[LARGE:.*]] = math.fma %[[R]], %[[MINUS_TWO]], %[[ONE]] : f32
-// CHECK:           %[[SQ:.*]] = arith.mulf %[[X]], %[[X]] : f32
-// CHECK:           %[[P:.*]] = math.fma %[[SQ]], %[[MINUS_THIRD]], %[[ONE]] : f32
-// CHECK:           %[[SMALL:.*]] = arith.mulf %[[X]], %[[P]] : f32
-// CHECK:           %[[ABS:.*]] = math.absf %[[X]] : f32
-// CHECK:           %[[IS_SMALL:.*]] = arith.cmpf olt, %[[ABS]], %[[SMALL_BOUND]] : f32
-// CHECK:           %[[T:.*]] = arith.select %[[IS_SMALL]], %[[SMALL]], %[[LARGE]] : f32
-// CHECK:           %[[H:.*]] = arith.truncf %[[T]] : f32 to f16
-// CHECK:           memref.store %[[H]]
-// CHECK:           arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
-// CHECK:           math.exp2 %{{.*}} : vector<8xf32>
-// CHECK:           arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// CHECK-NEXT:      %[[S:.*]] = arith.mulf %[[X]], %[[TWO_LOG2E]] : f32
+// CHECK-NEXT:      %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[S]]) : (f32) -> f32
+// CHECK-NEXT:      %[[D:.*]] = arith.addf %[[E]], %[[ONE]] : f32
+// CHECK-NEXT:      %[[R:.*]] = nvvm.rcp.approx.ftz.f %[[D]] : f32
+// CHECK-NEXT:      %[[LARGE:.*]] = math.fma %[[R]], %[[MINUS_TWO]], %[[ONE]] : f32
+// CHECK-NEXT:      %[[ABS:.*]] = math.absf %[[X]] : f32
+// CHECK-NEXT:      %[[IS_SMALL:.*]] = arith.cmpf olt, %[[ABS]], %[[SMALL_BOUND]] : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.select %[[IS_SMALL]], %[[X]], %[[LARGE]] : f32
+// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[T]] : f32 to f16
+// CHECK-NEXT:      memref.store %[[H]]
+// CHECK-NEXT:      %[[XV:.*]] = arith.extf %{{.*}} : vector<8xbf16> to vector<8xf32>
+// CHECK-COUNT-8:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// CHECK:           %[[TV:.*]] = vector.from_elements %{{.*}} : vector<8xf32>
+// CHECK-NEXT:      arith.truncf %[[TV]] : vector<8xf32> to vector<8xbf16>
 // CHECK:           math.tanh %{{.*}} : f32
 // CHECK-NOT:       math.tanh
 func.func @tanh(%a: f16, %v: vector<8xbf16>, %x: f32, %m: memref<3xf16>, %mv: memref<8xbf16>, %mf: memref<3xf32>) {

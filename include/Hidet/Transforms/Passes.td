@@ -318,17 +318,21 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
     instructions per element; in a GEMM epilogue such as GELU they cost as
     much as the main loop's tail. A 16-bit result needs a relative error of
     about 2^-13 to round as the exact value does, so inside a `gpu.launch`
-    the op (scalar or vector) becomes, in f32,
-    `1 - 2 / (1 + exp2(2 log2(e) x))` (the hardware's `ex2.approx` and
-    `rcp.approx`: absolute error below 2^-21, relative below 2^-15 for
-    |x| >= 2^-6) and `x - x^3/3` for |x| < 2^-6 (relative error below
-    2^-25), about 8 instructions. Large |x| saturate to exactly +-1, NaN
-    and -0 are kept. f32 math and host code are not touched. Part of
-    `hidet-gpu-pipeline` (after `hidet-fast-math`, which replaces the same
-    ops with the coarser `tanh.approx.f32` when asked).
+    the op (scalar or vector, element by element) becomes, in f32,
+    `1 - 2 / (1 + exp2(2 log2(e) x))` with the hardware's `ex2.approx.ftz`
+    and `rcp.approx.ftz` (absolute error below 2^-21, relative below 2^-14
+    for |x| >= 2^-7), and `x` itself for |x| < 2^-7 (relative error below
+    2^-15.5): about 8 instructions. Flushing subnormals cannot change the
+    result; large |x| saturate to exactly +-1, NaN and -0 are kept. f32 math
+    and host code are not touched. Part of `hidet-gpu-pipeline` (after
+    `hidet-fast-math`, which replaces the same ops with the coarser
+    `tanh.approx.f32` when asked).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {

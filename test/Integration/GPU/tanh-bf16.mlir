@@ -1,5 +1,5 @@
 // bf16 tanh as hidet-narrow-math computes it (exp2 and reciprocal in f32,
-// x (1 - x^2 / 3) for |x| < 2^-6) against the CPU's libm tanhf rounded to
+// x itself for |x| < 2^-7) against the CPU's libm tanhf rounded to
 // bf16: every element within one bf16 ulp of [0.5, 1) (2^-8). `wide` covers
 // [-6, 6) (saturation included), `narrow` [-1/64, 1/64) around the switch
 // between the two forms; the shape is ragged.
