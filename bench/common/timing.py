@@ -1,7 +1,9 @@
 # Shared by the benchmark reports: the geometric mean of ratios, the JSON
-# results file, and GPU timing by the same method as hidet-run
-# (each repetition queued behind a ~100 us GPU sleep so that host launch
-# gaps stay out, bracketed by CUDA events, median).
+# results file, and GPU timing by the same method as hidet-run (each
+# repetition queued behind a GPU sleep so that host launch gaps stay out,
+# bracketed by CUDA events, median). The sleep is ~1 ms rather than
+# hidet-run's ~100 us: torch.compile's Python dispatch (its guards) can take
+# longer than 100 us, which then counted as GPU time.
 import json
 import math
 import os
@@ -23,7 +25,7 @@ def median_ms(fn, warmup=10, reps=100):
     for _ in range(reps):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
-        torch.cuda._sleep(200000)
+        torch.cuda._sleep(2000000)
         start.record()
         fn()
         end.record()

@@ -13,9 +13,10 @@ using namespace hidet::schedule;
 /// The longest K loop (in K steps of 64) that the heuristic runs on a
 /// persistent grid.
 static constexpr int64_t kPersistentMaxKSteps = 16;
-/// The longest K loop after which a cheap fused epilogue is hidden with
-/// pingpong tiles (bench/results/wgmma-pingpong-sweep.md: at 12 K steps
-/// bias + ReLU ran 3% faster; at 16 and more pingpong lost, bare or not).
+/// The longest K loop after which the epilogue is hidden with pingpong
+/// tiles (bench/results/wgmma-pingpong-sweep.md: at 12 K steps the bare
+/// GEMM and GELU ran faster, bias + ReLU within the noise; at 16 and more
+/// pingpong lost, bare or not).
 static constexpr int64_t kPingpongMaxKSteps = 12;
 
 std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
@@ -98,8 +99,7 @@ static constexpr int64_t kMinStepsPerSlice = 4;
 
 WgmmaMatmulSchedule
 hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
-                                      int64_t k, const TargetLimits &limits,
-                                      bool cheapEpilogue) {
+                                      int64_t k, const TargetLimits &limits) {
   // Tiles and their throughput relative to 128 x 256, measured on the H100
   // at 4096^3 and 8192^3 f16 with 4 stages (bench/results/
   // matmul-wgmma-sweep.md). 64-row tiles run one consumer warpgroup per SM
@@ -175,7 +175,7 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                    sliceSteps <= kPersistentMaxKSteps;
   // Two consumers taking 64-row tiles in turns: one's epilogue runs under
   // the other's main loop.
-  if (cheapEpilogue && s.persistent && s.grid.splitK == 1 &&
+  if (s.persistent && s.grid.splitK == 1 &&
       s.block == std::array<int64_t, 2>{128, 256} &&
       sliceSteps <= kPingpongMaxKSteps) {
     WgmmaMatmulSchedule pingpong = s;

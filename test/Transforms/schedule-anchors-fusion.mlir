@@ -37,13 +37,14 @@
 // HOPPER-LABEL: func.func @bias_gelu(
 // HOPPER-SAME:      %[[A:.*]]: memref<256x128xf16>, %[[B:.*]]: memref<128x512xf16>, %[[BIAS:.*]]: memref<512xf16>, %[[OUT:.*]]: memref<256x512xf16>)
 // HOPPER:         gpu.launch
+// The bias of the first 32-column chunk is loaded before the main loop (at
+// a column clamped inside C, once for the lane's two rows), that of the
+// second before the first chunk is staged.
+// HOPPER:           %[[BV0:.*]] = vector.load %[[BIAS]][%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
 // HOPPER:           nvgpu.warpgroup.mma
+// HOPPER:           %[[BV1:.*]] = vector.load %[[BIAS]][%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
 // The accumulators start at +0.0, which is the fill: nothing is added.
 // HOPPER-NOT:       arith.addf %{{.*}} : f32
-// The bias of both 32-column chunks is loaded before the first is staged
-// (at a column clamped inside C), once for the lane's two rows.
-// HOPPER:           %[[BV0:.*]] = vector.load %[[BIAS]][%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
-// HOPPER:           %[[BV1:.*]] = vector.load %[[BIAS]][%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
 // HOPPER:           nvvm.bar.warp.sync
 // HOPPER:           scf.if
 // HOPPER-NEXT:        %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>

@@ -27,11 +27,11 @@
 // CHECK:             nvgpu.mbarrier.init %[[EMPTY]][%c0], %c128 :
 // CHECK:           scf.if
 // CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 iter_args(%{{.*}} = %c0) -> (index) {
+// CHECK:               memref.view {{.*}} to memref<64x24xf32, #gpu.address_space<workgroup>>
 // CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
 // CHECK:               scf.for %{{.*}} = %c0{{(_[0-9]+)?}} to %c9 step %c1 iter_args
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK:                 nvgpu.warpgroup.mma
-// CHECK:               memref.view {{.*}} to memref<64x24xf32, #gpu.address_space<workgroup>>
 // CHECK:               nvvm.bar.warp.sync
 // CHECK:           } else {
 // CHECK:             %[[T:.*]] = arith.subi %[[TID]], %c128 : index

@@ -44,6 +44,11 @@
 // CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %[[WG]], %c2 : index
 // CHECK:           scf.if %[[CONSUMER]] {
 // CHECK:             scf.for %{{.*}} = %[[BID]] to %c4 step %c4 iter_args(%{{.*}} = %c0) -> (index) {
+// The epilogue's shared chunk and the lane's pieces of the warp's 16 x 32
+// chunk rows (a 2 x 1 repeat of an 8 x 4 spatial mapping of the lanes, each
+// piece one 16-byte row) are set up before the main loop.
+// CHECK:               %[[CHUNK:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK:               tm.spatial <[8, 4]> on %{{.*}}
 // CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
 // CHECK:               %[[ACC:.*]] = scf.for
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]][%{{.*}}], %{{.*}}, %{{.*}} :
@@ -54,11 +59,7 @@
 // CHECK:                   nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:               nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
-// CHECK:               %[[CHUNK:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK:               builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
-// The lane's pieces of the warp's 16 x 32 chunk rows: a 2 x 1 repeat of
-// an 8 x 4 spatial mapping of the lanes, each piece one 16-byte row.
-// CHECK:               tm.spatial <[8, 4]> on %{{.*}}
 // CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK-NOT:           vector.store %{{.*}}, %[[CHUNK]]
 // CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
@@ -109,15 +110,16 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 
-// With a fused epilogue and a short K loop (12 steps), the persistent
-// 128 x 256 pick becomes pingpong 64 x 256 tiles, so that epilogues run
-// under the other consumer's main loop; without an epilogue, or with one
-// that calls math functions (measured slower), it stays 128 x 256.
+// With a short K loop (12 steps), the persistent 128 x 256 pick becomes
+// pingpong 64 x 256 tiles, so that epilogues run under the other
+// consumer's main loop: with a fused epilogue, without one, and with one
+// that calls math functions. A K loop of 16 steps keeps 128 x 256 tiles.
 // CHECK-LABEL: func.func @default_pingpong(
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8, persistent = true>}
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8, persistent = true>}
-func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %bias: memref<3072xf16>, %c: memref<4096x3072xf16>, %d: memref<4096x3072xf16>, %e: memref<4096x3072xf16>) {
+func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %bias: memref<3072xf16>, %c: memref<4096x3072xf16>, %d: memref<4096x3072xf16>, %e: memref<4096x3072xf16>, %a16: memref<8192x1024xf16>, %b16: memref<1024x8192xf16>, %c16: memref<8192x8192xf16>) {
   linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<4096x768xf16>, memref<768x3072xf16>) outs(%c : memref<4096x3072xf16>)
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<4096x3072xf16>, memref<3072xf16>) outs(%c : memref<4096x3072xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
   ^bb0(%x: f16, %y: f16, %o: f16):
@@ -131,6 +133,7 @@ func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, 
     %t = math.tanh %x : f16
     linalg.yield %t : f16
   }
+  linalg.matmul ins(%a16, %b16 : memref<8192x1024xf16>, memref<1024x8192xf16>) outs(%c16 : memref<8192x8192xf16>)
   return
 }
 
@@ -171,10 +174,10 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 // CHECK:               %[[KB:.*]] = arith.muli %[[SLICE]], %c3 : index
 // CHECK:               %[[KE0:.*]] = arith.addi %[[KB]], %c3 : index
 // CHECK:               %[[KE:.*]] = arith.minui %c11, %[[KE0]] : index
+// CHECK:               %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
 // CHECK:               scf.for %[[I:.*]] = %[[KB]] to %[[KE]] step %c1 iter_args(
 // CHECK:                 %[[DI:.*]] = arith.subi %[[I]], %[[KB]] : index
 // CHECK:                 arith.addi %[[FIRST]], %[[DI]] : index
-// CHECK:               %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
 // CHECK:               vector.store %{{.*}}, %[[FLAT]][%{{.*}}] {alignment = 16 : i64} : memref<108800xf32>, vector<4xf32>
 // CHECK:               %[[N:.*]] = arith.subi %[[KE]], %[[KB]] : index
 // CHECK:               %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[N]] : index

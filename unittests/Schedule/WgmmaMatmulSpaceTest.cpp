@@ -91,10 +91,10 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   // makes 96 and idles a quarter of the GPU.
   EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 3072, h100).block,
             (std::array<int64_t, 2>{128, 192}));
-  // 4096 x 3072: 3 waves of 128 x 256 beat 4 of 128 x 192; with K = 768
-  // (12 K steps) on a persistent grid, which K = 4096 (64 steps) and one
-  // wave are not given.
-  WgmmaMatmulSchedule wide = defaultWgmmaSchedule(1, 4096, 3072, 768, h100);
+  // 4096 x 3072: 3 waves of 128 x 256 beat 4 of 128 x 192; with K = 1024
+  // (16 K steps) on a persistent grid, which K = 4096 (64 steps) and one
+  // wave are not given. (With 12 K steps they become pingpong tiles.)
+  WgmmaMatmulSchedule wide = defaultWgmmaSchedule(1, 4096, 3072, 1024, h100);
   EXPECT_EQ(wide.block, (std::array<int64_t, 2>{128, 256}));
   EXPECT_TRUE(wide.persistent);
   EXPECT_FALSE(big.persistent);
@@ -117,7 +117,7 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   // Fewer SMs, fewer blocks needed to fill a wave: the largest tile wins.
   TargetLimits small = h100;
   small.numSMs = 8;
-  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 768, small).block,
+  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 1024, small).block,
             (std::array<int64_t, 2>{128, 256}));
 }
 
@@ -149,20 +149,19 @@ TEST(WgmmaMatmulSpace, HeuristicSplitsKWhenTilesAreFew) {
   EXPECT_LE(defaultWgmmaSchedule(1, 64, 64, 768, h100).grid.splitK, 2);
 }
 
-TEST(WgmmaMatmulSpace, HeuristicHidesCheapEpiloguesWithPingpong) {
+TEST(WgmmaMatmulSpace, HeuristicTakesPingpongForShortKLoops) {
   TargetLimits h100 = TargetLimits::h100();
-  // 4096 x 3072 x 768: persistent 128 x 256 (12 K steps); with a cheap
-  // epilogue to hide, pingpong 64 x 256.
-  WgmmaMatmulSchedule bare = defaultWgmmaSchedule(1, 4096, 3072, 768, h100);
-  EXPECT_TRUE((bare == WgmmaMatmulSchedule{{128, 256}, 4, {8, 1}, true}));
-  WgmmaMatmulSchedule hidden =
-      defaultWgmmaSchedule(1, 4096, 3072, 768, h100, /*cheapEpilogue=*/true);
+  // 4096 x 3072 x 768: a persistent grid of 128 x 256 tiles would run 12 K
+  // steps each; pingpong 64 x 256 tiles hide each epilogue instead.
+  WgmmaMatmulSchedule s = defaultWgmmaSchedule(1, 4096, 3072, 768, h100);
+  EXPECT_TRUE((s == WgmmaMatmulSchedule{{64, 256}, 4, {8, 1}, true, true}));
+  EXPECT_EQ(checkWgmmaSchedule(s, &h100), "");
+  // 16 K steps (8192 x 8192 x 1024) stay persistent 128 x 256; long K
+  // loops are not persistent.
+  WgmmaMatmulSchedule longer = defaultWgmmaSchedule(1, 8192, 8192, 1024, h100);
   EXPECT_TRUE(
-      (hidden == WgmmaMatmulSchedule{{64, 256}, 4, {8, 1}, true, true}));
-  EXPECT_EQ(checkWgmmaSchedule(hidden, &h100), "");
-  // 16 K steps (8192 x 8192 x 1024) and long K loops keep their tiles.
-  EXPECT_FALSE(defaultWgmmaSchedule(1, 8192, 8192, 1024, h100, true).pingpong);
-  EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 4096, 4096, h100, true).pingpong);
+      (longer == WgmmaMatmulSchedule{{128, 256}, 4, {8, 1}, true, false}));
+  EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 4096, 4096, h100).pingpong);
 }
 
 TEST(WgmmaMatmulSpace, GridBlocks) {

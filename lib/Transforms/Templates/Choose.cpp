@@ -13,7 +13,6 @@
 
 #include "Templates.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace hidet;
@@ -61,22 +60,8 @@ hidet::templates::defaultSchedule(MLIRContext *ctx, const GemmProblem &p,
     return SimtMatmulAttr::get(
         ctx, schedule::defaultSimtSchedule(p.batch, p.m, p.n, p.k, limits));
   if (choice.kind == GemmTemplate::Wgmma) {
-    // A fused epilogue of arithmetic only may be hidden under the other
-    // consumer's main loop (pingpong); with math functions (libdevice's
-    // tanh) it measured slower (bench/results/wgmma-pingpong-sweep.md).
-    bool cheapEpilogue =
-        p.epilogue && llvm::none_of(p.epilogue->ops(), [](Operation *op) {
-          return op
-              ->walk([](Operation *inner) {
-                return isa<math::MathDialect>(inner->getDialect())
-                           ? WalkResult::interrupt()
-                           : WalkResult::advance();
-              })
-              .wasInterrupted();
-        });
     return WgmmaMatmulAttr::get(
-        ctx, schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits,
-                                            cheapEpilogue));
+        ctx, schedule::defaultWgmmaSchedule(p.batch, p.m, p.n, p.k, limits));
   }
   if (choice.kind == GemmTemplate::Mma)
     return MmaMatmulAttr::get(ctx, schedule::defaultMmaSchedule(

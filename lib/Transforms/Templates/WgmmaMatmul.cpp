@@ -434,12 +434,16 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
   release(b, tail.getInductionVar());
 }
 
-/// A consumer warpgroup's epilogue for the block `blk`: its 64 rows of C
-/// from the accumulators `acc`, through its shared chunk. Warp w of the
-/// warpgroup holds rows [16 w, 16 w + 16) of them and stores them itself,
-/// so only the warp's own lanes synchronize around its 16 rows of the chunk.
+/// A consumer warpgroup's main loop, which `accumulate` builds, and its
+/// epilogue for the block `blk`: its 64 rows of C from the accumulators,
+/// through its shared chunk. Warp w of the warpgroup holds rows
+/// [16 w, 16 w + 16) of them and stores them itself, so only the warp's own
+/// lanes synchronize around its 16 rows of the chunk. A fused epilogue's
+/// side inputs for the first chunk are loaded before the main loop, whose
+/// time hides their latency.
 static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
-                          const GemmBlock &blk, Value acc) {
+                          const GemmBlock &blk,
+                          function_ref<Value()> accumulate) {
   MLIRContext *ctx = b.getContext();
   const GemmProblem &p = k.p;
   const WgmmaMatmulSchedule &sched = k.sched;
@@ -459,12 +463,6 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
     NVVM::SyncWarpOp::create(b, loc, i32(b, loc, -1));
   };
 
-  int64_t perThread = k.BN / 2;
-  auto regsType = LLVM::LLVMStructType::getLiteral(
-      ctx, {LLVM::LLVMStructType::getLiteral(
-               ctx, SmallVector<Type>(perThread, f32))});
-  Value regs =
-      UnrealizedConversionCastOp::create(b, loc, regsType, acc).getResult(0);
   Value inWg = arith::RemUIOp::create(b, loc, k.tid, cst(b, loc, wgThreads));
   Value warp =
       arith::DivUIOp::create(b, loc, inWg, cst(b, loc, rulebased::kWarpSize));
@@ -556,6 +554,14 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   int64_t chunks = k.BN / chunkCols;
   SmallVector<Piece> pieces0 = piecesOf(0);
   SmallVector<SmallVector<Value>> sideInputs = sideInputsOf(pieces0);
+
+  Value acc = accumulate();
+  int64_t perThread = k.BN / 2;
+  auto regsType = LLVM::LLVMStructType::getLiteral(
+      ctx, {LLVM::LLVMStructType::getLiteral(
+               ctx, SmallVector<Type>(perThread, f32))});
+  Value regs =
+      UnrealizedConversionCastOp::create(b, loc, regsType, acc).getResult(0);
   for (int64_t c = 0; c < chunks; ++c) {
     int64_t n0 = c * chunkCols;
     SmallVector<Piece> ps = c == 0 ? pieces0 : piecesOf(c);
@@ -649,70 +655,74 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
       nvgpu::MBarrierTryWaitParityOp::create(
           b, loc, k.order, parity, cst(b, loc, kWaitHintNs), cst(b, loc, 0));
     }
-    Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-    auto loop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1),
-                                   ValueRange{acc0});
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value i = loop.getInductionVar();
-      Value step = Kernel::step(b, loc, blk, first, i);
-      Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
-      nvgpu::MBarrierTryWaitParityOp::create(
-          b, loc, k.full, parityBit(b, loc, step, k.S, /*flip=*/false),
-          cst(b, loc, kWaitHintNs), stage);
-      Value at = k.stageBase(b, loc, stage);
-      Value aTile = sharedView(
-          b, loc, k.smem,
-          k.pingpong ? at
-                     : affine(b, loc, k.warpgroup,
-                              WgmmaMatmulSchedule::kWarpgroupRows *
-                                  WgmmaMatmulSchedule::kSwizzleRowBytes,
-                              at),
-          {64, BK}, elt);
-      Value bTile = sharedView(
-          b, loc, k.smem,
-          arith::AddIOp::create(b, loc, at, cst(b, loc, k.sched.aBytes())),
-          {BK, k.BN}, elt);
-      auto descType = [&](Value tile) {
-        return nvgpu::WarpgroupMatrixDescriptorType::get(
-            ctx, cast<MemRefType>(tile.getType()));
-      };
-      Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, descType(aTile), aTile, k.mapA);
-      Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          b, loc, descType(bTile), bTile, k.mapB);
-      // Leaves the step's wgmma group in flight and waits for the previous
-      // one, whose stage is then released.
-      Value acc = nvgpu::WarpgroupMmaOp::create(
-          b, loc, accType, descA, descB, /*waitGroup=*/uint64_t(1),
-          /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
-          loop.getRegionIterArg(0));
-      Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                             i, blk.kBegin);
-      auto release = scf::IfOp::create(b, loc, notFirst, /*withElse=*/false);
+    auto accumulate = [&]() -> Value {
+      Value acc0 =
+          nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+      auto loop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
+                                     cst(b, loc, 1), ValueRange{acc0});
       {
         OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&release.getThenRegion().front());
-        Value previous = arith::RemUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, step, cst(b, loc, k.S - 1)),
-            cst(b, loc, k.S));
-        nvgpu::MBarrierArriveOp::create(b, loc, k.empty, previous);
+        b.setInsertionPointToStart(loop.getBody());
+        Value i = loop.getInductionVar();
+        Value step = Kernel::step(b, loc, blk, first, i);
+        Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
+        nvgpu::MBarrierTryWaitParityOp::create(
+            b, loc, k.full, parityBit(b, loc, step, k.S, /*flip=*/false),
+            cst(b, loc, kWaitHintNs), stage);
+        Value at = k.stageBase(b, loc, stage);
+        Value aTile = sharedView(
+            b, loc, k.smem,
+            k.pingpong ? at
+                       : affine(b, loc, k.warpgroup,
+                                WgmmaMatmulSchedule::kWarpgroupRows *
+                                    WgmmaMatmulSchedule::kSwizzleRowBytes,
+                                at),
+            {64, BK}, elt);
+        Value bTile = sharedView(
+            b, loc, k.smem,
+            arith::AddIOp::create(b, loc, at, cst(b, loc, k.sched.aBytes())),
+            {BK, k.BN}, elt);
+        auto descType = [&](Value tile) {
+          return nvgpu::WarpgroupMatrixDescriptorType::get(
+              ctx, cast<MemRefType>(tile.getType()));
+        };
+        Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, loc, descType(aTile), aTile, k.mapA);
+        Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+            b, loc, descType(bTile), bTile, k.mapB);
+        // Leaves the step's wgmma group in flight and waits for the previous
+        // one, whose stage is then released.
+        Value acc = nvgpu::WarpgroupMmaOp::create(
+            b, loc, accType, descA, descB, /*waitGroup=*/uint64_t(1),
+            /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
+            loop.getRegionIterArg(0));
+        Value notFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                               i, blk.kBegin);
+        auto release = scf::IfOp::create(b, loc, notFirst, /*withElse=*/false);
+        {
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&release.getThenRegion().front());
+          Value previous = arith::RemUIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, step, cst(b, loc, k.S - 1)),
+              cst(b, loc, k.S));
+          nvgpu::MBarrierArriveOp::create(b, loc, k.empty, previous);
+        }
+        scf::YieldOp::create(b, loc, acc);
       }
-      scf::YieldOp::create(b, loc, acc);
-    }
-    // The next tile's consumer may start its main loop.
-    if (k.pingpong)
-      nvgpu::MBarrierArriveOp::create(b, loc, k.order, cst(b, loc, 0));
-    // The tile's last stage is free once its wgmma retired.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
-    Value last =
-        Kernel::step(b, loc, blk, first,
-                     arith::SubIOp::create(b, loc, blk.kEnd, cst(b, loc, 1)));
-    nvgpu::MBarrierArriveOp::create(
-        b, loc, k.empty,
-        arith::RemUIOp::create(b, loc, last, cst(b, loc, k.S)));
-    buildEpilogue(b, loc, k, blk, loop.getResult(0));
+      // The next tile's consumer may start its main loop.
+      if (k.pingpong)
+        nvgpu::MBarrierArriveOp::create(b, loc, k.order, cst(b, loc, 0));
+      // The tile's last stage is free once its wgmma retired.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, uint64_t(0));
+      Value last =
+          Kernel::step(b, loc, blk, first,
+                       arith::SubIOp::create(b, loc, blk.kEnd, cst(b, loc, 1)));
+      nvgpu::MBarrierArriveOp::create(
+          b, loc, k.empty,
+          arith::RemUIOp::create(b, loc, last, cst(b, loc, k.S)));
+      return loop.getResult(0);
+    };
+    buildEpilogue(b, loc, k, blk, accumulate);
   };
   if (!k.pingpong) {
     k.forEachTile(b, loc, tile);
