@@ -19,6 +19,23 @@ static constexpr int64_t kPersistentMaxKSteps = 16;
 /// pingpong lost, bare or not).
 static constexpr int64_t kPingpongMaxKSteps = 12;
 
+std::array<int64_t, 2>
+WgmmaMatmulSchedule::rebalancedRegisters(const TargetLimits &limits,
+                                         bool tmaProducer) const {
+  if (consumers() != 2 || block[1] != 256)
+    return {0, 0};
+  int64_t producer =
+      tmaProducer ? kTmaProducerRegisters : kAsyncCopyProducerRegisters;
+  int64_t cap = std::min(limits.maxRegistersPerThread,
+                         limits.registersPerSM / numThreads()) /
+                8 * 8;
+  int64_t consumer =
+      (cap * numThreads() - producer * kWarpgroupThreads) /
+      (consumers() * kWarpgroupThreads) / 8 * 8;
+  return {producer,
+          std::min(consumer, limits.maxRegistersPerThread / 8 * 8)};
+}
+
 std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
                                                 const TargetLimits *limits) {
   if (std::string error = checkGridSchedule(s.grid); !error.empty())

@@ -15,6 +15,7 @@
 // async proxy and arrives on that step's full mbarrier; after the last
 // tile it waits for all groups and arrives for the last step.
 // CHECK-LABEL: func.func @conv_async(
+// CHECK-NOT:     nvvm.setmaxregister
 // CHECK-NOT:     nvgpu.tma.create.descriptor
 // CHECK:         tm.num_workers #tm.spatial<[1]>
 // CHECK:         %[[SMEM:.*]] = arith.constant 80896 : i32
@@ -81,5 +82,26 @@ func.func @default_batched(%a: memref<4x256x512xbf16>, %b: memref<4x512x256xbf16
 func.func @default_conv(%x: memref<32x58x58x64xf16>, %w: memref<3x3x64x64xf16>, %o: memref<32x56x56x64xf16>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<32x58x58x64xf16>, memref<3x3x64x64xf16>) outs(%o : memref<32x56x56x64xf16>)
+  return
+}
+
+// -----
+
+// A cp.async producer of two consumers of 64 x 256 accumulators keeps 56
+// registers a thread (it computes every thread's addresses), and the
+// consumers take 224 of the launch's 168.
+// CHECK-LABEL: func.func @async_rebalanced(
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c384,
+// CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c2 : index
+// CHECK:           scf.if %[[CONSUMER]] {
+// CHECK-NEXT:        nvvm.setmaxregister increase 224
+// CHECK:             nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:             nvvm.setmaxregister decrease 56
+// CHECK-NEXT:        arith.constant 256 : index
+// CHECK-NEXT:        arith.subi %{{.*}}, %c256 : index
+// CHECK:             nvgpu.device_async_copy
+func.func @async_rebalanced(%a: memref<2x256x320xf16>, %b: memref<2x320x512xf16>, %c: memref<2x256x512xf16>) {
+  linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
+    ins(%a, %b : memref<2x256x320xf16>, memref<2x320x512xf16>) outs(%c : memref<2x256x512xf16>)
   return
 }

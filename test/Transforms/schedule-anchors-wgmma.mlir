@@ -7,7 +7,9 @@
 // block per tile (4), 2 consumer warpgroups and a producer (384 threads); 3
 // stages of 48 KiB, an epilogue chunk of 64 x (32 + 8) f16 per consumer and
 // 1 KiB of alignment slack; a full and an empty mbarrier per stage (1
-// arrival, and one per consumer thread). Consumers walk their block's tiles
+// arrival, and one per consumer thread). The warpgroups rebalance the
+// register file: the producer keeps 40 registers a thread, the consumers
+// take 232 of the launch's 168. Consumers walk their block's tiles
 // (one here), wait for each stage, run wgmma on their 64 rows (B read
 // transposed: N is innermost), release the previous stage and, after the
 // loop, the last; then store C in 8 chunks of 32 columns, each staged in
@@ -43,6 +45,7 @@
 // CHECK:           gpu.barrier
 // CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %[[WG]], %c2 : index
 // CHECK:           scf.if %[[CONSUMER]] {
+// CHECK-NEXT:        nvvm.setmaxregister increase 232
 // CHECK:             scf.for %{{.*}} = %[[BID]] to %c4 step %c4 iter_args(%{{.*}} = %c0) -> (index) {
 // The epilogue's shared chunk and the lane's pieces of the warp's 16 x 32
 // chunk rows (a 2 x 1 repeat of an 8 x 4 spatial mapping of the lanes, each
@@ -77,6 +80,7 @@
 // CHECK-NOT:           nvvm.bar.warp.sync
 // CHECK-NOT:           nvvm.barrier
 // CHECK:           } else {
+// CHECK-NEXT:        nvvm.setmaxregister decrease 40
 // CHECK:             arith.cmpi eq, %[[TID]], %c256 : index
 // CHECK:               nvgpu.tma.prefetch.descriptor
 // CHECK:               scf.for %{{.*}} = %[[BID]] to %c4 step %c4 iter_args(%{{.*}} = %c0{{(_[0-9]+)?}}) -> (index) {
@@ -164,8 +168,10 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 // tiles of its slice and stores f32 results to slice s of the workspace
 // (4 x 1 x 200 x 136) through f32 epilogue chunks (4 stages of 32 KiB, 2
 // chunks of 64 x (16 + 8) f32, 1 KiB of slack), which a second kernel adds
-// to C in slice order, a thread per element of C, before freeing it.
+// to C in slice order, a thread per element of C, before freeing it. The
+// 64 x 128 accumulators leave the register file as launched.
 // CHECK-LABEL: func.func @split_k(
+// CHECK-NOT:     nvvm.setmaxregister
 // CHECK-SAME:    %[[C:[^:]*]]: memref<200x136xf16>
 // CHECK:         %[[W:.*]] = memref.alloc() : memref<4x1x200x136xf32>
 // CHECK:         tm.num_workers #tm.spatial<[16]>
@@ -178,6 +184,7 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 // CHECK:               %[[KE0:.*]] = arith.addi %[[KB]], %c3 : index
 // CHECK:               %[[KE:.*]] = arith.minui %c11, %[[KE0]] : index
 // CHECK:               %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
+// CHECK-NOT:           nvvm.setmaxregister
 // CHECK:               scf.for %[[I:.*]] = %[[KB]] to %[[KE]] step %c1 iter_args(
 // CHECK:                 %[[DI:.*]] = arith.subi %[[I]], %[[KB]] : index
 // CHECK:                 arith.addi %[[FIRST]], %[[DI]] : index
@@ -290,6 +297,9 @@ func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c:
 // CHECK:           %[[ORDER:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
 // CHECK:           nvgpu.mbarrier.init %[[EMPTY]][%c0], %c128
 // CHECK:           nvgpu.mbarrier.init %[[ORDER]][%c0], %c128
+// CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c2 : index
+// CHECK:           scf.if %[[CONSUMER]] {
+// CHECK-NEXT:        nvvm.setmaxregister increase 232
 // CHECK:           scf.for
 // CHECK:             %[[MINE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
 // CHECK:             scf.if %[[MINE]] {
@@ -300,6 +310,8 @@ func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c:
 // CHECK:                 nvgpu.warpgroup.mma {{.*}} : <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>, <tensor = memref<64x256xf16, #gpu.address_space<workgroup>>>
 // CHECK:               nvgpu.mbarrier.arrive %[[ORDER]][%c0]
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:             nvvm.setmaxregister decrease 40
+// CHECK-NEXT:        arith.constant 256 : index
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
 func.func @pingpong(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<256x512xf16>) {
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>} ins(%a, %b : memref<256x320xf16>, memref<320x512xf16>) outs(%c : memref<256x512xf16>)

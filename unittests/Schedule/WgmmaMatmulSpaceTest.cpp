@@ -181,6 +181,32 @@ TEST(WgmmaMatmulSpace, GridBlocks) {
   EXPECT_EQ(one.gridBlocks(24, h100, 2), 24);
 }
 
+TEST(WgmmaMatmulSpace, RebalancedRegisters) {
+  TargetLimits h100 = TargetLimits::h100();
+  using Split = std::array<int64_t, 2>;
+  // 384 threads launch with 168 registers each (64 Ki / 384, in multiples
+  // of 8); the producer's release pays for the consumers' raise exactly.
+  WgmmaMatmulSchedule coop{{128, 256}, 4, {8, 1}};
+  EXPECT_EQ(coop.rebalancedRegisters(h100, /*tmaProducer=*/true),
+            (Split{40, 232}));
+  EXPECT_EQ(coop.rebalancedRegisters(h100, /*tmaProducer=*/false),
+            (Split{56, 224}));
+  for (bool tma : {true, false}) {
+    Split split = coop.rebalancedRegisters(h100, tma);
+    EXPECT_LE(split[0] * 128 + 2 * split[1] * 128, 168 * 384);
+  }
+  WgmmaMatmulSchedule pp{{64, 256}, 4, {8, 1}, true, true};
+  EXPECT_EQ(pp.rebalancedRegisters(h100, true), (Split{40, 232}));
+  // Smaller accumulators, or one consumer (256 threads, 248 registers
+  // each), keep the launch's registers.
+  EXPECT_EQ((WgmmaMatmulSchedule{{128, 128}, 4, {8, 1}})
+                .rebalancedRegisters(h100, true),
+            (Split{0, 0}));
+  EXPECT_EQ((WgmmaMatmulSchedule{{64, 256}, 4, {8, 1}, true})
+                .rebalancedRegisters(h100, true),
+            (Split{0, 0}));
+}
+
 TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
   auto check = [](WgmmaMatmulSchedule s) { return checkWgmmaSchedule(s); };
   EXPECT_NE(check({{96, 128}, 4, {1, 1}}).find("block M must be"),

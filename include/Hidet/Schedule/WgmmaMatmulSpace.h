@@ -91,6 +91,23 @@ struct WgmmaMatmulSchedule {
   /// Registers per consumer thread: the f32 accumulators of its 64 x BN
   /// rows, and a reserve for addresses and the epilogue.
   int64_t estimatedRegisters() const { return block[1] / 2 + 32; }
+  /// Per-thread registers the producer keeps when the warpgroups rebalance
+  /// the register file (setmaxnreg): a TMA producer only issues loads from
+  /// one thread; a cp.async producer computes every thread's addresses
+  /// (with 40 a pingpong one spilled).
+  static constexpr int64_t kTmaProducerRegisters = 40;
+  static constexpr int64_t kAsyncCopyProducerRegisters = 56;
+  /// The registers of the producer and of each consumer after rebalancing,
+  /// or {0, 0} when the warpgroups keep the launch's. Only two consumers of
+  /// 64 x 256 accumulators (128 registers each) rebalance: ptxas gives such
+  /// a kernel the launch's cap (the SM's registers over the threads, in
+  /// multiples of 8: 168 for 384 threads), and the consumers take what the
+  /// producer gives back (232 or 224 each), so that the epilogue has
+  /// registers beside the accumulators. A smaller kernel gets fewer than
+  /// the cap, and its consumers would wait for registers the pool never
+  /// holds.
+  std::array<int64_t, 2> rebalancedRegisters(const TargetLimits &limits,
+                                             bool tmaProducer) const;
   /// Blocks an SM holds at once, for results of `resultBytes`.
   int64_t resident(const TargetLimits &limits, int64_t resultBytes = 4) const {
     return residentBlocks(numThreads(), estimatedRegisters(),

@@ -180,6 +180,10 @@ struct Kernel {
   int64_t BM = 0, BN = 0, S = 0, W = 0;
   /// The consumers take whole tiles in turns (schedule field pingpong).
   bool pingpong = false;
+  /// Per-thread registers of the producer and of each consumer after
+  /// setmaxnreg, or {0, 0} for the launch's
+  /// (WgmmaMatmulSchedule::rebalancedRegisters).
+  std::array<int64_t, 2> registers = {0, 0};
   /// The first row of the tile that consumer `warpgroup` computes: its 64
   /// rows of a shared tile, or a whole tile of its own.
   Value warpgroupRows(OpBuilder &b, Location loc, Value m0) const {
@@ -814,6 +818,9 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&roles.getElseRegion().front());
+    if (k.registers[0])
+      NVVM::SetMaxRegisterOp::create(b, loc, k.registers[0],
+                                     NVVM::SetMaxRegisterAction::decrease);
     if (k.tma)
       buildTmaProducer(b, loc, k);
     else
@@ -821,6 +828,9 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
   }
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&roles.getThenRegion().front());
+  if (k.registers[1])
+    NVVM::SetMaxRegisterOp::create(b, loc, k.registers[1],
+                                   NVVM::SetMaxRegisterAction::increase);
   buildConsumer(b, loc, k);
 }
 
@@ -881,6 +891,7 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   k.S = sched.stages;
   k.W = sched.consumers();
   k.pingpong = sched.pingpong;
+  k.registers = sched.rebalancedRegisters(limits, tma);
   k.numTiles = p.batch * k.grid.splits * k.grid.tilesM * k.grid.tilesN;
   int64_t resultBytes = k.output.targetElt().getIntOrFloatBitWidth() / 8;
   k.numBlocks = sched.gridBlocks(k.numTiles, limits, resultBytes);
