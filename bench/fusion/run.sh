@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of post-scheduling fusion (issue 6) on the GPU:
 #   gelu(x @ w + b), f16, 4096 x 3072 x 768: fused (the bias and GELU in the
-#   GEMM's kernel), fused with approximate math (fast-math=1), unfused
+#   GEMM's kernel), fused with 16-bit tanh from exp2 and a reciprocal
+#   (exp2-tanh=1) or with fast-math flags (fast-math=1), unfused
 #   (fuse=0: three kernels) and the bare GEMM; relu(x @ w + b) fused (an
 #   arithmetic epilogue: pingpong tiles); each
 #   checked against naive GPU kernels with f32 accumulation (ref/, anchors
@@ -18,9 +19,11 @@ source "$here/../common/compile.sh"
 bench_prepare() {
   local dir="$1" build="$2" gelu m model ops fused unfused sep
   # Variants of the fused function, checked against the same reference:
-  # unfused (fuse=0) and with approximate math functions (fast-math=1).
+  # unfused (fuse=0), tanh from exp2 and a reciprocal (exp2-tanh=1) and
+  # with fast-math flags (fast-math=1).
   gelu="$here/gelu_bias_f16_4096x3072x768.mlir"
   compile_variant "$dir" "$build" "$gelu" unfused ref "fuse=0"
+  compile_variant "$dir" "$build" "$gelu" exp2tanh ref "exp2-tanh=1"
   compile_variant "$dir" "$build" "$gelu" fastmath ref "fast-math=1"
   {
     echo "{"

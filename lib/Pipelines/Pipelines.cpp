@@ -75,7 +75,9 @@ void hidet::buildRuleBasedSchedulingPipeline(
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.fastMath)
     pm.addNestedPass<func::FuncOp>(createFastMath());
-  pm.addNestedPass<func::FuncOp>(createNarrowMath());
+  NarrowMathOptions narrow;
+  narrow.exp2Tanh = options.exp2Tanh;
+  pm.addNestedPass<func::FuncOp>(createNarrowMath(narrow));
   // Fold the launch sizes derived from the mappings before lowering them.
   addPipeline(pm, "canonicalize");
   pm.addPass(createConvertTaskMappingToSCF());

@@ -1,9 +1,24 @@
-// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math,canonicalize))' | FileCheck %s
+// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math,canonicalize))' | FileCheck %s --check-prefix=APPROX
+// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math{exp2-tanh=1},canonicalize))' | FileCheck %s
 
-// A 16-bit tanh in a kernel is computed in f32 as 1 - 2 / (1 + 2^(2 log2(e) x))
-// with the hardware's ex2.approx.ftz and rcp.approx.ftz, or x for |x| < 2^-7,
-// and rounded back; vectors element by element. Host code and f32 tanh keep
-// math.tanh.
+// By default a 16-bit tanh in a kernel (scalar or vector, existing flags
+// or not) becomes llvm.tanh with afn (tanh.approx.f32 in the NVPTX backend).
+// Host code and f32 tanh keep math.tanh.
+// APPROX-LABEL: func.func @tanh(
+// APPROX:         math.tanh %{{.*}} : f16
+// APPROX:         gpu.launch
+// APPROX:           %[[T:.*]] = llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (f16) -> f16
+// APPROX-NEXT:      memref.store %[[T]]
+// APPROX-NEXT:      %[[TV:.*]] = llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (vector<8xbf16>) -> vector<8xbf16>
+// APPROX-NEXT:      vector.store %[[TV]]
+// APPROX-NEXT:      math.tanh %{{.*}} : f32
+// APPROX-NEXT:      memref.store
+// APPROX-NEXT:      llvm.intr.tanh(%{{.*}}) {fastmathFlags = #llvm.fastmath<afn>} : (f16) -> f16
+// APPROX-NOT:       math.tanh
+
+// With exp2-tanh it is computed in f32 as 1 - 2 / (1 + 2^(2 log2(e) x))
+// with the hardware's ex2.approx.ftz and rcp.approx.ftz, or x for
+// |x| < 2^-7, and rounded back; vectors element by element.
 // CHECK-LABEL: func.func @tanh(
 // CHECK-DAG:     %[[SMALL_BOUND:.*]] = arith.constant 7.812500e-03 : f32
 // CHECK-DAG:     %[[MINUS_TWO:.*]] = arith.constant -2.000000e+00 : f32
@@ -27,6 +42,7 @@
 // CHECK:           %[[TV:.*]] = vector.from_elements %{{.*}} : vector<8xf32>
 // CHECK-NEXT:      arith.truncf %[[TV]] : vector<8xf32> to vector<8xbf16>
 // CHECK:           math.tanh %{{.*}} : f32
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-NOT:       math.tanh
 func.func @tanh(%a: f16, %v: vector<8xbf16>, %x: f32, %m: memref<3xf16>, %mv: memref<8xbf16>, %mf: memref<3xf32>) {
   %h = math.tanh %a : f16
@@ -41,6 +57,8 @@ func.func @tanh(%a: f16, %v: vector<8xbf16>, %x: f32, %m: memref<3xf16>, %mv: me
     vector.store %tv, %mv[%c0] : memref<8xbf16>, vector<8xbf16>
     %tf = math.tanh %x : f32
     memref.store %tf, %mf[%tx] : memref<3xf32>
+    %tflags = math.tanh %a fastmath<arcp,contract,afn> : f16
+    memref.store %tflags, %m[%c1] : memref<3xf16>
     gpu.terminator
   }
   return

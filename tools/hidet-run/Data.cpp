@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 using namespace hidet::run;
 
@@ -197,6 +199,29 @@ double hidet::run::readElement(DType dtype, const void *buffer, int64_t index) {
   return 0;
 }
 
+/// The position of the float element `index` on a line of the dtype's
+/// values in order (adjacent values one apart, +0 and -0 both at 0), or
+/// nothing for other dtypes.
+static std::optional<int64_t> orderedBits(DType dtype, const void *buffer,
+                                          int64_t index) {
+  auto order = [](uint64_t bits, int width) -> int64_t {
+    uint64_t sign = uint64_t(1) << (width - 1);
+    int64_t magnitude = static_cast<int64_t>(bits & (sign - 1));
+    return bits & sign ? -magnitude : magnitude;
+  };
+  switch (dtype) {
+  case DType::F16:
+  case DType::BF16:
+    return order(load<uint16_t>(buffer, index), 16);
+  case DType::F32:
+    return order(load<uint32_t>(buffer, index), 32);
+  case DType::F64:
+    return order(load<uint64_t>(buffer, index), 64);
+  default:
+    return std::nullopt;
+  }
+}
+
 Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
                                const void *ref) {
   Comparison result;
@@ -214,6 +239,17 @@ Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
     diffSquares += diff * diff;
     refSquares += r * r;
     result.maxAbs = std::max(result.maxAbs, std::fabs(diff));
+    std::optional<int64_t> gBits = orderedBits(arg.dtype, gpu, i);
+    std::optional<int64_t> rBits = orderedBits(arg.dtype, ref, i);
+    if (!gBits || !rBits)
+      continue;
+    // Doubles of opposite signs can be more than INT64_MAX apart.
+    uint64_t apart = *gBits >= *rBits ? uint64_t(*gBits) - uint64_t(*rBits)
+                                      : uint64_t(*rBits) - uint64_t(*gBits);
+    int64_t ulps = static_cast<int64_t>(
+        std::min<uint64_t>(apart, std::numeric_limits<int64_t>::max()));
+    result.maxUlp = std::max(result.maxUlp, ulps);
+    result.ulpMismatches += ulps != 0;
   }
   result.relL2 = refSquares > 0 ? std::sqrt(diffSquares / refSquares)
                                 : std::sqrt(diffSquares);

@@ -43,6 +43,11 @@ struct Comparison {
   /// Elements that are NaN or infinite.
   int64_t gpuNonFinite = 0;
   int64_t refNonFinite = 0;
+  /// Floats only, over elements where both are finite: the most values of
+  /// the dtype between gpu and ref (0: equal, +0 and -0 too; 1: adjacent),
+  /// and how many elements differ at all.
+  int64_t maxUlp = 0;
+  int64_t ulpMismatches = 0;
 };
 
 Comparison compare(const ArgSpec &arg, const void *gpu, const void *ref);

@@ -61,7 +61,8 @@ const char *const kSynopsis =
     "usage: hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] "
     "[--func NAME] [--seed N]\n"
     "                 [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] "
-    "[--atol X]\n";
+    "[--atol X]\n"
+    "                 [--max-ulp N]\n";
 
 const char *const kHelp =
     "\n"
@@ -81,6 +82,10 @@ const char *const kHelp =
     "                per dtype: f32 1e-5, f16 2e-3, bf16 1.6e-2, f64 1e-10,\n"
     "                integers exact)\n"
     "  --atol X      also bound max |gpu-ref| (default: not checked)\n"
+    "  --max-ulp N   also bound, for float outputs, how many values of the\n"
+    "                dtype lie between gpu and ref (default: not checked);\n"
+    "                the most and the count of differing elements are\n"
+    "                printed either way\n"
     "  --no-spin     time without first queueing a ~100 us spin kernel (the\n"
     "                spin keeps host launch gaps out of the GPU time)\n"
     "\n"
@@ -100,6 +105,7 @@ struct Options {
   long long reps = 100;
   double rtolL2 = -1;          // Negative: the dtype's default.
   double atol = -1;            // Negative: not checked.
+  long long maxUlp = -1;       // Negative: not checked.
   bool queueBehindSpin = true; // --no-spin turns it off.
   bool refOnGpu = false;       // --ref-gpu
 };
@@ -165,7 +171,8 @@ bool parseCommandLine(int argc, char **argv, Options &options, bool &help,
     }
     static const char *const known[] = {"--ref",     "--func", "--seed",
                                         "--warmup",  "--reps", "--json",
-                                        "--rtol-l2", "--atol"};
+                                        "--rtol-l2", "--atol",
+                                        "--max-ulp"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return name == k;
         }) == std::end(known)) {
@@ -199,6 +206,12 @@ bool parseCommandLine(int argc, char **argv, Options &options, bool &help,
       }
       (name == "--warmup" ? options.warmup : options.reps) =
           static_cast<long long>(number);
+    } else if (name == "--max-ulp") {
+      if (!parseUnsigned(value, INT64_MAX, number)) {
+        error = "--max-ulp takes a non-negative integer, not '" + value + "'";
+        return false;
+      }
+      options.maxUlp = static_cast<long long>(number);
     } else {
       double bound = 0;
       if (!parseNonNegative(value, bound)) {
@@ -359,6 +372,7 @@ struct OutputResult {
   Comparison comparison;
   double rtolL2 = 0;
   double atol = -1;
+  long long maxUlp = -1;
   bool pass = true;
 };
 
@@ -369,6 +383,9 @@ struct FuncResult {
   std::vector<OutputResult> outputs;
   double worstRelL2 = 0;
   double worstMaxAbs = 0;
+  /// Over the float outputs (-1: none).
+  int64_t worstMaxUlp = -1;
+  int64_t ulpMismatches = 0;
   bool timed = false;
   double medianMs = 0, minMs = 0, meanMs = 0;
 };
@@ -445,6 +462,9 @@ bool writeJson(const std::string &path, const Options &options,
               ", \"max_abs\": " + jsonNumber(output.comparison.maxAbs) +
               ", \"rtol_l2\": " + jsonNumber(output.rtolL2) + ", \"atol\": " +
               (output.atol < 0 ? "null" : jsonNumber(output.atol)) +
+              ", \"max_ulp\": " + std::to_string(output.comparison.maxUlp) +
+              ", \"ulp_mismatches\": " +
+              std::to_string(output.comparison.ulpMismatches) +
               ", \"gpu_nonfinite\": " +
               std::to_string(output.comparison.gpuNonFinite) +
               ", \"ref_nonfinite\": " +
@@ -625,13 +645,19 @@ bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
       output.rtolL2 = options.rtolL2 >= 0 ? options.rtolL2
                                           : getDefaultRelL2Tolerance(arg.dtype);
       output.atol = options.atol;
+      output.maxUlp = options.maxUlp;
       const Comparison &c = output.comparison;
       output.pass = c.gpuNonFinite == 0 && c.refNonFinite == 0 &&
                     c.relL2 <= output.rtolL2 &&
-                    (output.atol < 0 || c.maxAbs <= output.atol);
+                    (output.atol < 0 || c.maxAbs <= output.atol) &&
+                    (output.maxUlp < 0 || c.maxUlp <= output.maxUlp);
       result.pass = result.pass && output.pass;
       result.worstRelL2 = std::max(result.worstRelL2, c.relL2);
       result.worstMaxAbs = std::max(result.worstMaxAbs, c.maxAbs);
+      if (isFloatDType(arg.dtype)) {
+        result.worstMaxUlp = std::max(result.worstMaxUlp, c.maxUlp);
+        result.ulpMismatches += c.ulpMismatches;
+      }
       result.outputs.push_back(output);
     }
   }
@@ -705,6 +731,9 @@ void printResult(const FuncResult &result, const std::string &device) {
   if (result.verified) {
     line += " rel_l2=" + formatNumber("%.2g", result.worstRelL2) +
             " max_abs=" + formatNumber("%.2g", result.worstMaxAbs);
+    if (result.worstMaxUlp >= 0)
+      line += " max_ulp=" + std::to_string(result.worstMaxUlp) +
+              " ulp_mismatches=" + std::to_string(result.ulpMismatches);
     // The error norms skip NaN and Inf elements; count them instead.
     int64_t nonFinite = 0;
     for (const OutputResult &output : result.outputs)
@@ -730,6 +759,12 @@ void printResult(const FuncResult &result, const std::string &device) {
                          ") max_abs=" + formatNumber("%.2g", c.maxAbs);
     if (output.atol >= 0)
       detail += " (bound " + formatNumber("%.2g", output.atol) + ")";
+    if (isFloatDType(output.arg->dtype)) {
+      detail += " max_ulp=" + std::to_string(c.maxUlp);
+      if (output.maxUlp >= 0)
+        detail += " (bound " + std::to_string(output.maxUlp) + ")";
+      detail += " ulp_mismatches=" + std::to_string(c.ulpMismatches);
+    }
     if (c.gpuNonFinite)
       detail += " gpu_nan_or_inf=" + std::to_string(c.gpuNonFinite);
     if (c.refNonFinite)

@@ -86,6 +86,11 @@ struct GPUPipelineOptions
       llvm::cl::desc("Let kernels use approximate division and math "
                      "functions (hidet-fast-math)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> exp2Tanh{
+      *this, "exp2-tanh",
+      llvm::cl::desc("16-bit tanh from exp2 and a reciprocal instead of "
+                     "tanh.approx.f32 (hidet-narrow-math)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> vectorBytes{
       *this, "vector-bytes",
       llvm::cl::desc("Bytes per thread access in rule-based injective "

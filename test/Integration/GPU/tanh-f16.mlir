@@ -1,12 +1,15 @@
-// 16-bit tanh as hidet-narrow-math computes it (exp2 and reciprocal in f32,
-// x itself for |x| < 2^-7) against the CPU's libm tanhf rounded to
-// f16: every element within one f16 ulp of [0.5, 1) (2^-11). `wide` covers
-// [-6, 6) (saturation included), `narrow` [-1/64, 1/64) around the switch
-// between the two forms; the shape is ragged.
+// 16-bit tanh as hidet-narrow-math computes it, by default (tanh.approx.f32)
+// and with exp2-tanh (exp2 and reciprocal in f32, x itself for
+// |x| < 2^-7), against the CPU's libm tanhf rounded to f16: every element
+// within one f16 ulp of [0.5, 1) (2^-11). `wide` covers [-6, 6) (saturation
+// included), `narrow` [-1/64, 1/64) around the switch between the two forms
+// of exp2-tanh; the shape is ragged.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --atol 0.0005 --rtol-l2 1e-4 | FileCheck %s
+// RUN: hidet-compile %s -o %t.exp2.gpu.so --runtime-dir=%hidet_libs --pipeline-options=exp2-tanh=1
+// RUN: hidet-run %t.exp2.gpu.so --ref %t.cpu.so --atol 0.0005 --rtol-l2 1e-4 | FileCheck %s
 // CHECK-COUNT-2: PASS
 
 #id = affine_map<(i, j) -> (i, j)>
