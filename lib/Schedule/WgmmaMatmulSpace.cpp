@@ -29,11 +29,9 @@ WgmmaMatmulSchedule::rebalancedRegisters(const TargetLimits &limits,
   int64_t cap = std::min(limits.maxRegistersPerThread,
                          limits.registersPerSM / numThreads()) /
                 8 * 8;
-  int64_t consumer =
-      (cap * numThreads() - producer * kWarpgroupThreads) /
-      (consumers() * kWarpgroupThreads) / 8 * 8;
-  return {producer,
-          std::min(consumer, limits.maxRegistersPerThread / 8 * 8)};
+  int64_t consumer = (cap * numThreads() - producer * kWarpgroupThreads) /
+                     (consumers() * kWarpgroupThreads) / 8 * 8;
+  return {producer, std::min(consumer, limits.maxRegistersPerThread / 8 * 8)};
 }
 
 std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,

@@ -171,8 +171,7 @@ bool parseCommandLine(int argc, char **argv, Options &options, bool &help,
     }
     static const char *const known[] = {"--ref",     "--func", "--seed",
                                         "--warmup",  "--reps", "--json",
-                                        "--rtol-l2", "--atol",
-                                        "--max-ulp"};
+                                        "--rtol-l2", "--atol", "--max-ulp"};
     if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
           return name == k;
         }) == std::end(known)) {

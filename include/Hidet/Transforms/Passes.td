@@ -103,10 +103,10 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
     area over its measured efficiency), 4 stages, groups of 8 tile rows;
-    with a fused epilogue of arithmetic only (no math functions) after at
-    most 12 K steps, a persistent 128x256 pick becomes pingpong 64x256
-    tiles (measured faster there; slower with longer K loops and with
-    libdevice's tanh).
+    after at most 12 K steps a persistent 128x256 pick becomes pingpong
+    64x256 tiles, epilogue or not (measured faster there, slower with
+    longer K loops). Two consumers of 64x256 accumulators take the
+    producer's registers (setmaxnreg).
 
     Heuristic of the other templates (no `hidet.schedule` on the op): the largest of four tile
     shapes that is not mostly padding and gives at least 90% of the
@@ -315,10 +315,10 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
     much as the main loop's tail. Inside a `gpu.launch` the pass replaces the
     op (scalar or vector) by `llvm.intr.tanh` with `afn`, which the NVPTX
     backend lowers to `tanh.approx.f32` between the conversions: one
-    special-function instruction per element. Checked on the H100 over every
-    finite input (test/Integration/GPU/tanh-every-input.mlir): for bf16 its results equal
-    libdevice's everywhere; for f16 they are within 1 ulp of the correctly
-    rounded value, and 70 of 63,488 inputs are 1 ulp off.
+    special-function instruction per element. Checked on the H100 against
+    libm on every finite input (`tanh-every-input.mlir` of the GPU tests):
+    bf16 results are all equal, f16 results within 1 ulp, 70 of 63,488 of
+    them 1 ulp off.
 
     With `exp2-tanh` the op is expanded instead, in f32, as
     `1 - 2 / (1 + exp2(2 log2(e) x))` with `ex2.approx.ftz` and
