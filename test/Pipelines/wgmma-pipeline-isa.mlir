@@ -2,17 +2,19 @@
 
 // A bf16 GEMM with the Hopper template (128 x 256 tiles, 4 stages) through
 // the whole GPU pipeline to PTX. The host encodes two tensor maps through
-// the runtime and launches with 4 x 48 KiB of stages, 2 epilogue chunks of
-// 5 KiB and 1 KiB of alignment slack. The kernel initializes a full and an
+// the runtime and launches with 4 x 48 KiB of stages, 2 x 2 epilogue chunks
+// of 5 KiB and 1 KiB of alignment slack. The warpgroups rebalance their
+// registers (setmaxnreg). The kernel initializes a full and an
 // empty mbarrier per stage and fences the initialization; the consumer
 // warpgroups wait on the full one, run 4 wgmma m64n256k16 per K tile
 // between a fence and a commit, keep one group in flight, release the
 // previous stage on its empty mbarrier, and after the loop wait for all
-// groups and store C chunk by chunk, each warp between warp barriers. The producer prefetches
+// groups and store C chunk by chunk, each warp between warp barriers. The
+// producer prefetches
 // the tensor maps, waits for a free stage, expects its bytes and issues one
 // TMA load of A and four of B.
 // CHECK-LABEL: llvm.func @mm(
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(207872 : i32) : i32
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(218112 : i32) : i32
 // CHECK-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_kernel::@mm_kernel {{.*}} : i64 dynamic_shared_memory_size %[[SMEM]] args(%{{.*}} : i64, %{{.*}} : i64,
 // CHECK:       gpu.binary @mm_kernel
@@ -20,6 +22,7 @@
 // CHECK-SAME:    mbarrier.init.shared.b64
 // CHECK-SAME:    fence.mbarrier_init.release.cluster;
 // CHECK-SAME:    bar.sync \090;
+// CHECK-SAME:    setmaxnreg.inc.sync.aligned.u32 \09232;
 // CHECK-SAME:    mbarrier.try_wait.parity.shared.b64
 // CHECK-SAME:    wgmma.fence.sync.aligned;
 // CHECK-SAME:    wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
@@ -32,6 +35,7 @@
 // CHECK-SAME:    wgmma.wait_group.sync.aligned \090;
 // CHECK-SAME:    bar.warp.sync \09-1;
 // CHECK-SAME:    bar.warp.sync \09-1;
+// CHECK-SAME:    setmaxnreg.dec.sync.aligned.u32 \0940;
 // CHECK-SAME:    prefetch.tensormap
 // CHECK-SAME:    mbarrier.try_wait.parity.shared.b64
 // CHECK-SAME:    mbarrier.arrive.expect_tx.shared.b64

@@ -5,17 +5,18 @@
 // 3 stages. Host: the tensor maps of A (128 x 64 boxes) and B (64 x 64
 // boxes), 128-byte swizzled, passed to the kernel as addresses. Kernel: a
 // block per tile (4), 2 consumer warpgroups and a producer (384 threads); 3
-// stages of 48 KiB, an epilogue chunk of 64 x (32 + 8) f16 per consumer and
-// 1 KiB of alignment slack; a full and an empty mbarrier per stage (1
+// stages of 48 KiB, two epilogue chunks of 64 x (32 + 8) f16 per consumer
+// and 1 KiB of alignment slack; a full and an empty mbarrier per stage (1
 // arrival, and one per consumer thread). The warpgroups rebalance the
 // register file: the producer keeps 40 registers a thread, the consumers
 // take 232 of the launch's 168. Consumers walk their block's tiles
 // (one here), wait for each stage, run wgmma on their 64 rows (B read
 // transposed: N is innermost), release the previous stage and, after the
-// loop, the last; then store C in 8 chunks of 32 columns, each staged in
-// the warpgroup's own chunk (8 fragment stores per thread), each warp
-// storing its own 16 rows of it (2 16-byte rows per lane) between two
-// warp barriers. The producer's first thread walks the
+// loop, the last; then store C in 8 chunks of 32 columns, staged in the
+// warpgroup's two chunk buffers by turns (8 fragment stores per thread),
+// each warp storing its own 16 rows of a chunk (2 16-byte rows per lane);
+// chunk c + 1 is staged before chunk c is stored, with one warp barrier
+// per chunk. The producer's first thread walks the
 // same tiles, waits for a free stage, expects 48 KiB on its full barrier and
 // loads A at (k, m) and 4 boxes of B at (n + 64 j, k).
 // CHECK-LABEL: func.func @wgmma(
@@ -28,7 +29,7 @@
 // CHECK:         %[[CB:.*]] = memref.cast %[[B]] : memref<320x512xf16> to memref<*xf16>
 // CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
 // CHECK:         tm.num_workers #tm.spatial<[4]>
-// CHECK:         %[[SMEM:.*]] = arith.constant 158720 : i32
+// CHECK:         %[[SMEM:.*]] = arith.constant 168960 : i32
 // CHECK:         gpu.launch blocks(%[[BID:[^,]*]], {{.*}} threads(%[[TID:[^,]*]], %{{.*}}) in (%{{[^ ]*}} = %c384, {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // CHECK:           llvm.inttoptr %[[IA]] : i64 to !llvm.ptr
 // CHECK:           %[[WG:.*]] = arith.divui %[[TID]], %c128 : index
@@ -47,10 +48,11 @@
 // CHECK:           scf.if %[[CONSUMER]] {
 // CHECK-NEXT:        nvvm.setmaxregister increase 232
 // CHECK:             scf.for %{{.*}} = %[[BID]] to %c4 step %c4 iter_args(%{{.*}} = %c0) -> (index) {
-// The epilogue's shared chunk and the lane's pieces of the warp's 16 x 32
+// The epilogue's shared chunks and the lane's pieces of the warp's 16 x 32
 // chunk rows (a 2 x 1 repeat of an 8 x 4 spatial mapping of the lanes, each
 // piece one 16-byte row) are set up before the main loop.
-// CHECK:               %[[CHUNK:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK:               %[[CHUNK0:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
+// CHECK:               %[[CHUNK1:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK:               tm.spatial <[8, 4]> on %{{.*}}
 // CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
 // CHECK:               %[[ACC:.*]] = scf.for
@@ -63,20 +65,23 @@
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:               nvgpu.mbarrier.arrive %[[EMPTY]][%{{.*}}]
 // CHECK:               builtin.unrealized_conversion_cast %[[ACC]] : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
-// CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK-NOT:           vector.store %{{.*}}, %[[CHUNK]]
+// CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK0]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK1]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // The tiles divide C (256 x 512): the lane's two pieces are stored
 // unchecked, in one block.
-// CHECK:               nvvm.bar.warp.sync %c-1_i32 : i32
-// CHECK-NEXT:          vector.load %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-NOT:           nvvm.bar.warp.sync
+// CHECK:               vector.load %[[CHUNK0]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK-NOT:           scf.if
 // CHECK:               vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
 // CHECK-NOT:           scf.if
-// CHECK:               vector.load %[[CHUNK]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:               vector.load %[[CHUNK0]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK-NOT:           scf.if
 // CHECK:               vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<131072xf16>, vector<8xf16>
 // CHECK-NEXT:          nvvm.bar.warp.sync %c-1_i32 : i32
-// CHECK-COUNT-14:      nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK-COUNT-8:       vector.store %{{.*}}, %[[CHUNK0]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK:               vector.load %[[CHUNK1]][%{{.*}}, %{{.*}}] : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-COUNT-7:       nvvm.bar.warp.sync %c-1_i32 : i32
 // CHECK-NOT:           nvvm.bar.warp.sync
 // CHECK-NOT:           nvvm.barrier
 // CHECK:           } else {
@@ -276,7 +281,7 @@ func.func @too_many_registers(%a: memref<512x512xf16>, %b: memref<512x512xf16>, 
 // Shared memory is checked for the stages and the largest (f32) epilogue
 // chunks: 5 x 48 KiB + 2 x 64 x 24 x 4 bytes + 1 KiB.
 func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 259072 bytes of shared memory; the target has 232448}}
+  // expected-error @+1 {{the schedule does not fit the target: the tiles need 271360 bytes of shared memory; the target has 232448}}
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 5>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return
@@ -325,15 +330,18 @@ func.func @pingpong(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref
 
 // Pingpong with a fused bias: the bias of the tile's first 32-column chunk
 // is loaded after the ordering wait and before the main loop, whose time
-// hides its latency; the next chunk's is loaded before the first is staged.
+// hides its latency; after the first chunk is staged, the next chunk's
+// bias is loaded and the next chunk staged before the first is stored.
 // CHECK-LABEL: func.func @pingpong_bias(
 // CHECK:               nvgpu.mbarrier.try_wait.parity %{{.*}}[%c0]
 // CHECK:             %[[BV0:.*]] = vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
 // CHECK:             nvgpu.warpgroup.mma.init.accumulator
 // CHECK:             scf.for
 // CHECK:               nvgpu.warpgroup.mma
-// CHECK:             %[[BV1:.*]] = vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
-// CHECK:             nvvm.bar.warp.sync
+// CHECK-COUNT-8:       vector.store %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK:               nvvm.bar.warp.sync
+// CHECK:               vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
+// CHECK-COUNT-8:       vector.store %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK-NEXT:          vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK-NEXT:          arith.addf %{{.*}}, %[[BV0]] : vector<8xf16>
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}

@@ -33,10 +33,17 @@ TEST(WgmmaMatmulSpace, DerivedQuantities) {
   EXPECT_EQ(s.numThreads(), 384);
   // A 128 x 64 box and four 64 x 64 boxes of 16-bit elements.
   EXPECT_EQ(s.stageBytes(), (128 * 64 + 64 * 256) * 2);
-  // 4 stages, each consumer's epilogue chunk of 64 rows of 64 bytes plus
-  // 8 elements of padding (f32 by default, f16 when asked), 1 KiB slack.
-  EXPECT_EQ(s.sharedBytes(), 4 * 49152 + 2 * 64 * (16 + 8) * 4 + 1024);
-  EXPECT_EQ(s.sharedBytes(2), 4 * 49152 + 2 * 64 * (32 + 8) * 2 + 1024);
+  // 4 stages, each consumer's two epilogue chunks of 64 rows of 64 bytes
+  // plus 8 elements of padding (f32 by default, f16 when asked), 1 KiB
+  // slack.
+  EXPECT_EQ(s.epilogueBuffers(), 2);
+  EXPECT_EQ(s.sharedBytes(), 4 * 49152 + 2 * 2 * 64 * (16 + 8) * 4 + 1024);
+  EXPECT_EQ(s.sharedBytes(2), 4 * 49152 + 2 * 2 * 64 * (32 + 8) * 2 + 1024);
+  // Smaller accumulators keep one chunk per consumer.
+  WgmmaMatmulSchedule narrow{{128, 64}, 4, {8, 1}};
+  EXPECT_EQ(narrow.epilogueBuffers(), 1);
+  EXPECT_EQ(narrow.sharedBytes(2),
+            4 * (128 * 128 + 64 * 128) + 2 * 64 * (32 + 8) * 2 + 1024);
   // 64 x 256 f32 accumulators over 128 threads.
   EXPECT_EQ(s.estimatedRegisters(), 128 + 32);
   // Pingpong: two consumers of 64-row tiles, a 64-row A box per stage.
@@ -44,7 +51,8 @@ TEST(WgmmaMatmulSpace, DerivedQuantities) {
   EXPECT_EQ(pp.consumers(), 2);
   EXPECT_EQ(pp.numThreads(), 384);
   EXPECT_EQ(pp.stageBytes(), (64 * 64 + 64 * 256) * 2);
-  EXPECT_EQ(pp.sharedBytes(2), 4 * 40960 + 2 * 64 * (32 + 8) * 2 + 1024);
+  EXPECT_EQ(pp.sharedBytes(2),
+            4 * 40960 + 2 * 2 * 64 * (32 + 8) * 2 + 1024);
   EXPECT_EQ(pp.estimatedRegisters(), 128 + 32);
 }
 
@@ -240,9 +248,9 @@ TEST(WgmmaMatmulSpace, MalformedSchedulesNameTheField) {
   EXPECT_NE(checkWgmmaSchedule({{192, 256}, 2, {1, 1}}, &h100)
                 .find("registers for each of 512 threads"),
             std::string::npos);
-  // Five stages of 128 x 256 and the f32 epilogue chunks.
+  // Five stages of 128 x 256 and the f32 epilogue chunks (two a consumer).
   EXPECT_NE(checkWgmmaSchedule({{128, 256}, 5, {1, 1}}, &h100)
-                .find("the tiles need 259072 bytes of shared memory"),
+                .find("the tiles need 271360 bytes of shared memory"),
             std::string::npos);
 }
 

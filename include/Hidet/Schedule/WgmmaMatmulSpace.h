@@ -66,6 +66,12 @@ struct WgmmaMatmulSchedule {
   /// Elements of padding per row of a chunk (16 bytes for 16-bit results),
   /// so that the 8 rows of one fragment store start in different banks.
   static constexpr int64_t kEpiloguePad = 8;
+  /// Chunk buffers per consumer: with two, the next chunk is staged while
+  /// the last one is stored. Only for 64 x 256 accumulators, whose
+  /// registers leave an SM one block anyway; smaller tiles keep one, so as
+  /// not to cost a resident block its shared memory (128 x 64 tiles with 4
+  /// stages fit twice only with one).
+  int64_t epilogueBuffers() const { return block[1] == 256 ? 2 : 1; }
 
   /// Bytes of A's BM x 64 tile in a stage, and of one of B's 64 x 64 boxes.
   int64_t aBytes() const { return block[0] * kSwizzleRowBytes; }
@@ -82,11 +88,12 @@ struct WgmmaMatmulSchedule {
            resultBytes;
   }
   /// Dynamic shared memory for results of `resultBytes` (f32 by default,
-  /// the most): the stages, the consumers' epilogue chunks after them, and
-  /// the slack for aligning the stages at run time.
+  /// the most): the stages, the consumers' epilogue chunk buffers after
+  /// them, and the slack for aligning the stages at run time.
   int64_t sharedBytes(int64_t resultBytes = 4) const {
     return stages * stageBytes() +
-           consumers() * epilogueChunkBytes(resultBytes) + kSwizzleAlign;
+           consumers() * epilogueBuffers() * epilogueChunkBytes(resultBytes) +
+           kSwizzleAlign;
   }
   /// Registers per consumer thread: the f32 accumulators of its 64 x BN
   /// rows, and a reserve for addresses and the epilogue.

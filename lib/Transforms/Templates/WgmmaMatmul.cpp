@@ -455,12 +455,20 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   Type f32 = b.getF32Type(), ct = k.output.targetElt();
   int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
   int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
-  Value chunk = sharedView(
-      b, loc, k.smem,
-      affine(b, loc, k.warpgroup, sched.epilogueChunkBytes(bytes),
-             arith::AddIOp::create(b, loc, k.base,
-                                   cst(b, loc, k.S * sched.stageBytes()))),
-      {rows, chunkCols + WgmmaMatmulSchedule::kEpiloguePad}, ct);
+  // The warpgroup's chunk buffers: chunk c is staged in buffer c % buffers.
+  int64_t buffers = sched.epilogueBuffers();
+  Value chunksBase = affine(
+      b, loc, k.warpgroup, buffers * sched.epilogueChunkBytes(bytes),
+      arith::AddIOp::create(b, loc, k.base,
+                            cst(b, loc, k.S * sched.stageBytes())));
+  SmallVector<Value, 2> chunkBuffers;
+  for (int64_t slot = 0; slot < buffers; ++slot)
+    chunkBuffers.push_back(sharedView(
+        b, loc, k.smem,
+        arith::AddIOp::create(
+            b, loc, chunksBase,
+            cst(b, loc, slot * sched.epilogueChunkBytes(bytes))),
+        {rows, chunkCols + WgmmaMatmulSchedule::kEpiloguePad}, ct));
   auto warpBarrier = [&]() {
     NVVM::SyncWarpOp::create(b, loc, i32(b, loc, -1));
   };
@@ -578,15 +586,10 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
                ctx, SmallVector<Type>(perThread, f32))});
   Value regs =
       UnrealizedConversionCastOp::create(b, loc, regsType, acc).getResult(0);
-  for (int64_t c = 0; c < chunks; ++c) {
+  // Chunk c's fragments -> its buffer, 2 columns of a row per store.
+  auto stage = [&](int64_t c) {
     int64_t n0 = c * chunkCols;
-    SmallVector<Piece> ps = c == 0 ? pieces0 : piecesOf(c);
-    SmallVector<Piece> nextPs;
-    SmallVector<SmallVector<Value>> nextSideInputs;
-    if (epilogue && c + 1 < chunks) {
-      nextPs = piecesOf(c + 1);
-      nextSideInputs = sideInputsOf(nextPs);
-    }
+    Value chunk = chunkBuffers[c % buffers];
     for (int64_t j = n0 / 8; j < (n0 + chunkCols) / 8; ++j)
       for (int64_t i = 0; i < 2; ++i) {
         Value row = arith::AddIOp::create(b, loc, row0, cst(b, loc, 8 * i));
@@ -617,7 +620,32 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
                             .getResult();
         vector::StoreOp::create(b, loc, converted, chunk, ValueRange{row, col});
       }
+  };
+  // With two buffers chunk c + 1 is staged before chunk c is stored, so
+  // that the backend overlaps the staging with the stores (and the
+  // epilogue's math), and one warp barrier per chunk orders both: chunk
+  // c + 1's stores before its reads, and chunk c's reads before chunk c + 2
+  // reuses its buffer. With one, each chunk is staged, read and released.
+  bool ahead = buffers > 1;
+  if (ahead) {
+    stage(0);
     warpBarrier();
+  }
+  for (int64_t c = 0; c < chunks; ++c) {
+    SmallVector<Piece> ps = c == 0 ? pieces0 : piecesOf(c);
+    SmallVector<Piece> nextPs;
+    SmallVector<SmallVector<Value>> nextSideInputs;
+    if (epilogue && c + 1 < chunks) {
+      nextPs = piecesOf(c + 1);
+      nextSideInputs = sideInputsOf(nextPs);
+    }
+    if (!ahead) {
+      stage(c);
+      warpBarrier();
+    } else if (c + 1 < chunks) {
+      stage(c + 1);
+    }
+    Value chunk = chunkBuffers[c % buffers];
     for (auto [index, q] : llvm::enumerate(ps)) {
       OpBuilder::InsertionGuard g(b);
       if (!tilesInside) {
@@ -640,7 +668,6 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
                               elementOffset(b, loc, out, outBatch, q.gr, q.gc),
                               /*nontemporal=*/false, vectorAlign(ct, width));
     }
-    // The next chunk overwrites this one.
     warpBarrier();
     sideInputs = std::move(nextSideInputs);
   }
