@@ -29,7 +29,8 @@
 // CHECK:           scf.if
 // CHECK:             scf.for %{{.*}} = %[[BID]] to %c6 step %c1 iter_args(%{{.*}} = %c0) -> (index) {
 // CHECK:               memref.view {{.*}} to memref<64x24xf32, #gpu.address_space<workgroup>>
-// CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// CHECK:               llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0Amov.b32 $1, 0;{{.*}}mov.b32 $63, 0;\0A", "=f,{{.*}},=f"  : () -> !llvm.struct<(f32,
+// CHECK:               builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(struct<(f32, {{.*}})>)> to !nvgpu.warpgroup.accumulator<fragmented = vector<64x128xf32>>
 // CHECK:               scf.for %{{.*}} = %c0{{(_[0-9]+)?}} to %c9 step %c1 iter_args
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK:                 nvgpu.warpgroup.mma
@@ -95,7 +96,8 @@ func.func @default_conv(%x: memref<32x58x58x64xf16>, %w: memref<3x3x64x64xf16>, 
 // CHECK:           %[[CONSUMER:.*]] = arith.cmpi ult, %{{.*}}, %c2 : index
 // CHECK:           scf.if %[[CONSUMER]] {
 // CHECK-NEXT:        nvvm.setmaxregister increase 224
-// CHECK:             nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:             llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0Amov.b32 $1, 0;{{.*}}mov.b32 $127, 0;\0A", "=f,{{.*}},=f"  : () -> !llvm.struct<(f32,
+// CHECK:             builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(struct<(f32, {{.*}})>)> to !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
 // CHECK:             nvvm.setmaxregister decrease 56
 // CHECK-NEXT:        arith.constant 256 : index
 // CHECK-NEXT:        arith.subi %{{.*}}, %c256 : index

@@ -54,7 +54,8 @@
 // CHECK:               %[[CHUNK0:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK:               %[[CHUNK1:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf16, #gpu.address_space<workgroup>>
 // CHECK:               tm.spatial <[8, 4]> on %{{.*}}
-// CHECK:               nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK:               llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0Amov.b32 $1, 0;{{.*}}mov.b32 $127, 0;\0A", "=f,{{.*}},=f"  : () -> !llvm.struct<(f32,
+// CHECK:               builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(struct<(f32, {{.*}})>)> to !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
 // CHECK:               %[[ACC:.*]] = scf.for
 // CHECK:                 nvgpu.mbarrier.try_wait.parity %[[FULL]][%{{.*}}], %{{.*}}, %{{.*}} :
 // CHECK:                 %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %{{.*}} : memref<64x64xf16, #gpu.address_space<workgroup>>, {{.*}} -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>>
@@ -335,7 +336,7 @@ func.func @pingpong(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref
 // CHECK-LABEL: func.func @pingpong_bias(
 // CHECK:               nvgpu.mbarrier.try_wait.parity %{{.*}}[%c0]
 // CHECK:             %[[BV0:.*]] = vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<512xf16>, vector<8xf16>
-// CHECK:             nvgpu.warpgroup.mma.init.accumulator
+// CHECK:             llvm.inline_asm has_side_effects
 // CHECK:             scf.for
 // CHECK:               nvgpu.warpgroup.mma
 // CHECK-COUNT-8:       vector.store %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>

@@ -457,18 +457,18 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
   // The warpgroup's chunk buffers: chunk c is staged in buffer c % buffers.
   int64_t buffers = sched.epilogueBuffers();
-  Value chunksBase = affine(
-      b, loc, k.warpgroup, buffers * sched.epilogueChunkBytes(bytes),
-      arith::AddIOp::create(b, loc, k.base,
-                            cst(b, loc, k.S * sched.stageBytes())));
+  Value chunksBase =
+      affine(b, loc, k.warpgroup, buffers * sched.epilogueChunkBytes(bytes),
+             arith::AddIOp::create(b, loc, k.base,
+                                   cst(b, loc, k.S * sched.stageBytes())));
   SmallVector<Value, 2> chunkBuffers;
   for (int64_t slot = 0; slot < buffers; ++slot)
-    chunkBuffers.push_back(sharedView(
-        b, loc, k.smem,
-        arith::AddIOp::create(
-            b, loc, chunksBase,
-            cst(b, loc, slot * sched.epilogueChunkBytes(bytes))),
-        {rows, chunkCols + WgmmaMatmulSchedule::kEpiloguePad}, ct));
+    chunkBuffers.push_back(
+        sharedView(b, loc, k.smem,
+                   arith::AddIOp::create(
+                       b, loc, chunksBase,
+                       cst(b, loc, slot * sched.epilogueChunkBytes(bytes))),
+                   {rows, chunkCols + WgmmaMatmulSchedule::kEpiloguePad}, ct));
   auto warpBarrier = [&]() {
     NVVM::SyncWarpOp::create(b, loc, i32(b, loc, -1));
   };
@@ -673,6 +673,39 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   }
 }
 
+/// Zero accumulators for `accType` (`perThread` f32 registers a thread),
+/// each defined in a register of its own by an inline mov. nvgpu's
+/// warpgroup.mma.init.accumulator gives them one zero constant, which the
+/// backend copies into wgmma's registers after the main loop's first
+/// wgmma.fence; there ptxas serialized the wgmmas of the implicit-GEMM
+/// convolutions (warning C7520, "compiler-inserted WG.AR in divergent
+/// path"), with the copies before the fence it did not.
+static Value zeroAccumulators(OpBuilder &b, Location loc, Type accType,
+                              int64_t perThread) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  auto inner =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perThread, f32));
+  auto outer = LLVM::LLVMStructType::getLiteral(ctx, {inner});
+  std::string code, constraints;
+  for (int64_t i = 0; i < perThread; ++i) {
+    code += "mov.b32 $" + std::to_string(i) + ", 0;\n";
+    constraints += (i ? ",=f" : "=f");
+  }
+  // Side effects keep the movs where they are written: before the fence.
+  Value zeros = LLVM::InlineAsmOp::create(
+                    b, loc, inner, ValueRange{}, code, constraints,
+                    /*has_side_effects=*/true, /*is_align_stack=*/false,
+                    LLVM::TailCallKind::None,
+                    LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+                    /*operand_attrs=*/ArrayAttr())
+                    .getRes();
+  Value acc =
+      LLVM::InsertValueOp::create(b, loc, LLVM::PoisonOp::create(b, loc, outer),
+                                  zeros, ArrayRef<int64_t>{0});
+  return UnrealizedConversionCastOp::create(b, loc, accType, acc).getResult(0);
+}
+
 /// A consumer warpgroup: the wgmma main loop and the epilogue of each of
 /// the block's tiles.
 static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
@@ -701,8 +734,7 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
           b, loc, k.order, parity, cst(b, loc, kWaitHintNs), cst(b, loc, 0));
     }
     auto accumulate = [&]() -> Value {
-      Value acc0 =
-          nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+      Value acc0 = zeroAccumulators(b, loc, accType, k.BN / 2);
       auto loop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd,
                                      cst(b, loc, 1), ValueRange{acc0});
       {
