@@ -13,11 +13,12 @@ using namespace hidet::schedule;
 /// The longest K loop (in K steps of 64) that the heuristic runs on a
 /// persistent grid.
 static constexpr int64_t kPersistentMaxKSteps = 16;
-/// The longest K loop after which the epilogue is hidden with pingpong
-/// tiles (bench/results/wgmma-pingpong-sweep.md: at 12 K steps the bare
-/// GEMM and GELU ran faster, bias + ReLU within the noise; at 16 and more
-/// pingpong lost, bare or not).
-static constexpr int64_t kPingpongMaxKSteps = 12;
+/// The longest K loop after which pingpong tiles beat a persistent grid of
+/// 128 x 256 ones (bench/results/wgmma-pingpong-sweep.md, since the
+/// accumulator fix of 19ebb7e: at 12 K steps as fast or faster, at 16
+/// 3-7% faster, bare, with bias + ReLU or with GELU; at 48 and 64 slower):
+/// every persistent pick today.
+static constexpr int64_t kPingpongMaxKSteps = 16;
 
 std::array<int64_t, 2>
 WgmmaMatmulSchedule::rebalancedRegisters(const TargetLimits &limits,

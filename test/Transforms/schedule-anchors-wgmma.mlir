@@ -126,13 +126,15 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 // With a short K loop (12 steps), the persistent 128 x 256 pick becomes
 // pingpong 64 x 256 tiles, so that epilogues run under the other
 // consumer's main loop: with a fused epilogue, without one, and with one
-// that calls math functions. A K loop of 16 steps keeps 128 x 256 tiles.
+// that calls math functions; so does a K loop of 16 steps. A K loop of 64
+// steps keeps 128 x 256 tiles, not persistent.
 // CHECK-LABEL: func.func @default_pingpong(
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
 // CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8, persistent = true>}
-func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %bias: memref<3072xf16>, %c: memref<4096x3072xf16>, %d: memref<4096x3072xf16>, %e: memref<4096x3072xf16>, %a16: memref<8192x1024xf16>, %b16: memref<1024x8192xf16>, %c16: memref<8192x8192xf16>) {
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>}
+func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %bias: memref<3072xf16>, %c: memref<4096x3072xf16>, %d: memref<4096x3072xf16>, %e: memref<4096x3072xf16>, %a16: memref<8192x1024xf16>, %b16: memref<1024x8192xf16>, %c16: memref<8192x8192xf16>, %a64: memref<4096x4096xf16>, %b64: memref<4096x4096xf16>, %c64: memref<4096x4096xf16>) {
   linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<4096x768xf16>, memref<768x3072xf16>) outs(%c : memref<4096x3072xf16>)
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<4096x3072xf16>, memref<3072xf16>) outs(%c : memref<4096x3072xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
   ^bb0(%x: f16, %y: f16, %o: f16):
@@ -147,6 +149,7 @@ func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, 
     linalg.yield %t : f16
   }
   linalg.matmul ins(%a16, %b16 : memref<8192x1024xf16>, memref<1024x8192xf16>) outs(%c16 : memref<8192x8192xf16>)
+  linalg.matmul ins(%a64, %b64 : memref<4096x4096xf16>, memref<4096x4096xf16>) outs(%c64 : memref<4096x4096xf16>)
   return
 }
 

@@ -51,8 +51,7 @@ TEST(WgmmaMatmulSpace, DerivedQuantities) {
   EXPECT_EQ(pp.consumers(), 2);
   EXPECT_EQ(pp.numThreads(), 384);
   EXPECT_EQ(pp.stageBytes(), (64 * 64 + 64 * 256) * 2);
-  EXPECT_EQ(pp.sharedBytes(2),
-            4 * 40960 + 2 * 2 * 64 * (32 + 8) * 2 + 1024);
+  EXPECT_EQ(pp.sharedBytes(2), 4 * 40960 + 2 * 2 * 64 * (32 + 8) * 2 + 1024);
   EXPECT_EQ(pp.estimatedRegisters(), 128 + 32);
 }
 
@@ -101,10 +100,11 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
             (std::array<int64_t, 2>{128, 192}));
   // 4096 x 3072: 3 waves of 128 x 256 beat 4 of 128 x 192; with K = 1024
   // (16 K steps) on a persistent grid, which K = 4096 (64 steps) and one
-  // wave are not given. (With 12 K steps they become pingpong tiles.)
+  // wave are not given, as pingpong 64 x 256 tiles.
   WgmmaMatmulSchedule wide = defaultWgmmaSchedule(1, 4096, 3072, 1024, h100);
-  EXPECT_EQ(wide.block, (std::array<int64_t, 2>{128, 256}));
+  EXPECT_EQ(wide.block, (std::array<int64_t, 2>{64, 256}));
   EXPECT_TRUE(wide.persistent);
+  EXPECT_TRUE(wide.pingpong);
   EXPECT_FALSE(big.persistent);
   EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 768, 768, h100).persistent);
   // 64 output channels (a convolution's N): 128 x 64 tiles.
@@ -122,11 +122,13 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
     for (int64_t n : {64, 768, 4096})
       EXPECT_TRUE(contains(space, defaultWgmmaSchedule(1, m, n, 1024, h100)))
           << m << "x" << n;
-  // Fewer SMs, fewer blocks needed to fill a wave: the largest tile wins.
+  // Fewer SMs, fewer blocks needed to fill a wave: the largest tile wins
+  // (128 x 256 on a persistent grid, so as pingpong tiles).
   TargetLimits small = h100;
   small.numSMs = 8;
-  EXPECT_EQ(defaultWgmmaSchedule(1, 4096, 768, 1024, small).block,
-            (std::array<int64_t, 2>{128, 256}));
+  WgmmaMatmulSchedule largest = defaultWgmmaSchedule(1, 4096, 768, 1024, small);
+  EXPECT_EQ(largest.block, (std::array<int64_t, 2>{64, 256}));
+  EXPECT_TRUE(largest.pingpong);
 }
 
 TEST(WgmmaMatmulSpace, HeuristicSplitsKWhenTilesAreFew) {
@@ -164,12 +166,14 @@ TEST(WgmmaMatmulSpace, HeuristicTakesPingpongForShortKLoops) {
   WgmmaMatmulSchedule s = defaultWgmmaSchedule(1, 4096, 3072, 768, h100);
   EXPECT_TRUE((s == WgmmaMatmulSchedule{{64, 256}, 4, {8, 1}, true, true}));
   EXPECT_EQ(checkWgmmaSchedule(s, &h100), "");
-  // 16 K steps (8192 x 8192 x 1024) stay persistent 128 x 256; long K
-  // loops are not persistent.
+  // So do 16 K steps (8192 x 8192 x 1024); long K loops are neither
+  // persistent nor pingpong.
   WgmmaMatmulSchedule longer = defaultWgmmaSchedule(1, 8192, 8192, 1024, h100);
   EXPECT_TRUE(
-      (longer == WgmmaMatmulSchedule{{128, 256}, 4, {8, 1}, true, false}));
-  EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 4096, 4096, h100).pingpong);
+      (longer == WgmmaMatmulSchedule{{64, 256}, 4, {8, 1}, true, true}));
+  WgmmaMatmulSchedule longest = defaultWgmmaSchedule(1, 4096, 4096, 4096, h100);
+  EXPECT_FALSE(longest.pingpong);
+  EXPECT_FALSE(longest.persistent);
 }
 
 TEST(WgmmaMatmulSpace, GridBlocks) {

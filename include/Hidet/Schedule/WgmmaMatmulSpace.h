@@ -154,9 +154,9 @@ enumerateWgmmaSpace(const TargetLimits &limits = TargetLimits::h100());
 /// efficiency times its K steps, plus a split's reduction); 4 stages (fewer
 /// when shared memory is short), tiles in groups of 8 rows, and a
 /// persistent grid for more than one wave of blocks whose K loops are short
-/// (at most 16 K steps). A persistent 128 x 256 pick of at most 12 K steps
-/// becomes pingpong 64 x 256 tiles, whose epilogues run under the other
-/// consumer's main loop.
+/// (at most 16 K steps). A persistent 128 x 256 pick becomes pingpong
+/// 64 x 256 tiles, whose epilogues run under the other consumer's main
+/// loop.
 WgmmaMatmulSchedule defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                          int64_t k, const TargetLimits &limits);
 

@@ -103,9 +103,9 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
     area over its measured efficiency), 4 stages, groups of 8 tile rows;
-    after at most 12 K steps a persistent 128x256 pick becomes pingpong
-    64x256 tiles, epilogue or not (measured faster there, slower with
-    longer K loops). Two consumers of 64x256 accumulators take the
+    a persistent 128x256 pick (at most 16 K steps) becomes pingpong 64x256
+    tiles, epilogue or not (measured faster there, slower with longer K
+    loops). Two consumers of 64x256 accumulators take the
     producer's registers (setmaxnreg).
 
     Heuristic of the other templates (no `hidet.schedule` on the op): the largest of four tile
