@@ -335,11 +335,13 @@ static bool isSideInput(const EpilogueStep &s, OpOperand &operand) {
          !(op.isDpsInit(&operand) && !readsOperand(op, operand));
 }
 
+/// `elt`, or a vector of `w` of them when `w` > 1.
+static Type ofWidth(int64_t w, Type elt) {
+  return w == 1 ? elt : VectorType::get({w}, elt);
+}
+
 SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
                                             ValueRange index, int64_t w) const {
-  auto ofWidth = [&](Type elt) -> Type {
-    return w == 1 ? elt : VectorType::get({w}, elt);
-  };
   SmallVector<Value> resultIndex, loaded;
   SmallVector<SmallVector<Value>> all =
       stepLoops(b, loc, anchorOut, steps, index, resultIndex);
@@ -363,11 +365,11 @@ SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
       auto dim = getAffineDimExpr(inner, b.getContext());
       if (!map.isFunctionOfDim(inner)) {
         loaded.push_back(
-            vector::BroadcastOp::create(b, loc, ofWidth(elt), load(loops)));
+            vector::BroadcastOp::create(b, loc, ofWidth(w, elt), load(loops)));
       } else if (map.getResults().back() == dim &&
                  innermostPow2(operand.get()) % w == 0) {
         loaded.push_back(vector::LoadOp::create(
-            b, loc, cast<VectorType>(ofWidth(elt)), operand.get(),
+            b, loc, cast<VectorType>(ofWidth(w, elt)), operand.get(),
             rulebased::applyIndexingMap(b, loc, map, loops),
             /*nontemporal=*/false, rulebased::vectorAlign(elt, w)));
       } else {
@@ -378,7 +380,7 @@ SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
           elems.push_back(load(ls));
         }
         loaded.push_back(vector::FromElementsOp::create(
-            b, loc, cast<VectorType>(ofWidth(elt)), elems));
+            b, loc, cast<VectorType>(ofWidth(w, elt)), elems));
       }
     }
   }
@@ -389,9 +391,6 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
                      ArrayRef<Value> sideInputs) const {
   auto vecType = dyn_cast<VectorType>(value.getType());
   int64_t w = vecType ? vecType.getNumElements() : 1;
-  auto ofWidth = [&](Type elt) -> Type {
-    return w == 1 ? elt : VectorType::get({w}, elt);
-  };
   SmallVector<Value> loaded(sideInputs);
   if (loaded.empty())
     loaded = loadSideInputs(b, loc, index, w);
@@ -411,13 +410,13 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
       } else {
         Type elt = rulebased::elementTypeOf(operand.get());
         args.push_back(arith::ConstantOp::create(
-            b, loc, cast<TypedAttr>(b.getZeroAttr(ofWidth(elt)))));
+            b, loc, cast<TypedAttr>(b.getZeroAttr(ofWidth(w, elt)))));
       }
     }
     value = rulebased::clonePayload(b, loc, op, args, loops, w).front();
     Type outElt = rulebased::elementTypeOf(op.getDpsInitOperand(0)->get());
-    if (value.getType() != ofWidth(outElt))
-      value = vector::BroadcastOp::create(b, loc, ofWidth(outElt), value);
+    if (value.getType() != ofWidth(w, outElt))
+      value = vector::BroadcastOp::create(b, loc, ofWidth(w, outElt), value);
   }
   assert(next == loaded.end() && "too many side inputs");
   Value at = output();

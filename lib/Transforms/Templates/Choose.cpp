@@ -13,7 +13,6 @@
 
 #include "Templates.h"
 
-
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;

@@ -438,6 +438,15 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
   release(b, tail.getInductionVar());
 }
 
+/// The LLVM form of a consumer's accumulators: `perThread` f32 registers
+/// a thread, in the nested struct that nvgpu lowers them to.
+static LLVM::LLVMStructType accumulatorStruct(MLIRContext *ctx,
+                                              int64_t perThread) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, {LLVM::LLVMStructType::getLiteral(
+               ctx, SmallVector<Type>(perThread, Float32Type::get(ctx)))});
+}
+
 /// A consumer warpgroup's main loop, which `accumulate` builds, and its
 /// epilogue for the block `blk`: its 64 rows of C from the accumulators,
 /// through its shared chunk. Warp w of the warpgroup holds rows
@@ -580,12 +589,9 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   Value acc = accumulate();
   if (!k.pingpong)
     sideInputs = sideInputsOf(pieces0);
-  int64_t perThread = k.BN / 2;
-  auto regsType = LLVM::LLVMStructType::getLiteral(
-      ctx, {LLVM::LLVMStructType::getLiteral(
-               ctx, SmallVector<Type>(perThread, f32))});
-  Value regs =
-      UnrealizedConversionCastOp::create(b, loc, regsType, acc).getResult(0);
+  Value regs = UnrealizedConversionCastOp::create(
+                   b, loc, accumulatorStruct(ctx, k.BN / 2), acc)
+                   .getResult(0);
   // Chunk c's fragments -> its buffer, 2 columns of a row per store.
   auto stage = [&](int64_t c) {
     int64_t n0 = c * chunkCols;
@@ -683,10 +689,8 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
 static Value zeroAccumulators(OpBuilder &b, Location loc, Type accType,
                               int64_t perThread) {
   MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type();
-  auto inner =
-      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perThread, f32));
-  auto outer = LLVM::LLVMStructType::getLiteral(ctx, {inner});
+  LLVM::LLVMStructType outer = accumulatorStruct(ctx, perThread);
+  Type inner = outer.getBody().front();
   std::string code, constraints;
   for (int64_t i = 0; i < perThread; ++i) {
     code += "mov.b32 $" + std::to_string(i) + ", 0;\n";
