@@ -1,5 +1,7 @@
 // RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math,canonicalize))' | FileCheck %s --check-prefix=APPROX
 // RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math{exp2-tanh=1},canonicalize))' | FileCheck %s
+// RUN: not hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-narrow-math{exp2-tanh=maybe}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: for the --exp2-tanh option: 'maybe' is invalid value for boolean argument
 
 // By default a 16-bit tanh in a kernel (scalar or vector, existing flags
 // or not) becomes llvm.tanh with afn (tanh.approx.f32 in the NVPTX backend).
