@@ -7,7 +7,7 @@
 save_schedule() {
   local name="${4:-$(basename "$3" .mlir)}" opts="${5:-}"
   "$2/bin/hidet-opt" "$3" --hidet-bufferize="$opts" \
-    --hidet-schedule-rule-based="$opts" |
+    --hidet-schedule-kernels="$opts" |
     sed -n 's/.*hidet\.schedule = \(#hidet\.[a-z_]*<[^>]*>\).*/\1/p' |
     head -n 1 >"$1/$name.schedule"
 }

@@ -50,23 +50,30 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
 }
 
-void hidet::buildRuleBasedSchedulingPipeline(
-    OpPassManager &pm, const GPUPipelineOptions &options) {
+void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
+                                          const GPUPipelineOptions &options) {
+  // The one description of the GPU, which every later pass reads.
+  SetTargetOptions target;
+  target.chip = options.chip;
+  target.numSMs = options.numSMs;
+  pm.addPass(createSetTarget(target));
   RuleBasedScheduleOptions schedule;
   schedule.blockSize = options.blockSize;
   schedule.vectorBytes = options.vectorBytes;
   schedule.transposeTile = options.transposeTile;
   schedule.fuseRows = options.fuseRows;
   schedule.fuse = options.fuse;
-  // Templates first; the rule-based scheduler takes what is left.
+  // Templates first (schedules chosen, then built); the rule-based
+  // scheduler takes what is left.
+  SelectSchedulesOptions select;
+  select.tf32 = options.tf32;
+  select.fuse = options.fuse;
   ScheduleAnchorsOptions anchors;
-  anchors.numSMs = options.numSMs;
-  anchors.tf32 = options.tf32;
-  anchors.chip = options.chip;
   anchors.fuse = options.fuse;
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
   if (options.anchors) {
+    pm.addNestedPass<func::FuncOp>(createSelectSchedules(select));
     pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
     pm.addNestedPass<func::FuncOp>(createPipelineSharedCopies());
     pm.addNestedPass<func::FuncOp>(createWorkgroupAllocsToDynamicShared());
@@ -106,7 +113,7 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
 void hidet::buildGPUPipeline(OpPassManager &pm,
                              const GPUPipelineOptions &options) {
   buildBufferizationPipeline(pm, options.fromTosa, options.fuse);
-  buildRuleBasedSchedulingPipeline(pm, options);
+  buildKernelSchedulingPipeline(pm, options);
   buildGPULoweringPipeline(pm, options);
 }
 
@@ -138,10 +145,11 @@ void hidet::registerHidetPipelines() {
         buildBufferizationPipeline(pm, o.fromTosa, o.fuse);
       });
   PassPipelineRegistration<GPUPipelineOptions>(
-      "hidet-schedule-rule-based",
-      "Stage 2 of hidet-gpu-pipeline: rule-based kernels, device buffers, "
-      "task mappings lowered",
-      buildRuleBasedSchedulingPipeline);
+      "hidet-schedule-kernels",
+      "Stage 2 of hidet-gpu-pipeline: the target described, anchor "
+      "schedules selected and their templates built, rule-based kernels for "
+      "the rest, device buffers, task mappings lowered",
+      buildKernelSchedulingPipeline);
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-lower-gpu",
       "Stage 3 of hidet-gpu-pipeline: outlining, NVVM lowering, "

@@ -29,6 +29,7 @@ void hidet::registerHidetDialects(mlir::DialectRegistry &registry) {
                   mlir::linalg::LinalgDialect, mlir::memref::MemRefDialect,
                   mlir::vector::VectorDialect, mlir::affine::AffineDialect>();
   hidet::registerFusibleOpInterfaceExternalModels(registry);
+  hidet::registerScheduleAttrInterfaceModels(registry);
 }
 
 void hidet::registerHidetPasses() {

@@ -10,6 +10,61 @@
 
 using namespace hidet::schedule;
 
+namespace {
+/// One row of the chip table: the datasheet limits of a representative
+/// part (the SM count is the one a pipeline option may override).
+struct ChipRow {
+  const char *chip;
+  int64_t numSMs;
+  int64_t sharedKiBPerSM;
+  int64_t sharedKiBPerBlock;
+  int64_t maxThreadsPerSM;
+  int64_t maxBlocksPerSM;
+  bool tma;
+  bool wgmma;
+};
+} // namespace
+
+// CUDA C Programming Guide, "Technical Specifications per Compute
+// Capability"; the SM counts are those of the A100 SXM (sm_80), the A40
+// (sm_86), the L40S (sm_89) and the H100 SXM (sm_90, sm_90a).
+static constexpr ChipRow kChips[] = {
+    {"sm_80", 108, 164, 163, 2048, 32, false, false},
+    {"sm_86", 84, 100, 99, 1536, 16, false, false},
+    {"sm_89", 142, 100, 99, 1536, 24, false, false},
+    {"sm_90", 132, 228, 227, 2048, 32, true, false},
+    {"sm_90a", 132, 228, 227, 2048, 32, true, true},
+};
+
+std::optional<TargetLimits>
+hidet::schedule::targetForChip(const std::string &chip) {
+  for (const ChipRow &row : kChips) {
+    if (chip != row.chip)
+      continue;
+    TargetLimits t;
+    t.chip = row.chip;
+    t.numSMs = row.numSMs;
+    t.sharedBytesPerSM = row.sharedKiBPerSM * 1024;
+    t.maxSharedBytesPerBlock = row.sharedKiBPerBlock * 1024;
+    t.maxThreadsPerSM = row.maxThreadsPerSM;
+    t.maxBlocksPerSM = row.maxBlocksPerSM;
+    t.hasAsyncCopy = true;
+    t.hasTma = row.tma;
+    t.hasWgmma = row.wgmma;
+    return t;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> hidet::schedule::knownChips() {
+  std::vector<std::string> chips;
+  for (const ChipRow &row : kChips)
+    chips.push_back(row.chip);
+  return chips;
+}
+
+TargetLimits TargetLimits::h100() { return *targetForChip(kDefaultChip); }
+
 std::string hidet::schedule::checkGridSchedule(const GridSchedule &g) {
   if (g.swizzle < 1 || g.swizzle > 64)
     return "swizzle must be in [1, 64], got " + std::to_string(g.swizzle);

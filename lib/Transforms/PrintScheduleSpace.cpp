@@ -5,15 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements `hidet-print-schedule-space`: for each anchor op with
-// a template, the size of its schedule space, the heuristic's pick and,
-// optionally, every schedule, spelled as the attribute that selects it.
+// a template, the size of its schedule space on the target, the heuristic's
+// pick and, optionally, every schedule, spelled as the attribute that
+// selects it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Hidet/Dialect/Hidet/IR/Hidet.h"
-#include "Templates/Templates.h"
+#include "Templates/Anchor.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,18 +32,11 @@ struct PrintScheduleSpacePass
   using Base::Base;
 
   void runOnOperation() final {
-    schedule::TargetLimits limits;
-    limits.numSMs = numSMs;
-    std::vector<schedule::SimtMatmulSchedule> simt =
-        schedule::enumerateSimtSpace(limits);
-    std::vector<schedule::MmaMatmulSchedule> mma =
-        schedule::enumerateMmaSpace(limits, schedule::kMma16);
-    std::vector<schedule::MmaMatmulSchedule> mmaTF32 =
-        schedule::enumerateMmaSpace(limits, schedule::kMmaTF32);
-    std::vector<schedule::WgmmaMatmulSchedule> wgmma =
-        schedule::enumerateWgmmaSpace(limits);
+    TargetAttr target = TargetAttr::lookup(getOperation());
+    schedule::TargetLimits limits = target.getLimits();
     llvm::raw_ostream &os = llvm::outs();
-    MLIRContext *ctx = &getContext();
+    // Spaces are the same for every anchor of a template and instruction.
+    llvm::StringMap<size_t> spaceSizes;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!templates::isGemmAnchor(op))
         return;
@@ -58,39 +51,39 @@ struct PrintScheduleSpacePass
         os << p.batch << "x";
       os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x " << p.bElt
          << " -> " << p.cElt << ": ";
-      templates::TemplateChoice choice = templates::chooseTemplate(
-          p, op->getAttr(kScheduleAttrName), tf32, templates::isHopper(chip));
-      bool isSimt = choice.kind == templates::GemmTemplate::Simt;
-      bool isTF32 = choice.mma == schedule::kMmaTF32;
-      const std::vector<schedule::MmaMatmulSchedule> &mmaSpace =
-          isTF32 ? mmaTF32 : mma;
-      if (choice.kind == templates::GemmTemplate::None) {
+      schedule::GemmDesc desc = templates::describeGemm(p);
+      auto written =
+          dyn_cast_if_present<ScheduleAttrInterface>(op->getAttr(
+              kScheduleAttrName));
+      schedule::TemplateKind kind =
+          written ? written.getTemplateKind()
+                  : schedule::defaultTemplate(desc, limits, tf32);
+      ScheduleAttrInterface pick = templates::scheduleAttr(
+          &getContext(), schedule::defaultSchedule(desc, kind, limits));
+      if (!pick) {
         os << "no template\n";
         return;
       }
-      bool isWgmma = choice.kind == templates::GemmTemplate::Wgmma;
-      if (isSimt)
-        os << "template simt_matmul, " << simt.size() << " schedules\n";
-      else if (isWgmma)
-        os << "template wgmma_matmul, " << wgmma.size() << " schedules\n";
-      else
-        os << "template mma_matmul" << (isTF32 ? " (tf32)" : "") << ", "
-           << mmaSpace.size() << " schedules\n";
-      Attribute pick = templates::defaultSchedule(ctx, p, choice, limits);
+      // The space of the pick: for the tensor-core template, of the
+      // instruction shape the operands need (tf32 for f32).
+      bool isTF32 = kind == schedule::TemplateKind::Mma &&
+                    desc.a == schedule::ElementKind::F32;
+      std::string key = (pick.getTemplateName() + (isTF32 ? "/tf32" : "")).str();
+      SmallVector<Attribute> space;
+      if (list || !spaceSizes.count(key)) {
+        space = pick.getSpace(target);
+        spaceSizes[key] = space.size();
+      }
+      os << "template " << pick.getTemplateName()
+         << (isTF32 ? " (tf32)" : "") << ", " << spaceSizes[key]
+         << " schedules\n";
       os << "  default: " << pick << "\n";
       if (Attribute chosen = op->getAttr(kScheduleAttrName))
         os << "  written on the op: " << chosen << "\n";
       if (!list)
         return;
-      if (isSimt)
-        for (const schedule::SimtMatmulSchedule &s : simt)
-          os << "  " << Attribute(SimtMatmulAttr::get(ctx, s)) << "\n";
-      else if (isWgmma)
-        for (const schedule::WgmmaMatmulSchedule &s : wgmma)
-          os << "  " << Attribute(WgmmaMatmulAttr::get(ctx, s)) << "\n";
-      else
-        for (const schedule::MmaMatmulSchedule &s : mmaSpace)
-          os << "  " << Attribute(MmaMatmulAttr::get(ctx, s)) << "\n";
+      for (Attribute s : space)
+        os << "  " << s << "\n";
     });
     os.flush();
     markAllAnalysesPreserved();

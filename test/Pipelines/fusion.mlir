@@ -1,5 +1,5 @@
-// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based | FileCheck %s
-// RUN: hidet-opt %s --hidet-bufferize=fuse=0 --hidet-schedule-rule-based=fuse=0 | FileCheck %s --check-prefix=OFF
+// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-kernels | FileCheck %s
+// RUN: hidet-opt %s --hidet-bufferize=fuse=0 --hidet-schedule-kernels=fuse=0 | FileCheck %s --check-prefix=OFF
 
 // The default pipeline partitions on tensors (the groups survive
 // bufferization as attributes) and fuses each anchor's epilogue chain into

@@ -1,6 +1,6 @@
-// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based | FileCheck %s --check-prefix=H100
-// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="num-sms=1" | FileCheck %s --check-prefix=ONE
-// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-rule-based="anchors=0" | FileCheck %s --check-prefix=NAIVE
+// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-kernels | FileCheck %s --check-prefix=H100
+// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-kernels="num-sms=1" | FileCheck %s --check-prefix=ONE
+// RUN: hidet-opt %s --hidet-bufferize --hidet-schedule-kernels="anchors=0" | FileCheck %s --check-prefix=NAIVE
 
 // The pipeline's num-sms option reaches the anchor heuristic: no tile of a
 // 256 x 256 output fills 132 SMs, so it gets 32 x 64 tiles with K split 2

@@ -1,5 +1,5 @@
-// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{reduce-block-size=64}))' | FileCheck %s
-// RUN: not hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{reduce-block-size=100}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{reduce-block-size=64}))' | FileCheck %s
+// RUN: not hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{reduce-block-size=100}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // reduce-block-size sets the threads of the split-K reduction kernel.
 // CHECK-LABEL: func.func @split(

@@ -1,5 +1,5 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80},canonicalize,cse))' -verify-diagnostics | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80 fuse=0}))' | FileCheck %s --check-prefix=OFF
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors,canonicalize,cse))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules{fuse=0},hidet-schedule-anchors{fuse=0}))' | FileCheck %s --check-prefix=OFF
 
 // Prologue fusion on buffers: the index-only producers of a contraction's
 // inputs in its #hidet.fusion group (transpose, broadcast, copy) are folded

@@ -1,5 +1,5 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1},cse))' | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
 
 // The Hopper template's cp.async producer on a convolution (implicit GEMM:
 // TMA cannot describe the im2col rows of A), with a persistent grid on a

@@ -1,5 +1,5 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors,cse))' -verify-diagnostics | FileCheck %s
-// RUN: not hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80}))' 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' -verify-diagnostics | FileCheck %s
+// RUN: not hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors))' 2>&1 | FileCheck %s --check-prefix=SM80
 
 // The Hopper template on a 256 x 512 x 320 f16 GEMM with 128 x 256 tiles and
 // 3 stages. Host: the tensor maps of A (128 x 64 boxes) and B (64 x 64
@@ -96,7 +96,7 @@
 // CHECK:                   nvgpu.tma.async.load %{{.*}}[%[[K0:[^,]*]], %{{.*}}], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4:           nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K0]]], %[[FULL]][%[[S]]] to %{{.*}} : {{.*}} -> memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK-NOT:       linalg.matmul
-// SM80-DAG: error: hidet-schedule-anchors: a #hidet.wgmma_matmul schedule needs chip = sm_90a (wgmma), got sm_80
+// SM80-DAG: error: hidet-select-schedules: the schedule does not fit the target (sm_80): a #hidet.wgmma_matmul schedule needs wgmma (sm_90a), which sm_80 lacks
 func.func @wgmma(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<256x512xf16>) {
   %z = arith.constant 0.0 : f16
   linalg.fill ins(%z : f16) outs(%c : memref<256x512xf16>)
@@ -274,7 +274,7 @@ func.func @n_by_k_b(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref
 // 3 consumer warpgroups of 64 x 256 accumulators and a producer do not fit
 // the register file.
 func.func @too_many_registers(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: about 160 registers for each of 512 threads; an SM has 65536}}
+  // expected-error @+1 {{the schedule does not fit the target (sm_90a): about 160 registers for each of 512 threads; an SM has 65536}}
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [192, 256], stages = 2>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return
@@ -285,7 +285,7 @@ func.func @too_many_registers(%a: memref<512x512xf16>, %b: memref<512x512xf16>, 
 // Shared memory is checked for the stages and the largest (f32) epilogue
 // chunks: 5 x 48 KiB + 2 x 64 x 24 x 4 bytes + 1 KiB.
 func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 271360 bytes of shared memory; the target has 232448}}
+  // expected-error @+1 {{the schedule does not fit the target (sm_90a): the tiles need 271360 bytes of shared memory; the target has 232448}}
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 5>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return

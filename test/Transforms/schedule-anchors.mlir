@@ -1,6 +1,9 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{num-sms=1 chip=sm_80}))' -verify-diagnostics | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{chip=sm_80}))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-schedule-anchors{tf32=1 chip=sm_80}))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules{tf32=1},hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
+
+// The SIMT and mma.sync templates on sm_80 (no wgmma), with the H100's 132
+// SMs where the heuristic picks (select-schedules.mlir has the A100's).
 
 // An f32 matmul without a schedule gets the heuristic's schedule, recorded
 // on the kernel: with one SM (num-sms=1) the largest tiles, 128 x 128; with
@@ -111,7 +114,7 @@ func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x
 // tiles with k = 64 need 256 KiB of shared memory in two stages, more than
 // the 227 KiB a block of the H100 may have.
 func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref<512x512xf32>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 262144 bytes of shared memory; the target has 232448}}
+  // expected-error @+1 {{the schedule does not fit the target (sm_80): the tiles need 262144 bytes of shared memory; the target has 166912}}
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 4], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 64>}
       ins(%a, %b : memref<512x512xf32>, memref<512x512xf32>) outs(%c : memref<512x512xf32>)
   return
@@ -414,7 +417,7 @@ func.func @no_template(%a: memref<64x64xf64>, %b: memref<64x64xf64>, %c: memref<
 
 // A schedule of the wrong kind is an error.
 func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
-  // expected-error @+1 {{'hidet.schedule' of this f32 linalg.matmul must be a #hidet.simt_matmul (or a #hidet.mma_matmul with mma = [16, 8, 8] for tf32), got 3 : i64}}
+  // expected-error @+1 {{hidet-select-schedules: 'hidet.schedule' must be a schedule (#hidet.simt_matmul, #hidet.mma_matmul or #hidet.wgmma_matmul), got 3 : i64}}
   linalg.matmul {hidet.schedule = 3} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
@@ -422,7 +425,7 @@ func.func @wrong_schedule(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memr
 // -----
 
 func.func @wrong_schedule_mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>) {
-  // expected-error @+1 {{'hidet.schedule' of this 'f16' linalg.matmul must be a #hidet.mma_matmul (or, on sm_90a, a #hidet.wgmma_matmul), got #hidet.simt_matmul}}
+  // expected-error @+1 {{a #hidet.simt_matmul computes f32 x f32 -> f32, but this linalg.matmul is f16 x f16 -> f16 (16-bit operands take #hidet.mma_matmul or #hidet.wgmma_matmul)}}
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
       ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
   return
@@ -432,7 +435,7 @@ func.func @wrong_schedule_mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: 
 
 // A tensor-core schedule that needs more shared memory than the target has.
 func.func @mma_too_big(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf16>) {
-  // expected-error @+1 {{the schedule does not fit the target: the tiles need 524288 bytes of shared memory; the target has 232448}}
+  // expected-error @+1 {{the schedule does not fit the target (sm_80): the tiles need 524288 bytes of shared memory; the target has 166912}}
   linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [256, 256, 64], warp = [64, 64], mma = [16, 8, 16], stages = 8>}
       ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf16>)
   return
@@ -486,7 +489,7 @@ func.func @tf32(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333
 
 // The mma shape must match the operands.
 func.func @mma_shape_mismatch(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
-  // expected-error @+1 {{mma = [16, 8, 8] does not match the 'f16' operands of this linalg.matmul; they need [16, 8, 16]}}
+  // expected-error @+1 {{mma = [16, 8, 8] does not match the f16 operands of this linalg.matmul; they need [16, 8, 16]}}
   linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
       ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return

@@ -59,7 +59,7 @@ TEST(SimtMatmulSpace, TighterTargetsGiveSmallerSpaces) {
   TargetLimits small = TargetLimits::h100();
   small.maxSharedBytesPerBlock = 8 * 1024;
   small.maxThreadsPerBlock = 256;
-  std::vector<SimtMatmulSchedule> h100 = enumerateSimtSpace();
+  std::vector<SimtMatmulSchedule> h100 = enumerateSimtSpace(TargetLimits::h100());
   std::vector<SimtMatmulSchedule> tight = enumerateSimtSpace(small);
   EXPECT_LT(tight.size(), h100.size());
   EXPECT_FALSE(tight.empty());
@@ -70,7 +70,7 @@ TEST(SimtMatmulSpace, TighterTargetsGiveSmallerSpaces) {
 }
 
 TEST(SimtMatmulSpace, HeuristicCandidatesAreInTheSpace) {
-  std::vector<SimtMatmulSchedule> space = enumerateSimtSpace();
+  std::vector<SimtMatmulSchedule> space = enumerateSimtSpace(TargetLimits::h100());
   TargetLimits limits;
   for (auto [m, n] : std::vector<std::pair<int64_t, int64_t>>{
            {4096, 4096}, {1024, 1024}, {512, 1024}, {256, 1024}, {1, 4096}}) {

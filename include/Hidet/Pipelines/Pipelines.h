@@ -13,6 +13,8 @@
 #ifndef HIDET_PIPELINES_PIPELINES_H
 #define HIDET_PIPELINES_PIPELINES_H
 
+#include "Hidet/Schedule/Target.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -26,8 +28,11 @@ namespace hidet {
 struct GPUPipelineOptions
     : public mlir::PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_90a, ...)"),
-      llvm::cl::init("sm_90a")};
+      *this, "chip",
+      llvm::cl::desc("Target GPU (sm_80, sm_86, sm_89, sm_90, sm_90a): the "
+                     "#hidet.target every pass reads, and the chip the "
+                     "device code is compiled for"),
+      llvm::cl::init(schedule::kDefaultChip)};
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features for the NVVM target"),
       llvm::cl::init("+ptx80")};
@@ -78,9 +83,9 @@ struct GPUPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms",
-      llvm::cl::desc("Multiprocessors of the target GPU, for the anchor "
-                     "schedule heuristic (132 on an H100 SXM)"),
-      llvm::cl::init(132)};
+      llvm::cl::desc("Multiprocessors of the target GPU (0: the chip's; "
+                     "hidet-set-target{num-sms})"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let kernels use approximate division and math "
@@ -112,8 +117,8 @@ struct CPUPipelineOptions
 /// stay on the linalg ops).
 void buildBufferizationPipeline(mlir::OpPassManager &pm, bool fromTosa,
                                 bool partition = false);
-void buildRuleBasedSchedulingPipeline(mlir::OpPassManager &pm,
-                                      const GPUPipelineOptions &options);
+void buildKernelSchedulingPipeline(mlir::OpPassManager &pm,
+                                   const GPUPipelineOptions &options);
 void buildGPULoweringPipeline(mlir::OpPassManager &pm,
                               const GPUPipelineOptions &options);
 

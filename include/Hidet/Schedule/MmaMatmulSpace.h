@@ -69,7 +69,7 @@ inline constexpr std::array<int64_t, 3> kMmaTF32 = {16, 8, 8};
 /// The valid schedules with instruction shape `mma` for `limits`, in a
 /// fixed order.
 std::vector<MmaMatmulSchedule>
-enumerateMmaSpace(const TargetLimits &limits = TargetLimits::h100(),
+enumerateMmaSpace(const TargetLimits &limits,
                   std::array<int64_t, 3> mma = kMma16);
 
 /// The heuristic: the largest of four block tiles (128x128, 128x64, 64x64,

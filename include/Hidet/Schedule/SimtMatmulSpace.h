@@ -54,7 +54,7 @@ std::string checkSimtSchedule(const SimtMatmulSchedule &s,
 
 /// The valid schedules for `limits`, in a fixed order.
 std::vector<SimtMatmulSchedule>
-enumerateSimtSpace(const TargetLimits &limits = TargetLimits::h100());
+enumerateSimtSpace(const TargetLimits &limits);
 
 /// The heuristic: the largest of three hardware tile shapes (128x128,
 /// 64x64, 32x64) that gives each SM a block for `batch` M x N outputs, else

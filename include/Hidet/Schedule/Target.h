@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What every matmul schedule space shares: the limits of the GPU it is
-// filtered against, and the grid-level fields (thread-block swizzle and
-// split-K) that any template takes.
+// What every matmul schedule space shares: the description of the GPU it
+// is filtered against (one per chip), and the grid-level fields
+// (thread-block swizzle and split-K) that any template takes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,17 +14,27 @@
 #define HIDET_SCHEDULE_TARGET_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace hidet {
 namespace schedule {
 
-/// The limits of a GPU that the spaces are filtered against.
+/// The chip the project targets when none is named: the H100 SXM.
+inline constexpr const char *kDefaultChip = "sm_90a";
+
+/// What the schedules and templates need to know about a GPU: its limits
+/// (what the spaces are filtered against and the heuristics size grids
+/// by) and which instructions it has. One description per chip
+/// (`targetForChip`); every pass reads it from the IR's `#hidet.target`.
 struct TargetLimits {
+  /// The chip, as NVPTX names it (`sm_80`, `sm_90a`, ...).
+  std::string chip = kDefaultChip;
   int64_t maxThreadsPerBlock = 1024;
-  /// Shared memory a block may use: the opt-in limit of sm_90 (the
-  /// templates take dynamic shared memory, and the runtime raises the
-  /// kernel's limit at launch when it needs more than 48 KB).
+  /// Shared memory a block may use: the opt-in limit (the templates take
+  /// dynamic shared memory, and the runtime raises the kernel's limit at
+  /// launch when it needs more than 48 KB).
   int64_t maxSharedBytesPerBlock = 227 * 1024;
   int64_t maxRegistersPerThread = 255;
   int64_t numSMs = 132;
@@ -32,9 +42,23 @@ struct TargetLimits {
   int64_t sharedBytesPerSM = 228 * 1024;
   int64_t maxThreadsPerSM = 2048;
   int64_t maxBlocksPerSM = 32;
+  /// cp.async (sm_80 and later).
+  bool hasAsyncCopy = true;
+  /// The bulk tensor copy engine, TMA (sm_90 and later).
+  bool hasTma = true;
+  /// wgmma and setmaxnreg (sm_90a only).
+  bool hasWgmma = true;
+
   /// The H100 SXM (sm_90a), the project's reference GPU.
-  static TargetLimits h100() { return TargetLimits(); }
+  static TargetLimits h100();
 };
+
+/// The description of `chip` (sm_80, sm_86, sm_89, sm_90, sm_90a), or
+/// none for a chip the project does not know.
+std::optional<TargetLimits> targetForChip(const std::string &chip);
+
+/// The chips `targetForChip` knows, in ascending order.
+std::vector<std::string> knownChips();
 
 /// Grid-level fields. `swizzle`: tile rows per group of the grouped tile
 /// order (1: row-major order). `splitK`: K slices computed by separate

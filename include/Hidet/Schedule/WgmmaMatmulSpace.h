@@ -145,7 +145,7 @@ std::string checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
 
 /// The valid schedules for `limits`, in a fixed order.
 std::vector<WgmmaMatmulSchedule>
-enumerateWgmmaSpace(const TargetLimits &limits = TargetLimits::h100());
+enumerateWgmmaSpace(const TargetLimits &limits);
 
 /// The heuristic for `batch` M x N x K outputs: of nine tiles (128 x 256 to
 /// 64 x 64) that are not mostly padding (tileFits) and split-K into 1 to 16

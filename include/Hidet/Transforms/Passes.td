@@ -9,16 +9,113 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
-  let summary = "Instantiates the templates of scheduled anchor ops.";
+def SetTarget : Pass<"hidet-set-target"> {
+  let summary = "Writes the target GPU's description on the op.";
   let description = [{
-    Finds anchor ops on buffers that have a template and instantiates it as
-    a GPU kernel written with task mappings. The schedule is the op's
-    `hidet.schedule` attribute when present (a user or a tuner wrote it);
-    otherwise the pass picks one with a documented heuristic and records it
-    on the kernel's launch (`hidet.schedule`), so that every decision is in
-    the IR. Ops without a template are left, with a remark saying why, to
-    `hidet-rule-based-schedule`.
+    Writes `hidet.target = #hidet.target<chip = ..., num_sms = ...>` on the
+    op it runs on (a pipeline runs it on the module, from its `chip`
+    option). Every pass that needs a limit of the GPU or asks whether an
+    instruction exists reads it from there (`TargetAttr::lookup`): the
+    schedule selection, the template building and the schedule-space
+    printer. An unknown chip is an error that lists the known ones.
+
+    ```mlir
+    // hidet-opt --hidet-set-target="chip=sm_80"
+    module attributes {hidet.target = #hidet.target<chip = "sm_80">} { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string",
+           /*default=*/"::hidet::schedule::kDefaultChip",
+           "Target GPU (sm_80, sm_86, sm_89, sm_90, sm_90a)">,
+    Option<"numSMs", "num-sms", "int64_t", /*default=*/"0",
+           "Multiprocessors of the target GPU (0: the chip's; 132 on an H100 "
+           "SXM, 114 on an H100 PCIe)">,
+  ];
+  let dependentDialects = ["::hidet::HidetDialect"];
+}
+
+def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
+  let summary = "Chooses the schedule of every anchor op.";
+  let description = [{
+    The one place where schedules are chosen. For every anchor op on
+    buffers that a template takes, and that has no `hidet.schedule`, writes
+    the heuristic's schedule for the target (`#hidet.target`, see
+    `hidet-set-target`) as `hidet.schedule`; a schedule already on the op
+    (a user's or a tuner's) is kept and checked against the target's limits
+    and instructions and against the op (element types, operand layouts,
+    folded prologues), with an error naming the problem. Ops without a
+    template get a remark saying why; the rule-based scheduler takes them.
+    `hidet-schedule-anchors` then builds what is written, so the IR between
+    the two passes is where a schedule can be inspected or edited.
+
+    The anchor is read as its kernel will read it: with `fuse`, the
+    producers of its inputs in its `#hidet.fusion` group are folded in
+    first (as `hidet-schedule-anchors` does), so an elementwise prologue,
+    which is applied to loaded values in registers, leads to a
+    register-staged schedule.
+
+    Templates by element types:
+
+    - f32 x f32 -> f32: the paper's SIMT template (`#hidet.simt_matmul`),
+      or with option `tf32` the tensor-core template in tf32 (m16n8k8);
+    - f16 x f16 or bf16 x bf16 -> f16, bf16 or f32: on a chip with wgmma
+      (sm_90a), the Hopper template (`#hidet.wgmma_matmul`) when its
+      operands allow it (K-major A, N-major B in 16-byte pieces, no
+      elementwise prologue) and the output has at least 64 rows; the
+      tensor-core template (`#hidet.mma_matmul`, mma.sync m16n8k16)
+      otherwise.
+
+    Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
+    the least estimated time (waves of one block per SM times the tile's
+    area over its measured efficiency), 4 stages, groups of 8 tile rows;
+    a persistent 128x256 pick (at most 16 K steps) becomes pingpong 64x256
+    tiles, epilogue or not (measured faster there, slower with longer K
+    loops). Two consumers of 64x256 accumulators take the
+    producer's registers (setmaxnreg).
+
+    Heuristic of the other templates: the largest of four tile shapes that
+    is not mostly padding and gives at least 90% of the target's SMs a
+    block (SIMT: 128x128, 64x64, 32x64, 16x32; tensor core:
+    128x128, 128x64, 64x64, and 16x64 for outputs of at most 128 rows),
+    else the last; the fallback tile, or one that leaves an SM idle, is
+    split along K until the SMs hold two blocks each, as many as fit, or
+    4 K steps per slice remain. Tiles go in groups of 8 rows. The
+    tensor-core template copies with a 3-stage cp.async pipeline when the
+    operands' rows allow 4-byte copies, and stages through registers
+    otherwise (convolutions, elementwise prologues).
+
+    Example: after `hidet-select-schedules` on sm_80,
+
+    ```mlir
+    linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32],
+        warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>}
+        ins(%a, %b : ...) outs(%c : ...)
+    ```
+  }];
+  let options = [
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Run f32 anchors without a written schedule on the tensor cores "
+           "in tf32 (m16n8k8: inputs rounded to 10-bit mantissas, f32 "
+           "accumulation) instead of the SIMT template">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Read each anchor with its fusion group's prologue folded in, as "
+           "hidet-schedule-anchors{fuse=1} builds it">,
+  ];
+  let dependentDialects = ["::hidet::HidetDialect"];
+}
+
+def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
+  let summary = "Builds the kernels of anchor ops from their schedules.";
+  let description = [{
+    Every anchor op on buffers that carries a `hidet.schedule` (written by
+    `hidet-select-schedules`, a user or a tuner) becomes the GPU kernel its
+    schedule's template builds (`ScheduleAttrInterface::buildKernel`),
+    written with task mappings; the schedule is recorded on the kernel's
+    launch. The pass chooses nothing: anchors without a schedule are left
+    to `hidet-rule-based-schedule`. A schedule is checked again against the
+    target (`#hidet.target`) and the op before it is built, so one edited
+    after selection cannot build a wrong kernel.
 
     Anchors are read as batched GEMMs, `C[b, m, n] += A[b, m, k] *
     B[b, k, n]`, with an address function per operand:
@@ -31,34 +128,26 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
       stride and dilation, as implicit GEMMs whose im2col indexing is
       computed in the loads of A (padding is a separate `tensor.pad`).
 
-    All operands must be static buffers with the identity layout.
-    Templates by element types:
+    All operands must be static buffers with the identity layout. The
+    templates:
 
-    - f32 x f32 -> f32: the paper's SIMT template (`#hidet.simt_matmul`);
-    - f16 x f16 or bf16 x bf16 -> f16, bf16 or f32: the tensor-core template
-      (`#hidet.mma_matmul`: mma.sync m16n8k16, f32 accumulation, ldmatrix
-      from XOR-swizzled shared memory);
-    - f32 in tf32, when asked (option `tf32`, or a `#hidet.mma_matmul` with
-      `mma = [16, 8, 8]` written on the op): the tensor-core template with
-      m16n8k8; fragments of tiles that are not k-major in shared memory
-      are read element by element (ldmatrix cannot transpose 32-bit
-      values).
-    - on `chip = sm_90a`, f16 or bf16 GEMMs of row-major A (M x K) and B
-      (K x N) whose rows are multiples of 16 bytes: the Hopper template
-      (`#hidet.wgmma_matmul`: TMA loads into 128-byte-swizzled stages that
+    - `#hidet.simt_matmul`: the paper's SIMT template, f32;
+    - `#hidet.mma_matmul`: the tensor-core template (mma.sync m16n8k16 for
+      f16 and bf16 operands, f32 accumulation, ldmatrix from XOR-swizzled
+      shared memory; m16n8k8 in tf32 for f32 operands, where fragments of
+      tiles that are not k-major in shared memory are read element by
+      element, since ldmatrix cannot transpose 32-bit values);
+    - `#hidet.wgmma_matmul` (sm_90a): the Hopper template for f16 or bf16
+      GEMMs of K-major A and N-major B whose rows are multiples of 16
+      bytes: TMA (or cp.async) loads into 128-byte-swizzled stages that
       complete on mbarriers, a producer warpgroup and 64-row consumer
-      warpgroups running wgmma, the epilogue through shared memory), by
-      default when its tiles fill the GPU (else mma.sync, which splits K);
-      a written `#hidet.wgmma_matmul` selects it and is an error on
-      operands it cannot take or on another chip.
+      warpgroups running wgmma, the epilogue through shared memory.
 
-    Both handle any M, N, K (zero-filled loads, predicated stores) and keep
-    two shared-memory stages fed through registers; the tensor-core template
-    can instead pipeline N stages with cp.async (`stages = N`; the default
-    is 3 for contractions whose operands' rows allow 4-byte copies, and
-    register staging for convolutions, measured faster). Both take the grid
-    fields `swizzle` (grouped tile
-    order) and `split_k` (K slices summed by a second kernel). A
+    The SIMT and mma.sync templates handle any M, N, K (zero-filled loads,
+    predicated stores) and keep two shared-memory stages fed through
+    registers; the tensor-core template can instead pipeline N stages with
+    cp.async (`stages = N`). Both take the grid fields `swizzle` (grouped
+    tile order) and `split_k` (K slices summed by a second kernel). A
     `linalg.fill` of C right before the anchor becomes the accumulators'
     start value.
 
@@ -100,43 +189,17 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     `tensor.extract_slice`) needs no prologue: the kernel addresses the
     sliced buffer at the slice's strides and offset.
 
-    Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
-    the least estimated time (waves of one block per SM times the tile's
-    area over its measured efficiency), 4 stages, groups of 8 tile rows;
-    a persistent 128x256 pick (at most 16 K steps) becomes pingpong 64x256
-    tiles, epilogue or not (measured faster there, slower with longer K
-    loops). Two consumers of 64x256 accumulators take the
-    producer's registers (setmaxnreg).
-
-    Heuristic of the other templates (no `hidet.schedule` on the op): the largest of four tile
-    shapes that is not mostly padding and gives at least 90% of the
-    `num-sms` SMs a block (SIMT: 128x128, 64x64, 32x64, 16x32; tensor core:
-    128x128, 128x64, 64x64, and 16x64 for outputs of at most 128 rows),
-    else the last; the fallback tile, or one that leaves an SM idle, is
-    split along K until the SMs hold two blocks each, as many as fit, or
-    4 K steps per slice remain. Tiles go in groups of 8 rows.
-
     ```mlir
     linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32],
         warp = [64, 64], mma = [16, 8, 16], swizzle = 8>}
         ins(%a, %b : ...) outs(%c : ...)
     ```
-  }];
+    }];
   let options = [
-    Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
-           "Multiprocessors of the target GPU (132 on an H100 SXM); the "
-           "heuristic aims for at least one block each">,
     Option<"reduceBlockSize", "reduce-block-size", "int64_t",
            /*default=*/"256",
            "Threads per block of the split-K reduction kernel (a multiple "
            "of 32 in [32, 1024])">,
-    Option<"tf32", "tf32", "bool", /*default=*/"false",
-           "Run f32 anchors without a written schedule on the tensor cores "
-           "in tf32 (m16n8k8: inputs rounded to 10-bit mantissas, f32 "
-           "accumulation) instead of the SIMT template">,
-
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU; sm_90a enables the Hopper (TMA + wgmma) template">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse each anchor's #hidet.fusion group into its kernel: the "
            "epilogue chain applied to the results, index-only and "
@@ -174,14 +237,9 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
   let options = [
     Option<"list", "list", "bool", /*default=*/"false",
            "Print every schedule of the space">,
-    Option<"numSMs", "num-sms", "int64_t", /*default=*/"132",
-           "Multiprocessors of the target GPU, for the heuristic">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Print f32 anchors' tensor-core (tf32) space, as "
-           "hidet-schedule-anchors{tf32=1} would schedule them">,
-
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU, as for hidet-schedule-anchors">,
+           "hidet-select-schedules{tf32=1} would schedule them">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }

@@ -308,7 +308,7 @@ static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
 }
 
 Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
-                         StringRef computeWhyNot, bool im2col) {
+                         StringRef computeWhyNot, bool im2col, bool remarks) {
   StringRef refuse =
       im2col ? "the convolution template reads its input through im2col "
                "addressing, which only a zero padding folds into yet"
@@ -336,7 +336,8 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
       // NHWC or NCHW: the channels are the last or second dimension.
       int64_t channelDim = isa<linalg::Conv2DNhwcHwcfOp>(anchor) ? 3 : 1;
       std::string why;
-      if (!foldPad(anchor, read, writtenRoots, channelDim, why) && !why.empty())
+      if (!foldPad(anchor, read, writtenRoots, channelDim, why) &&
+          !why.empty() && remarks)
         anchor->emitRemark("the zero padding of the input stays a separate "
                            "copy: ")
             << why;
@@ -345,6 +346,8 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
   }
   // Remarks for the rest of the group, but the fills of the anchor's
   // output (its initial value, which the templates fold or read).
+  if (!remarks)
+    return p;
   llvm::SmallPtrSet<Operation *, 8> folded;
   for (Operation *op : p.ops())
     folded.insert(op);

@@ -63,11 +63,12 @@ public:
   /// otherwise it is the reason they do not. For a convolution (`im2col`),
   /// only the zero padding of its input folds (bufferized tensor.pad: a
   /// zero fill of a temporary and a copy of the source into its interior).
-  /// Every prologue op of the group left out (but fills of the anchor's
-  /// output) gets a remark saying why.
+  /// With `remarks`, every prologue op of the group left out (but fills of
+  /// the anchor's output) gets a remark saying why.
   static Prologue match(mlir::linalg::LinalgOp anchor,
                         llvm::ArrayRef<mlir::Value> kernelWrites,
-                        llvm::StringRef computeWhyNot, bool im2col = false);
+                        llvm::StringRef computeWhyNot, bool im2col = false,
+                        bool remarks = true);
 
   bool empty() const;
   /// How the anchor's input `i` (in operand order) is read.

@@ -25,19 +25,31 @@ using namespace hidet;
 #define GET_ATTRDEF_CLASSES
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.cpp.inc"
 
+#include "Hidet/Dialect/Hidet/IR/ScheduleAttrInterface.cpp.inc"
+
 void HidetDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.cpp.inc"
       >();
+  // The templates implement it (registerScheduleAttrInterfaceModels).
+  declarePromisedInterfaces<ScheduleAttrInterface, SimtMatmulAttr,
+                            MmaMatmulAttr, WgmmaMatmulAttr>();
 }
 
 /// `hidet.pipeline_stages` must be a stage count on a loop, `hidet.fusion` a
-/// #hidet.fusion of a non-negative group. (`hidet.schedule` is checked by
-/// the passes that read it: which schedule kind is right depends on the
-/// op's element types.)
+/// #hidet.fusion of a non-negative group, `hidet.target` a #hidet.target.
+/// (`hidet.schedule` is checked by the passes that read it: which schedule
+/// kind is right depends on the op's element types and the target.)
 LogicalResult HidetDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName) {
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError("'")
+             << kTargetAttrName << "' must be a #hidet.target, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() == kFusionAttrName) {
     auto fusion = dyn_cast<FusionAttr>(attr.getValue());
     if (!fusion)
@@ -213,4 +225,37 @@ schedule::WgmmaMatmulSchedule WgmmaMatmulAttr::toSchedule() const {
           {getSwizzle(), getSplitK()},
           getPersistent(),
           getPingpong()};
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, int64_t numSMs) {
+  if (!schedule::targetForChip(chip.str())) {
+    InFlightDiagnostic d = emitError();
+    d << "unknown chip '" << chip << "'; known chips: ";
+    llvm::interleaveComma(schedule::knownChips(), d);
+    return d;
+  }
+  if (numSMs < 0 || numSMs > 1024)
+    return emitError() << "num_sms must be in [0, 1024] (0: the chip's), got "
+                       << numSMs;
+  return success();
+}
+
+schedule::TargetLimits TargetAttr::getLimits() const {
+  schedule::TargetLimits limits = *schedule::targetForChip(getChip().str());
+  if (getNumSms() > 0)
+    limits.numSMs = getNumSms();
+  return limits;
+}
+
+TargetAttr TargetAttr::lookup(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  for (; op; op = op->getParentOp())
+    if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))
+      return target;
+  return TargetAttr::get(ctx, schedule::kDefaultChip, 0);
 }

@@ -7,9 +7,7 @@
 #ifndef HIDET_DIALECT_HIDET_IR_HIDET_H
 #define HIDET_DIALECT_HIDET_IR_HIDET_H
 
-#include "Hidet/Schedule/SimtMatmulSpace.h"
-#include "Hidet/Schedule/MmaMatmulSpace.h"
-#include "Hidet/Schedule/WgmmaMatmulSpace.h"
+#include "Hidet/Schedule/Heuristic.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -29,6 +27,15 @@ inline constexpr llvm::StringLiteral kPipelineStagesAttrName =
 /// Name of the discardable attribute (a #hidet.fusion) that
 /// `hidet-partition` writes on the ops of a fusion group.
 inline constexpr llvm::StringLiteral kFusionAttrName = "hidet.fusion";
+/// Name of the discardable attribute (a #hidet.target) that describes the
+/// target GPU of the ops it is on (a pipeline puts it on the module).
+inline constexpr llvm::StringLiteral kTargetAttrName = "hidet.target";
+
+namespace templates {
+/// An anchor read as a batched GEMM, which the templates build kernels for
+/// (lib/Transforms/Templates).
+struct GemmProblem;
+} // namespace templates
 } // namespace hidet
 
 #include "Hidet/Dialect/Hidet/IR/HidetDialect.h.inc"
@@ -36,5 +43,17 @@ inline constexpr llvm::StringLiteral kFusionAttrName = "hidet.fusion";
 
 #define GET_ATTRDEF_CLASSES
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.h.inc"
+
+#include "Hidet/Dialect/Hidet/IR/ScheduleAttrInterface.h.inc"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace hidet {
+/// Attaches ScheduleAttrInterface to the schedule attributes (the models
+/// live with the templates that build them).
+void registerScheduleAttrInterfaceModels(mlir::DialectRegistry &registry);
+} // namespace hidet
 
 #endif // HIDET_DIALECT_HIDET_IR_HIDET_H

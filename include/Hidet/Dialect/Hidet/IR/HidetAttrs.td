@@ -212,6 +212,46 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+def Hidet_TargetAttr : AttrDef<Hidet_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The GPU the schedules are chosen and checked for.";
+  let description = [{
+    The one description of the target GPU. A pipeline writes it once, from
+    its `chip` option, on the module as `hidet.target`
+    (`hidet-set-target`); every pass that needs a limit (SM count, shared
+    memory per block and per SM, registers, threads) or asks whether an
+    instruction exists (cp.async, TMA, wgmma) reads it from the nearest
+    enclosing op that carries one. Without one, passes use the default
+    chip, sm_90a.
+
+    The limits come from a table keyed by chip (`sm_80`, `sm_86`, `sm_89`,
+    `sm_90`, `sm_90a`; Hidet/Schedule/Target.h); `num_sms` overrides the
+    table's SM count (0, the default, keeps it), for parts of a chip with
+    fewer multiprocessors (an H100 PCIe has 114).
+
+    ```mlir
+    module attributes {hidet.target = #hidet.target<chip = "sm_80">} { ... }
+    module attributes {hidet.target = #hidet.target<chip = "sm_90a", num_sms = 114>} { ... }
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"chip name, as NVPTX spells it">:$chip,
+                        DefaultValuedParameter<"int64_t", "0",
+                          "multiprocessors (0: the chip's)">:$num_sms);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip's description, with `num_sms` applied.
+    ::hidet::schedule::TargetLimits getLimits() const;
+    /// The target of `op`: the `hidet.target` of `op` or of its nearest
+    /// ancestor that has one, else the default chip's.
+    static TargetAttr lookup(::mlir::Operation *op);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Fusion groups
 //===----------------------------------------------------------------------===//
 

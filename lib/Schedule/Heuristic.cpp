@@ -1,0 +1,54 @@
+//===- Heuristic.cpp - The default schedule of a GEMM anchor --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/Heuristic.h"
+
+using namespace hidet::schedule;
+
+static bool isHalf(ElementKind e) {
+  return e == ElementKind::F16 || e == ElementKind::BF16;
+}
+
+std::array<int64_t, 3> hidet::schedule::mmaShapeFor(const GemmDesc &g) {
+  return g.a == ElementKind::F32 ? kMmaTF32 : kMma16;
+}
+
+TemplateKind hidet::schedule::defaultTemplate(const GemmDesc &g,
+                                              const TargetLimits &target,
+                                              bool tf32) {
+  if (g.a == ElementKind::F32 && g.b == ElementKind::F32 &&
+      g.c == ElementKind::F32)
+    return tf32 ? TemplateKind::Mma : TemplateKind::Simt;
+  if (!isHalf(g.a) || g.a != g.b ||
+      !(isHalf(g.c) || g.c == ElementKind::F32))
+    return TemplateKind::None;
+  // Outputs of at least one wgmma tile of rows go to the Hopper template:
+  // on the H100 it measured faster at every such shape of the GEMM
+  // benchmark, the skinny M = 128 ones too (64 x 64 tiles, no split-K),
+  // and slower at M = 16, where 3/4 of a tile is padding
+  // (bench/results/matmul-wgmma-sweep.md).
+  if (target.hasWgmma && g.wgmma &&
+      g.m >= WgmmaMatmulSchedule::kWarpgroupRows)
+    return TemplateKind::Wgmma;
+  return TemplateKind::Mma;
+}
+
+AnySchedule hidet::schedule::defaultSchedule(const GemmDesc &g,
+                                             TemplateKind kind,
+                                             const TargetLimits &target) {
+  switch (kind) {
+  case TemplateKind::None:
+    return std::monostate();
+  case TemplateKind::Simt:
+    return defaultSimtSchedule(g.batch, g.m, g.n, g.k, target);
+  case TemplateKind::Mma:
+    return defaultMmaSchedule(g.batch, g.m, g.n, g.k, target, mmaShapeFor(g),
+                              g.asyncCopy && target.hasAsyncCopy);
+  case TemplateKind::Wgmma:
+    return defaultWgmmaSchedule(g.batch, g.m, g.n, g.k, target);
+  }
+  return std::monostate();
+}

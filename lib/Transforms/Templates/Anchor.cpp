@@ -1,0 +1,117 @@
+//===- Anchor.cpp - An anchor op as its template sees it ------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Anchor.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::templates;
+
+AnchorMatch hidet::templates::matchAnchor(linalg::LinalgOp op,
+                                          Attribute schedule, bool fuse,
+                                          bool remarks, GemmProblem &problem,
+                                          fusion::Prologue &prologue,
+                                          std::string &why) {
+  FailureOr<GemmProblem> p = matchGemm(op, why);
+  if (failed(p))
+    return AnchorMatch::NoTemplate;
+  problem = *p;
+  if (!fuse)
+    return AnchorMatch::Gemm;
+  // The producers of A and B in the anchor's group (a convolution's: the
+  // zero padding of its input) fold into the kernel's reads. Elementwise
+  // producers are applied to loaded values in registers, which a schedule
+  // with raw byte copies does not have.
+  bool conv = isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op);
+  auto mma = dyn_cast_if_present<MmaMatmulAttr>(schedule);
+  StringRef computeWhyNot =
+      isa_and_present<WgmmaMatmulAttr>(schedule) ||
+              (mma && mma.getStages() != 0)
+          ? "the written schedule's raw byte copies (TMA or cp.async) "
+            "cannot apply"
+          : "";
+  prologue = fusion::Prologue::match(op, {problem.c.buffer}, computeWhyNot,
+                                     conv, remarks);
+  if (prologue.empty())
+    return AnchorMatch::Gemm;
+  p = matchGemm(op, why, /*onBuffers=*/true, &prologue);
+  if (failed(p))
+    return AnchorMatch::Error;
+  problem = *p;
+  return AnchorMatch::Gemm;
+}
+
+static schedule::ElementKind elementKind(Type t) {
+  if (t.isF32())
+    return schedule::ElementKind::F32;
+  if (t.isF16())
+    return schedule::ElementKind::F16;
+  if (t.isBF16())
+    return schedule::ElementKind::BF16;
+  return schedule::ElementKind::Other;
+}
+
+schedule::GemmDesc hidet::templates::describeGemm(const GemmProblem &p) {
+  schedule::GemmDesc g;
+  g.batch = p.batch;
+  g.m = p.m;
+  g.n = p.n;
+  g.k = p.k;
+  g.a = elementKind(p.aElt);
+  g.b = elementKind(p.bElt);
+  g.c = elementKind(p.cElt);
+  g.asyncCopy = whyNoAsyncCopy(p).empty();
+  g.wgmma = whyNoWgmma(p).empty();
+  return g;
+}
+
+namespace {
+/// Wraps each kind of plain schedule in its attribute.
+struct ToAttr {
+  MLIRContext *ctx;
+  Attribute operator()(std::monostate) const { return {}; }
+  Attribute operator()(const schedule::SimtMatmulSchedule &s) const {
+    return SimtMatmulAttr::get(ctx, s);
+  }
+  Attribute operator()(const schedule::MmaMatmulSchedule &s) const {
+    return MmaMatmulAttr::get(ctx, s);
+  }
+  Attribute operator()(const schedule::WgmmaMatmulSchedule &s) const {
+    return WgmmaMatmulAttr::get(ctx, s);
+  }
+};
+} // namespace
+
+ScheduleAttrInterface
+hidet::templates::scheduleAttr(MLIRContext *ctx,
+                               const schedule::AnySchedule &s) {
+  return dyn_cast_if_present<ScheduleAttrInterface>(std::visit(ToAttr{ctx}, s));
+}
+
+LogicalResult hidet::templates::verifySchedule(Operation *op, StringRef pass,
+                                               ScheduleAttrInterface schedule,
+                                               const GemmProblem &p,
+                                               TargetAttr target) {
+  if (std::string why = schedule.checkTarget(target); !why.empty())
+    return op->emitError(pass)
+           << ": the schedule does not fit the target (" << target.getChip()
+           << "): " << why;
+  if (std::string why = schedule.checkProblem(p); !why.empty())
+    return op->emitError(pass) << ": " << why;
+  return success();
+}
+
+SmallVector<linalg::LinalgOp>
+hidet::templates::collectAnchors(Operation *root) {
+  SmallVector<linalg::LinalgOp> anchors;
+  root->walk([&](linalg::LinalgOp op) {
+    if (!op->getParentOfType<gpu::LaunchOp>() && isGemmAnchor(op))
+      anchors.push_back(op);
+  });
+  return anchors;
+}
