@@ -197,3 +197,34 @@
 
 // expected-error @+1 {{'hidet.fusion' group must be non-negative, got -1}}
 "test.op"() {hidet.fusion = #hidet.fusion<group = -1, role = anchor>} : () -> ()
+
+// -----
+
+// The target round-trips; num_sms is printed only when set.
+// CHECK: module attributes {hidet.target = #hidet.target<chip = "sm_80">}
+module attributes {hidet.target = #hidet.target<chip = "sm_80", num_sms = 0>} {
+}
+
+// -----
+
+// CHECK: module attributes {hidet.target = #hidet.target<chip = "sm_90a", num_sms = 114>}
+module attributes {hidet.target = #hidet.target<chip = "sm_90a", num_sms = 114>} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown chip 'gfx90a'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a}}
+module attributes {hidet.target = #hidet.target<chip = "gfx90a">} {
+}
+
+// -----
+
+// expected-error @+1 {{num_sms must be in [0, 1024] (0: the chip's), got 5000}}
+module attributes {hidet.target = #hidet.target<chip = "sm_80", num_sms = 5000>} {
+}
+
+// -----
+
+// expected-error @+1 {{'hidet.target' must be a #hidet.target, got "sm_90a"}}
+module attributes {hidet.target = "sm_90a"} {
+}
