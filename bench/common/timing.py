@@ -3,7 +3,7 @@
 # repetition queued behind a GPU sleep so that host launch gaps stay out,
 # bracketed by CUDA events, median). The sleep is ~1 ms rather than
 # hidet-run's ~100 us: torch.compile's Python dispatch (its guards) can take
-# longer than 100 us, which then counted as GPU time.
+# longer than 100 us, which would then count as GPU time.
 import json
 import math
 import os
