@@ -87,8 +87,8 @@ run)
   device="$(sed -n 's/.*(device: \(.*\))$/\1/p' "$body" | head -n 1)"
   [ -n "$device" ] || device="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)"
   [ -n "$device" ] || device="unknown GPU"
-  model="$(grep -oE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' <<<"$device" | head -n 1 | tr 'A-Z' 'a-z')"
-  [ -n "$model" ] || model="$(tr 'A-Z' 'a-z' <<<"$device" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')"
+  model="$(grep -oE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' <<<"$device" | head -n 1 | tr '[:upper:]' '[:lower:]')"
+  [ -n "$model" ] || model="$(tr '[:upper:]' '[:lower:]' <<<"$device" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')"
   log="${3:-$src/bench/results/gpu-integration-$model.log}"
   mkdir -p "$(dirname "$log")"
   {

@@ -47,8 +47,8 @@ fi
 # lower case ("h100") names the log.
 device="$(sed -n 's/.*(device: \(.*\))$/\1/p' "$out/mlp-demo.out" | head -n 1)"
 if [ -n "$device" ]; then
-  model="$(grep -oE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' <<<"$device" | head -n 1 | tr 'A-Z' 'a-z' || true)"
-  [ -n "$model" ] || model="$(tr 'A-Z' 'a-z' <<<"$device" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')"
+  model="$(grep -oE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' <<<"$device" | head -n 1 | tr '[:upper:]' '[:lower:]' || true)"
+  [ -n "$model" ] || model="$(tr '[:upper:]' '[:lower:]' <<<"$device" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')"
   commit="$(git -C "$src" rev-parse --short=7 HEAD 2>/dev/null || echo unknown)"
   if [ "$commit" != unknown ] && ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
     commit="$commit-dirty"
