@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fails when the committed reference in python-free-docs/Generated differs
+# Fails when the committed reference in docs/Generated differs
 # from what TableGen generates now. Usage: utils/check-docs.sh <build-dir>
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -7,12 +7,12 @@ build="${1:?usage: check-docs.sh <build-dir>}"
 status=0
 for f in "$build/docs/"*.md; do
   name="$(basename "$f")"
-  if ! diff -u "$src/python-free-docs/Generated/$name" "$f"; then
+  if ! diff -u "$src/docs/Generated/$name" "$f"; then
     echo "check-docs: $name is stale"
     status=1
   fi
 done
-for f in "$src/python-free-docs/Generated/"*.md; do
+for f in "$src/docs/Generated/"*.md; do
   name="$(basename "$f")"
   if [ ! -f "$build/docs/$name" ]; then
     echo "check-docs: $name is no longer generated"

@@ -6,11 +6,14 @@
 #       compiles every test/Integration/GPU/*.mlir into DIR/<name>.gpu.so
 #       (GPU) and DIR/<name>.cpu.so (CPU reference, built from
 #       Inputs/<name>.ref.mlir when the test has one), and copies hidet-run
-#       and libhidet_runtime.so into DIR. DIR needs nothing but the CUDA
-#       driver.
+#       and libhidet_runtime.so into DIR, with the source tree's commit in
+#       DIR/commit. DIR needs nothing but the CUDA driver.
 #   utils/gpu-integration.sh run DIR [LOG]
 #       runs hidet-run on every pair, prints one line per test and a final
-#       "N passed, N failed" line; the log goes to LOG when given. The
+#       "N passed, N failed" line, and writes them to LOG after a first line
+#       naming the GPU, the date and the commit. LOG defaults to
+#       bench/results/gpu-integration-<gpu>.log (e.g. -h100), the committed
+#       log of that GPU, which the run replaces. The
 #       options after `--ref %t.cpu.so` on a test's hidet-run RUN line (e.g. a
 #       tolerance) are passed on; prepare saves them as DIR/<name>.options.
 #       A test may compile variants of itself (a RUN line
@@ -28,6 +31,11 @@ case "$mode" in
 prepare)
   build="${3:-$src/build}"
   mkdir -p "$dir"
+  commit="$(git -C "$src" rev-parse --short=7 HEAD 2>/dev/null || echo unknown)"
+  if [ "$commit" != unknown ] && ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
+    commit="$commit-dirty"
+  fi
+  echo "$commit" >"$dir/commit"
   cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
   status=0
   for f in "$src"/test/Integration/GPU/*.mlir; do
@@ -56,9 +64,9 @@ prepare)
   ;;
 run)
   dir="$(cd "$dir" && pwd)"
-  log="${3:-/dev/null}"
+  body="$dir/gpu-integration.out"
   passed=0 failed=0
-  : >"$log"
+  : >"$body"
   for gpu in "$dir"/*.gpu.so; do
     name="$(basename "$gpu" .gpu.so)"
     read -r -a extra <"$dir/$name.options" || true
@@ -66,14 +74,28 @@ run)
       ./hidet-run "$gpu" --ref "$dir/$name.cpu.so" --json "$dir/$name.json" \
       "${extra[@]}" 2>&1)"
     rc=$?
-    printf '%s\n' "$out" | tee -a "$log"
+    printf '%s\n' "$out" | tee -a "$body"
     if [ "$rc" -eq 0 ]; then
-      passed=$((passed + 1)); echo "PASS $name" | tee -a "$log"
+      passed=$((passed + 1)); echo "PASS $name" | tee -a "$body"
     else
-      failed=$((failed + 1)); echo "FAIL $name (exit $rc)" | tee -a "$log"
+      failed=$((failed + 1)); echo "FAIL $name (exit $rc)" | tee -a "$body"
     fi
   done
-  echo "gpu-integration: $passed passed, $failed failed" | tee -a "$log"
+  echo "gpu-integration: $passed passed, $failed failed" | tee -a "$body"
+  # The GPU as hidet-run names it ("NVIDIA H100 80GB HBM3"); its model in
+  # lower case ("h100") names the log.
+  device="$(sed -n 's/.*(device: \(.*\))$/\1/p' "$body" | head -n 1)"
+  [ -n "$device" ] || device="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)"
+  [ -n "$device" ] || device="unknown GPU"
+  model="$(grep -oE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' <<<"$device" | head -n 1 | tr '[:upper:]' '[:lower:]')"
+  [ -n "$model" ] || model="$(tr '[:upper:]' '[:lower:]' <<<"$device" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')"
+  log="${3:-$src/bench/results/gpu-integration-$model.log}"
+  mkdir -p "$(dirname "$log")"
+  {
+    echo "# utils/gpu-integration.sh run: $device, $(date +%F), commit $(cat "$dir/commit" 2>/dev/null || echo unknown)"
+    cat "$body"
+  } >"$log"
+  echo "gpu-integration: log in $log"
   [ "$failed" -eq 0 ]
   ;;
 *)

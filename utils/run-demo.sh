@@ -3,7 +3,10 @@
 #   1. prints the task table and lowered IR of a task-mapping example, and
 #   2. compiles the shipped MLP block (examples/mlp.mlir) for the GPU and for
 #      the CPU, and, on a machine with a GPU, runs both on random inputs,
-#      verifies the GPU result against the CPU one and times it.
+#      verifies the GPU result against the CPU one and times it. The result
+#      line goes to bench/results/mlp-demo-<gpu>.log (e.g. -h100) after a
+#      first line naming the GPU, the date and the commit; the run replaces
+#      that GPU's committed log.
 # Usage: utils/run-demo.sh [build-dir]
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,11 +35,29 @@ if [ ! -x "$build/bin/hidet-run" ]; then
 fi
 echo "== running on the GPU and checking against the CPU reference =="
 set +e
-"$build/bin/hidet-run" "$out/libmlp.so" --ref "$out/libmlp.ref.so" --reps 20
-rc=$?
+"$build/bin/hidet-run" "$out/libmlp.so" --ref "$out/libmlp.ref.so" --reps 20 2>&1 |
+  tee "$out/mlp-demo.out"
+rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" -eq 3 ]; then
   echo "== skipped the run: this machine has no GPU (the libraries above run on one) =="
   exit 0
+fi
+# The GPU as hidet-run names it ("NVIDIA H100 80GB HBM3"); its model in
+# lower case ("h100") names the log.
+device="$(sed -n 's/.*(device: \(.*\))$/\1/p' "$out/mlp-demo.out" | head -n 1)"
+if [ -n "$device" ]; then
+  model="$(grep -oE '\b[A-Z]{1,2}[0-9]{2,4}[A-Z]?\b' <<<"$device" | head -n 1 | tr '[:upper:]' '[:lower:]' || true)"
+  [ -n "$model" ] || model="$(tr '[:upper:]' '[:lower:]' <<<"$device" | sed 's/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$//')"
+  commit="$(git -C "$src" rev-parse --short=7 HEAD 2>/dev/null || echo unknown)"
+  if [ "$commit" != unknown ] && ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
+    commit="$commit-dirty"
+  fi
+  log="$src/bench/results/mlp-demo-$model.log"
+  {
+    echo "# utils/run-demo.sh (examples/mlp.mlir): $device, $(date +%F), commit $commit"
+    cat "$out/mlp-demo.out"
+  } >"$log"
+  echo "== result written to $log =="
 fi
 exit "$rc"

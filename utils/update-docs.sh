@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates the TableGen reference and copies it into
-# python-free-docs/Generated. Usage: utils/update-docs.sh [build-dir]
+# docs/Generated. Usage: utils/update-docs.sh [build-dir]
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$src/build}"
 cmake --build "$build" --target hidet-doc
-mkdir -p "$src/python-free-docs/Generated"
-rm -f "$src/python-free-docs/Generated/"*.md
-cp "$build/docs/"*.md "$src/python-free-docs/Generated/"
+mkdir -p "$src/docs/Generated"
+rm -f "$src/docs/Generated/"*.md
+cp "$build/docs/"*.md "$src/docs/Generated/"
 echo "update-docs: refreshed $(ls "$build/docs/"*.md | wc -l) files"

@@ -1,12 +1,13 @@
-# Shared by the benchmark reports: the geometric mean of ratios, the JSON
-# results file, and GPU timing by the same method as hidet-run (each
+# Shared by the benchmark reports: the geometric mean of ratios, the names
+# and JSON of the results files, and GPU timing by the same method as hidet-run (each
 # repetition queued behind a GPU sleep so that host launch gaps stay out,
 # bracketed by CUDA events, median). The sleep is ~1 ms rather than
 # hidet-run's ~100 us: torch.compile's Python dispatch (its guards) can take
-# longer than 100 us, which then counted as GPU time.
+# longer than 100 us, which would then count as GPU time.
 import json
 import math
 import os
+import re
 
 import torch
 
@@ -35,10 +36,22 @@ def median_ms(fn, warmup=10, reps=100):
     return times[len(times) // 2]
 
 
+def gpu_name(device):
+    """The GPU part of a results file name: the model of `device` in lower
+    case ("NVIDIA H100 80GB HBM3" -> "h100"), else the whole name with runs
+    of other characters as "-"."""
+    m = re.search(r"\b([A-Z]{1,2}[0-9]{2,4}[A-Z]?)\b", device)
+    if m:
+        return m.group(1).lower()
+    return re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-")
+
+
 def save_json(out, name, result):
-    """Writes `result` to OUT/NAME.json (creating OUT) and returns the path
-    of its Markdown report, OUT/NAME.md."""
+    """Writes `result` to OUT/NAME-GPU.json (creating OUT; GPU from
+    result["device"], see gpu_name) and returns the path of its Markdown
+    report, OUT/NAME-GPU.md. A run on the same GPU replaces both."""
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, name + ".json"), "w") as f:
+    base = os.path.join(out, f"{name}-{gpu_name(result['device'])}")
+    with open(base + ".json", "w") as f:
         json.dump(result, f, indent=2)
-    return os.path.join(out, name + ".md")
+    return base + ".md"

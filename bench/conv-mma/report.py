@@ -1,7 +1,7 @@
 # Measures cuDNN (torch conv2d, f16, channels_last, cudnn.benchmark, the
 # padding inside the convolution) for the ResNet-50 layers hidet-run timed,
 # in the same run and with the same method, and writes
-# conv-mma.{json,md}. The hidet kernel reads a pre-padded input.
+# conv-mma-<gpu>.{json,md} (e.g. conv-mma-h100). The hidet kernel reads a pre-padded input.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
@@ -45,7 +45,8 @@ geo = geomean(three)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
        "rows": rows, "geomean_ratio_3x3": geo}
-with open(save_json(out, "conv-mma", res), "w") as md:
+md_path = save_json(out, "conv-mma", res)
+with open(md_path, "w") as md:
     md.write(f"# Implicit-GEMM convolution vs cuDNN, f16, ResNet-50 layers ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}, "
              f"cuDNN {res['cudnn']}. NHWC/HWCF, default schedules (no "
@@ -63,4 +64,4 @@ with open(save_json(out, "conv-mma", res), "w") as md:
         md.write(f"| {r['layer']} | {r['batch']} | {r['status']} | {r['rel_l2']:.1e} | "
                  f"{r['hidet_ms']:.4f} | {r['hidet_TFLOPs']:.1f} | {r['cudnn_ms']:.4f} | "
                  f"{r['cudnn_TFLOPs']:.1f} | {r['ratio']:.2f}x | `{r['schedule']}` |\n")
-print(open(os.path.join(out, "conv-mma.md")).read())
+print(open(md_path).read())

@@ -3,8 +3,8 @@
 # CUDA events, median): the GEMM alone in cuBLAS (torch.matmul), and
 # gelu(x @ w + b) and relu(x @ w + b) in PyTorch eager (addmm + gelu / relu)
 # and torch.compile; then
-# writes fusion.{json,md} with the ratios the issue asks for and the kernel
-# counts prepare recorded.
+# writes fusion-<gpu>.{json,md} (e.g. fusion-h100) with the ratios to the
+# bare GEMM and to torch.compile and the kernel counts prepare recorded.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import json
 import os
@@ -74,7 +74,8 @@ res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "fast_math_over_bare_gemm": fast["ms"] / bare["ms"],
        "compile_over_fast_math": base["compile_ms"] / fast["ms"],
        "kernel_counts": counts}
-with open(save_json(out, "fusion", res), "w") as md:
+md_path = save_json(out, "fusion", res)
+with open(md_path, "w") as md:
     md.write(f"# Post-scheduling fusion: gelu(x @ w + b), f16 ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
              f"M x N x K = {m} x {n} x {k}; GELU in its tanh form. Each "
@@ -115,4 +116,4 @@ with open(save_json(out, "fusion", res), "w") as md:
     for name, cnt in counts.items():
         md.write(f"| {name} | {cnt['linalg_ops']} | {cnt['kernels_fused']} | "
                  f"{cnt['kernels_unfused']} |\n")
-print(open(os.path.join(out, "fusion.md")).read())
+print(open(md_path).read())

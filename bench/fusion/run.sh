@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of post-scheduling fusion (issue 6) on the GPU:
+# Benchmark of post-scheduling fusion on the GPU:
 #   gelu(x @ w + b), f16, 4096 x 3072 x 768: fused (the bias and GELU in the
 #   GEMM's kernel), fused with 16-bit tanh from exp2 and a reciprocal
 #   (exp2-tanh=1) or with fast-math flags (fast-math=1), unfused

@@ -1,7 +1,7 @@
 # Measures cuBLAS (torch.matmul, f16/bf16 with f32 accumulation) for the
 # shapes hidet-run timed, in the same run and with the same method (each
 # repetition queued behind a GPU sleep, CUDA events, median), and writes
-# matmul-mma.{json,md}: time, TFLOP/s, ratio and schedule per shape, and the
+# matmul-mma-<gpu>.{json,md} (e.g. matmul-mma-h100): time, TFLOP/s, ratio and schedule per shape, and the
 # geometric mean of the ratios per dtype.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
@@ -41,7 +41,8 @@ for ty in dtypes:
         geo[ty] = geomean(ratios)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
-with open(save_json(out, "matmul-mma", res), "w") as md:
+md_path = save_json(out, "matmul-mma", res)
+with open(md_path, "w") as md:
     md.write(f"# Tensor-core matmul templates vs cuBLAS, f16/bf16 ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
              "Default schedules (no tuning; the last column): "
@@ -64,4 +65,4 @@ with open(save_json(out, "matmul-mma", res), "w") as md:
                  f"{r['hidet_TFLOPs']:.1f} | {r['cublas_ms']:.4f} | "
                  f"{r['cublas_TFLOPs']:.1f} | {r['ratio']:.2f}x | "
                  f"`{r['schedule']}` |\n")
-print(open(os.path.join(out, "matmul-mma.md")).read())
+print(open(md_path).read())

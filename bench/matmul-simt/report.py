@@ -1,6 +1,7 @@
 # Measures cuBLAS f32 (TF32 off) for the shapes hidet-run timed, in the same
 # run and with the same method (each repetition queued behind a GPU sleep,
-# CUDA events, median), and writes matmul-simt.{json,md}.
+# CUDA events, median), and writes matmul-simt-<gpu>.{json,md} (e.g.
+# matmul-simt-h100).
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
@@ -33,7 +34,8 @@ for path in sorted(glob.glob(os.path.join(art, "mm_*.json"))):
 geo = geomean(r["ratio"] for r in rows)
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "rows": rows, "geomean_ratio": geo}
-with open(save_json(out, "matmul-simt", res), "w") as md:
+md_path = save_json(out, "matmul-simt", res)
+with open(md_path, "w") as md:
     md.write(f"# SIMT f32 matmul template vs cuBLAS, TF32 off ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}. "
              "Each kernel checked against the CPU reference before timing; "
@@ -47,4 +49,4 @@ with open(save_json(out, "matmul-simt", res), "w") as md:
                  f"{r['hidet_ms']:.4f} | {r['hidet_TFLOPs']:.1f} | "
                  f"{r['cublas_ms']:.4f} | {r['ratio']:.2f}x | "
                  f"`{r['schedule']}` |\n")
-print(open(os.path.join(out, "matmul-simt.md")).read())
+print(open(md_path).read())

@@ -1,9 +1,12 @@
 # Joins hidet-run's JSON results with the PyTorch baselines of the same run
-# and writes rule-based.json and rule-based.md. Usage:
+# and writes rule-based-<gpu>.{json,md} (e.g. rule-based-h100). Usage:
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from timing import save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 base = json.load(open(os.path.join(art, "baselines.json")))
@@ -41,9 +44,8 @@ for label, name, nbytes, key, blabel in cases:
 result = {"date": date, "commit": commit, "device": base["device"],
           "torch": base["torch"], "copy_TBps": copy_tbps, "cases": rows,
           "baselines": base}
-os.makedirs(out, exist_ok=True)
-json.dump(result, open(os.path.join(out, "rule-based.json"), "w"), indent=2)
-with open(os.path.join(out, "rule-based.md"), "w") as md:
+md_path = save_json(out, "rule-based", result)
+with open(md_path, "w") as md:
     md.write(f"# Rule-based kernels vs PyTorch ({date})\n\n")
     md.write(f"GPU: {base['device']}; commit {commit}; torch {base['torch']}. "
              f"Copy ceiling measured in the same run: {copy_tbps:.2f} TB/s "
@@ -62,4 +64,4 @@ with open(os.path.join(out, "rule-based.md"), "w") as md:
                  f"{r['hidet_ms']:.4f} | {r['hidet_TBps']:.2f} | "
                  f"{100 * r['fraction_of_copy']:.0f}% | {r['baseline']} | "
                  f"{r['baseline_ms']:.4f} | {r['speedup_vs_baseline']:.2f}x |\n")
-print(open(os.path.join(out, "rule-based.md")).read())
+print(open(md_path).read())

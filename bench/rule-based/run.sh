@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark of the rule-based scheduler (issue: GPU execution path).
+# Benchmark of the rule-based scheduler on memory-bound ops.
 #   bench/rule-based/run.sh prepare DIR [build-dir]   # here: compile
 #   bench/rule-based/run.sh run DIR OUT COMMIT DATE   # on the GPU machine
 # `run` verifies every kernel against its CPU reference, times it, measures
-# the PyTorch baselines in the same run and writes OUT/rule-based.{json,md}.
+# the PyTorch baselines in the same run and writes
+# OUT/rule-based-<gpu>.{json,md} (e.g. rule-based-h100).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../common/compile.sh"

@@ -1,4 +1,5 @@
-# Writes wgmma-pingpong.{json,md}: per shape and function, the heuristic's
+# Writes wgmma-pingpong-sweep-<gpu>.{json,md} (e.g.
+# wgmma-pingpong-sweep-h100): per shape and function, the heuristic's
 # schedule, cooperative 128 x 256 tiles (persistent) and pingpong 64 x 256
 # tiles, each checked before it was timed.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
@@ -25,7 +26,8 @@ for path in sorted(glob.glob(os.path.join(art, "*.json"))):
         "schedule": open(os.path.join(art, name + ".schedule")).read().strip()}
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "rows": [{"function": k, "shape": s, **v} for (k, s), v in sorted(rows.items())]}
-with open(save_json(out, "wgmma-pingpong", res), "w") as md:
+md_path = save_json(out, "wgmma-pingpong-sweep", res)
+with open(md_path, "w") as md:
     md.write(f"# Hopper template: pingpong vs the heuristic's tiles, f16 ({date})\n\n"
              f"GPU: {res['device']}; commit {commit}. `hidet-run`, each kernel checked "
              "against naive GPU kernels with f32 accumulation before timing; median "
@@ -39,4 +41,4 @@ with open(save_json(out, "wgmma-pingpong", res), "w") as md:
         checks = "/".join(x["status"] for x in (d, c, p))
         md.write(f"| {kind} | {shape} | {d['ms']:.4f} | {c['ms']:.4f} | {p['ms']:.4f} | "
                  f"{checks} | `{d['schedule']}` |\n")
-print(open(os.path.join(out, "wgmma-pingpong.md")).read())
+print(open(md_path).read())

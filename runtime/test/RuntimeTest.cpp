@@ -170,8 +170,8 @@ int main() {
   expectNoError("events");
 
   // Dynamic shared memory beyond the default allowance needs the opt-in;
-  // exactly 48 KiB is already beyond it on sm_90 (the launch failed before
-  // the allowance was asked for).
+  // exactly 48 KiB is already beyond it on sm_90 (without the opt-in, the
+  // launch fails).
   for (int32_t kib : {48, 100}) {
     value = kib;
     mgpuLaunchKernel(fill, 2, 1, 1, kCount / 2, 1, 1, kib * 1024, stream,

@@ -62,7 +62,7 @@
 
 // The exported symbol holding the manifest text.
 #define HIDET_MANIFEST_SYMBOL "hidet_manifest"
-// The first token of the header statement and the only version so far.
+// The first token of the header statement, and the one version defined.
 #define HIDET_MANIFEST_MAGIC "hidet-manifest"
 #define HIDET_MANIFEST_VERSION 1
 // Entry point of func <name>: HIDET_MANIFEST_ENTRY_PREFIX "<name>".

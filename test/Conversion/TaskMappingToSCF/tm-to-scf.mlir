@@ -578,9 +578,9 @@ func.func @spatial_op_constant_worker() -> (index, index) {
 
 // -----
 
-// tm.num_workers and tm.task_shape lower to constants. Regression: the task
-// shape of a composition used to be read through a dangling reference and
-// lowered to garbage constants.
+// tm.num_workers and tm.task_shape lower to constants, the task shape of a
+// composition included (computed for the query; read through a dangling
+// reference it would lower to garbage constants).
 // CHECK-LABEL: func.func @queries_to_constants(
 func.func @queries_to_constants() -> (index, index, index, index, index) {
   // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index

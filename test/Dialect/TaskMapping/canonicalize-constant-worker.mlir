@@ -1,10 +1,9 @@
 // RUN: hidet-opt %s --canonicalize --allow-unregistered-dialect | FileCheck %s
 
-// Regression: the tm.foreach verifier used to read a constant worker c as
-// the worker range [0, c], so --canonicalize folding the worker to the
-// constant 5 turned this valid input into IR the verifier rejected ("mapping
-// needs 8 workers but the worker range has only 6"). A constant is one
-// worker, not a range.
+// A constant worker is one worker, not a range: --canonicalize folds the
+// worker to the constant 5, and the tm.foreach verifier must accept the
+// result (read as the worker range [0, 5] it would say "mapping needs 8
+// workers but the worker range has only 6").
 
 // CHECK-LABEL: func.func @worker_folds_to_constant(
 // CHECK: %[[C5:.*]] = arith.constant 5 : index

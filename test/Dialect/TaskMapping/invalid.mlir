@@ -61,8 +61,8 @@ func.func @ranks_wrong_length() {
 
 // -----
 
-// An explicit empty ranks list is wrong, not row-major. Regression: it used to
-// be accepted and silently read as the default.
+// An explicit empty ranks list is an error, not a request for the default
+// (row-major) order.
 func.func @ranks_empty() {
   // expected-error @+1 {{ranks has 0 entries but the task shape has rank 2}}
   "test.mapping"() {m = #tm.repeat<[4, 8], ranks = []>} : () -> ()
@@ -179,8 +179,8 @@ func.func @unknown_key() {
 
 // -----
 
-// A key may appear once. Regression: the lists used to be concatenated, and
-// the error said "ranks has 4 entries".
+// A key may appear once; a repeated key is reported as such, not as a list
+// of the wrong length (the two lists concatenated: "ranks has 4 entries").
 func.func @duplicate_key() {
   // expected-error @+1 {{duplicate key 'ranks'}}
   "test.mapping"() {m = #tm.spatial<[4, 8], ranks = [1, 0], ranks = [0, 1]>} : () -> ()

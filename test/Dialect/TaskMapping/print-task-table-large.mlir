@@ -1,10 +1,9 @@
 // RUN: hidet-opt %s --allow-unregistered-dialect --tm-print-task-table='max-workers=2' -o /dev/null | FileCheck %s
 // RUN: hidet-opt %s --allow-unregistered-dialect --tm-print-task-table='view=grid max-workers=2' -o /dev/null | FileCheck %s --check-prefix=GRID
 
-// tm-print-task-table on mappings too large to enumerate. Regression: the
-// printer used to build the full task list of each worker (2^30 tasks here)
-// and abort with std::bad_alloc, and the grid view enumerated every worker
-// of a projection with 2^40 workers.
+// tm-print-task-table on mappings too large to enumerate: the printer must
+// not build a worker's full task list (2^30 tasks here: std::bad_alloc), nor
+// the grid view enumerate every worker of a projection with 2^40 workers.
 
 // CHECK-LABEL: mapping #tm.repeat<[1048576, 1024]> (tm.num_workers)
 // CHECK-NEXT: num_workers = 1, task_shape = [1048576, 1024], tasks_per_worker = 1073741824

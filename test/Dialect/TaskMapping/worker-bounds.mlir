@@ -1,8 +1,8 @@
 // RUN: hidet-opt %s --convert-tm-to-scf --allow-unregistered-dialect -split-input-file | FileCheck %s
 
-// Static worker bounds near the int64 limit must not overflow. Regression:
-// each of these valid inputs was rejected by the tm.foreach verifier with a
-// negative or zero "worker range", and the guard of the lowering was wrong.
+// Static worker bounds near the int64 limit must not overflow: each of these
+// inputs is valid (an overflow shows as a negative or zero "worker range" in
+// the tm.foreach verifier's error), and the lowering's guard is exact.
 
 // A constant worker of INT64_MAX: its bound INT64_MAX + 1 does not exist, so
 // the worker is treated as unbounded and guarded.

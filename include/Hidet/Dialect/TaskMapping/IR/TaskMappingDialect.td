@@ -30,7 +30,7 @@ def TaskMapping_Dialect : Dialect {
 
     The meaning of every mapping is defined once, by the plain C++ algebra in
     `include/Hidet/Algebra/TaskMapping.h`; see
-    `python-free-docs/TaskMappingGuide.md` for worked examples.
+    `docs/TaskMappingGuide.md` for worked examples.
   }];
   let useDefaultAttributePrinterParser = 0;
   let hasConstantMaterializer = 1;
