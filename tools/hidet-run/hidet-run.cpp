@@ -4,9 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] [--func NAME]
-//             [--seed N]
-//             [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] [--atol X]
+//   hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] [options]
 //
 // Loads an ahead-of-time compiled GPU library and, optionally, the CPU build
 // of the same program, reads their manifests (hidet/Manifest.h), and for
@@ -20,13 +18,15 @@
 // 1 a numerical mismatch, 2 a usage, loading or CUDA error, 3 no usable CUDA
 // device (so scripts can report a skip).
 //
-// Only libhidet_runtime and libdl are linked: it runs where nothing but the
-// NVIDIA driver is installed.
+// Besides libhidet_runtime and libdl, only LLVM's Support library is used,
+// linked statically: it runs where nothing but the NVIDIA driver is
+// installed. `hidet-run --help` lists the options (Options.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Data.h"
 #include "ManifestParser.h"
+#include "Options.h"
 
 #include "hidet/Manifest.h"
 #include "hidet/Runtime.h"
@@ -50,184 +50,11 @@ using namespace hidet::run;
 
 namespace {
 
-enum ExitCode {
-  kExitPass = 0,
-  kExitMismatch = 1,
-  kExitError = 2,
-  kExitNoDevice = 3,
-};
-
-const char *const kSynopsis =
-    "usage: hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] "
-    "[--func NAME] [--seed N]\n"
-    "                 [--warmup N] [--reps N] [--json FILE] [--rtol-l2 X] "
-    "[--atol X]\n"
-    "                 [--max-ulp N]\n";
-
-const char *const kHelp =
-    "\n"
-    "Runs the functions that <gpu-lib.so> lists in its hidet_manifest on\n"
-    "random inputs, checks each output against <cpu-lib.so> and times them.\n"
-    "\n"
-    "  --ref LIB     CPU reference build; without it nothing is verified\n"
-    "  --ref-gpu     the reference is a GPU build too (e.g. naive kernels "
-    "from\n"
-    "                hidet-gpu-pipeline{anchors=0}): it gets device buffers\n"
-    "  --func NAME   only this function (default: all in the manifest)\n"
-    "  --seed N      input generator seed (default 0)\n"
-    "  --warmup N    untimed calls before timing (default 10)\n"
-    "  --reps N      timed calls (default 100; 0 skips timing)\n"
-    "  --json FILE   also write the results as JSON\n"
-    "  --rtol-l2 X   bound on ||gpu-ref||/||ref|| for every output (default\n"
-    "                per dtype: f32 1e-5, f16 2e-3, bf16 1.6e-2, f64 1e-10,\n"
-    "                integers exact)\n"
-    "  --atol X      also bound max |gpu-ref| (default: not checked)\n"
-    "  --max-ulp N   also bound, for float outputs, how many values of the\n"
-    "                dtype lie between gpu and ref, and print the most and\n"
-    "                the count of differing elements (default: not checked)\n"
-    "  --no-spin     time without first queueing a ~100 us spin kernel (the\n"
-    "                spin keeps host launch gaps out of the GPU time)\n"
-    "\n"
-    "Exit status: 0 pass, 1 mismatch, 2 usage/loading/CUDA error, 3 no CUDA\n"
-    "device.\n";
-
 // The entry points are called through a table of fixed arities.
 constexpr size_t kMaxArgs = 32;
 
-struct Options {
-  std::string gpuLib;
-  std::string refLib;
-  std::string func;
-  std::string jsonPath;
-  uint64_t seed = 0;
-  long long warmup = 10;
-  long long reps = 100;
-  double rtolL2 = -1;          // Negative: the dtype's default.
-  double atol = -1;            // Negative: not checked.
-  long long maxUlp = -1;       // Negative: not checked.
-  bool queueBehindSpin = true; // --no-spin turns it off.
-  bool refOnGpu = false;       // --ref-gpu
-};
-
 void printError(const std::string &message) {
   std::fprintf(stderr, "hidet-run: %s\n", message.c_str());
-}
-
-//===----------------------------------------------------------------------===//
-// Command line
-//===----------------------------------------------------------------------===//
-
-bool parseUnsigned(const std::string &text, unsigned long long max,
-                   unsigned long long &value) {
-  if (text.empty() || text[0] < '0' || text[0] > '9')
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  value = std::strtoull(text.c_str(), &end, 10);
-  return errno == 0 && *end == '\0' && value <= max;
-}
-
-bool parseNonNegative(const std::string &text, double &value) {
-  char *end = nullptr;
-  errno = 0;
-  value = std::strtod(text.c_str(), &end);
-  return !text.empty() && errno == 0 && *end == '\0' && std::isfinite(value) &&
-         value >= 0;
-}
-
-/// Returns false with `error` set on a usage error; sets `help` for --help.
-bool parseCommandLine(int argc, char **argv, Options &options, bool &help,
-                      std::string &error) {
-  std::vector<std::string> positional;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      help = true;
-      return true;
-    }
-    if (arg.size() < 2 || arg.compare(0, 2, "--") != 0 || arg == "--") {
-      if (!arg.empty() && arg[0] == '-' && arg != "-") {
-        error = "unknown option '" + arg + "'";
-        return false;
-      }
-      positional.push_back(arg);
-      continue;
-    }
-    if (arg == std::string("--ref-gpu")) {
-      options.refOnGpu = true;
-      continue;
-    }
-    if (arg == std::string("--no-spin")) {
-      options.queueBehindSpin = false;
-      continue;
-    }
-    std::string name = arg, value;
-    bool hasValue = false;
-    if (size_t eq = arg.find('='); eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      hasValue = true;
-    }
-    static const char *const known[] = {"--ref",     "--func", "--seed",
-                                        "--warmup",  "--reps", "--json",
-                                        "--rtol-l2", "--atol", "--max-ulp"};
-    if (std::find_if(std::begin(known), std::end(known), [&](const char *k) {
-          return name == k;
-        }) == std::end(known)) {
-      error = "unknown option '" + name + "'";
-      return false;
-    }
-    if (!hasValue) {
-      if (i + 1 >= argc) {
-        error = "option '" + name + "' needs a value";
-        return false;
-      }
-      value = argv[++i];
-    }
-    unsigned long long number = 0;
-    if (name == "--ref") {
-      options.refLib = value;
-    } else if (name == "--func") {
-      options.func = value;
-    } else if (name == "--json") {
-      options.jsonPath = value;
-    } else if (name == "--seed") {
-      if (!parseUnsigned(value, UINT64_MAX, number)) {
-        error = "--seed takes a non-negative integer, not '" + value + "'";
-        return false;
-      }
-      options.seed = number;
-    } else if (name == "--warmup" || name == "--reps") {
-      if (!parseUnsigned(value, 100000000, number)) {
-        error = name + " takes an integer from 0 to 1e8, not '" + value + "'";
-        return false;
-      }
-      (name == "--warmup" ? options.warmup : options.reps) =
-          static_cast<long long>(number);
-    } else if (name == "--max-ulp") {
-      if (!parseUnsigned(value, INT64_MAX, number)) {
-        error = "--max-ulp takes a non-negative integer, not '" + value + "'";
-        return false;
-      }
-      options.maxUlp = static_cast<long long>(number);
-    } else {
-      double bound = 0;
-      if (!parseNonNegative(value, bound)) {
-        error = name + " takes a non-negative number, not '" + value + "'";
-        return false;
-      }
-      (name == "--atol" ? options.atol : options.rtolL2) = bound;
-    }
-  }
-  if (positional.size() != 1) {
-    error = positional.empty() ? "no GPU library given"
-                               : "expected one GPU library, got " +
-                                     std::to_string(positional.size()) +
-                                     " positional arguments";
-    return false;
-  }
-  options.gpuLib = positional[0];
-  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -918,18 +745,8 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
 
 int main(int argc, char **argv) {
   Options options;
-  bool help = false;
-  std::string error;
-  if (!parseCommandLine(argc, argv, options, help, error)) {
-    printError(error);
-    std::fputs(kSynopsis, stderr);
+  if (!parseOptions(argc, argv, options))
     return kExitError;
-  }
-  if (help) {
-    std::fputs(kSynopsis, stdout);
-    std::fputs(kHelp, stdout);
-    return kExitPass;
-  }
   std::vector<Library> libraries;
   int exitCode = runTool(options, libraries);
   std::fflush(stdout);
