@@ -1,0 +1,124 @@
+//===- Library.cpp - Compiled libraries and calls into them ---------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Library.h"
+
+#include "hidet/Manifest.h"
+#include "hidet/Runtime.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <dlfcn.h>
+#include <string_view>
+#include <unistd.h>
+#include <utility>
+
+using namespace hidet::run;
+
+bool hidet::run::openLibrary(const std::string &path, Library &library,
+                             std::string &error) {
+  library.path = path;
+  // Without a slash dlopen would search the library path, not the file.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  if (access(file.c_str(), R_OK) != 0) {
+    error = "cannot open " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  dlerror();
+  // RTLD_LOCAL keeps the GPU and CPU builds' identical symbol names apart.
+  library.handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library.handle) {
+    const char *reason = dlerror();
+    error = "cannot load " + path + ": " + (reason ? reason : "dlopen failed");
+    return false;
+  }
+  auto *text =
+      static_cast<const char *>(dlsym(library.handle, HIDET_MANIFEST_SYMBOL));
+  if (!text) {
+    error = path + ": no '" HIDET_MANIFEST_SYMBOL
+                   "' symbol; the library does not describe its functions "
+                   "(see hidet/Manifest.h)";
+    return false;
+  }
+  constexpr size_t kMaxManifest = size_t(1) << 20;
+  size_t length = strnlen(text, kMaxManifest);
+  if (length == kMaxManifest) {
+    error = path + ": '" HIDET_MANIFEST_SYMBOL
+                   "' is not NUL-terminated within 1 MiB";
+    return false;
+  }
+  std::string parseError;
+  if (!parseManifest(std::string_view(text, length), library.manifest,
+                     parseError)) {
+    error = path + ": malformed manifest: " + parseError;
+    return false;
+  }
+  return true;
+}
+
+void *hidet::run::lookupEntry(const Library &library, const FuncSpec &func,
+                              std::string &error) {
+  std::string symbol = HIDET_MANIFEST_ENTRY_PREFIX + func.name;
+  void *entry = dlsym(library.handle, symbol.c_str());
+  if (!entry)
+    error = library.path + ": the manifest lists '" + func.name +
+            "' but the library does not export '" + symbol + "'";
+  return entry;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+template <size_t... I>
+void callWithArity(void *entry, void *const *args, std::index_sequence<I...>) {
+  using Function = void (*)(decltype((void)I, static_cast<void *>(nullptr))...);
+  reinterpret_cast<Function>(entry)(args[I]...);
+}
+
+template <size_t N> void callWithCount(void *entry, void *const *args) {
+  callWithArity(entry, args, std::make_index_sequence<N>());
+}
+
+template <size_t... N>
+void dispatchCall(void *entry, const std::vector<void *> &args,
+                  std::index_sequence<N...>) {
+  using Caller = void (*)(void *, void *const *);
+  static constexpr Caller callers[] = {&callWithCount<N>...};
+  callers[args.size()](entry, args.data());
+}
+
+} // namespace
+
+void CallArgs::add(void *data, const ArgSpec &arg) {
+  size_t rank = arg.shape.size();
+  std::vector<int64_t> words(3 + 2 * rank);
+  int64_t pointer = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
+  words[0] = pointer; // allocated
+  words[1] = pointer; // aligned
+  words[2] = 0;       // offset
+  int64_t stride = 1;
+  for (size_t i = rank; i-- > 0;) {
+    words[3 + i] = arg.shape[i];
+    words[3 + rank + i] = stride;
+    stride *= arg.shape[i];
+  }
+  // Moving the vector keeps its heap buffer, so earlier pointers stay valid.
+  descriptors.push_back(std::move(words));
+  pointers.push_back(descriptors.back().data());
+}
+
+void CallArgs::call(void *entry) const {
+  dispatchCall(entry, pointers, std::make_index_sequence<kMaxArgs + 1>());
+}
+
+DeviceBuffers::~DeviceBuffers() {
+  for (void *pointer : pointers)
+    hidetFree(pointer);
+}

@@ -1,0 +1,49 @@
+//===- Options.h - Command line of hidet-run --------------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// hidet-run's options, parsed with llvm::cl, and its exit statuses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_RUN_OPTIONS_H
+#define HIDET_RUN_OPTIONS_H
+
+#include <cstdint>
+#include <string>
+
+namespace hidet::run {
+
+/// hidet-run's exit statuses, as --help lists them.
+enum ExitCode {
+  kExitPass = 0,
+  kExitMismatch = 1,
+  kExitError = 2,
+  kExitNoDevice = 3,
+};
+
+struct Options {
+  std::string gpuLib;
+  std::string refLib;   // Empty: nothing is verified.
+  std::string func;     // Empty: every function in the manifest.
+  std::string jsonPath; // Empty: no JSON report.
+  uint64_t seed = 0;
+  long long warmup = 10;
+  long long reps = 100;
+  double rtolL2 = -1;          // Negative: the dtype's default.
+  double atol = -1;            // Negative: not checked.
+  long long maxUlp = -1;       // Negative: not checked.
+  bool queueBehindSpin = true; // --no-spin turns it off.
+  bool refOnGpu = false;       // --ref-gpu
+};
+
+/// Parses the command line into `options`. --help, -h and --version print
+/// to stdout and exit with status 0. On a usage error, prints it with a usage
+/// line to stderr and returns false.
+bool parseOptions(int argc, char **argv, Options &options);
+
+} // namespace hidet::run
+
+#endif // HIDET_RUN_OPTIONS_H

@@ -1,0 +1,75 @@
+//===- Report.h - Results and messages of hidet-run -------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What hidet-run found for each function, and how it says so: one summary
+// line per function (with per-output details when they say more), errors
+// on stderr, and the --json report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_RUN_REPORT_H
+#define HIDET_RUN_REPORT_H
+
+#include "Data.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hidet::run {
+
+struct Options;
+
+struct OutputResult {
+  size_t index = 0;
+  const ArgSpec *arg = nullptr;
+  Comparison comparison;
+  double rtolL2 = 0;
+  double atol = -1;
+  long long maxUlp = -1;
+  bool pass = true;
+};
+
+struct FuncResult {
+  const FuncSpec *func = nullptr;
+  bool verified = false;
+  bool pass = true;
+  std::vector<OutputResult> outputs;
+  double worstRelL2 = 0;
+  double worstMaxAbs = 0;
+  /// Over the float outputs (-1: none).
+  int64_t worstMaxUlp = -1;
+  int64_t ulpMismatches = 0;
+  bool timed = false;
+  double medianMs = 0, minMs = 0, meanMs = 0;
+};
+
+/// Prints "hidet-run: <message>" to stderr.
+void printError(const std::string &message);
+
+/// Prints and clears the runtime's error, if any; returns whether there was
+/// none.
+bool checkRuntime(const std::string &what);
+
+/// Reports the runtime's error for a failed step; always false.
+bool reportCudaError(const std::string &what);
+
+/// Prints the summary line of `result` to stdout, and a line per output
+/// when it failed or has several.
+void printResult(const FuncResult &result, const std::string &device);
+
+/// Writes the JSON report to `path`. `status` is the run's ("pass", "fail",
+/// "unverified", "error" or "no-device"); `device` and `reason` are left
+/// out (null, absent) when empty. Returns false, with the error printed,
+/// when the file cannot be written.
+bool writeJson(const std::string &path, const Options &options,
+               const std::string &status, const std::string &device,
+               const std::string &reason,
+               const std::vector<FuncResult> &results, int exitCode);
+
+} // namespace hidet::run
+
+#endif // HIDET_RUN_REPORT_H

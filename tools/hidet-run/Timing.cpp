@@ -1,0 +1,130 @@
+//===- Timing.cpp - Timing a GPU build with CUDA events -------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Timing.h"
+
+#include "Options.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace hidet::run;
+
+namespace {
+
+/// A kernel that spins for a fixed number of cycles (~100 us). Launched
+/// before each timed call, it lets the host enqueue the call's kernels
+/// while the GPU is still busy, so that launch gaps stay out of the timing
+/// (the same method as the project's PyTorch baselines, which queue behind
+/// torch.cuda._sleep). PTX, so that the driver compiles it for any GPU.
+class SpinKernel {
+public:
+  SpinKernel() = default;
+  SpinKernel(const SpinKernel &) = delete;
+  SpinKernel &operator=(const SpinKernel &) = delete;
+  ~SpinKernel() {
+    if (module)
+      mgpuModuleUnload(module);
+  }
+
+  void launch(hidetStream_t stream) {
+    if (!module) {
+      module = mgpuModuleLoadJIT(kPtx, /*optLevel=*/2);
+      if (module)
+        function = mgpuModuleGetFunction(module, "hidet_spin");
+    }
+    if (!function)
+      return;
+    uint64_t cycles = 200000; // ~100 us at 2 GHz
+    void *params[] = {&cycles};
+    mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr, 1);
+  }
+
+private:
+  static constexpr const char *kPtx =
+      ".version 7.0\n.target sm_70\n.address_size 64\n"
+      ".visible .entry hidet_spin(.param .u64 cycles) {\n"
+      "  .reg .u64 %rd<4>;\n  .reg .pred %p;\n"
+      "  ld.param.u64 %rd1, [cycles];\n  mov.u64 %rd2, %clock64;\n"
+      "SPIN:\n  mov.u64 %rd3, %clock64;\n  sub.u64 %rd3, %rd3, %rd2;\n"
+      "  setp.lt.u64 %p, %rd3, %rd1;\n  @%p bra SPIN;\n  ret;\n}\n";
+  hidetModule_t module = nullptr;
+  hidetFunction_t function = nullptr;
+};
+
+/// Records the median, min and mean of `times` (not empty) in `result`.
+void recordTimes(std::vector<double> times, FuncResult &result) {
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  result.timed = true;
+  result.medianMs =
+      n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+  result.minMs = times.front();
+  double sum = 0;
+  for (double t : times)
+    sum += t;
+  result.meanMs = sum / static_cast<double>(n);
+}
+
+} // namespace
+
+bool hidet::run::timeCalls(const FuncSpec &func, const GpuCall &call,
+                           const Options &options, hidetStream_t stream,
+                           FuncResult &result) {
+  const std::string &label = func.name;
+  if (options.reps == 0)
+    return true;
+  for (long long i = 0; i < options.warmup; ++i) {
+    call.args.call(call.entry);
+    if (!checkRuntime(label + ": warm-up"))
+      return false;
+  }
+  hidetStreamSynchronize(stream);
+  // Events for all reps up front, so timing adds no host work between
+  // calls; the compiled code's own work goes to the same stream.
+  std::vector<hidetEvent_t> starts, ends;
+  bool ok = true;
+  for (long long i = 0; i < options.reps && ok; ++i) {
+    starts.push_back(hidetEventCreate());
+    ends.push_back(hidetEventCreate());
+    ok = starts.back() && ends.back();
+  }
+  std::vector<double> times;
+  SpinKernel spin;
+  for (long long i = 0; i < options.reps && ok; ++i) {
+    // Keep the GPU busy while the host enqueues the call, so that the
+    // events measure GPU time, not host launch gaps.
+    if (options.queueBehindSpin)
+      spin.launch(stream);
+    hidetEventRecord(starts[i], stream);
+    // The end is recorded inside the function's final stream wait, so the
+    // host's wake-up stays out; a function that does not wait gets it here.
+    hidetRuntimeRecordBeforeSync(ends[i]);
+    call.args.call(call.entry);
+    if (hidetRuntimeRecordBeforeSync(nullptr) == ends[i])
+      hidetEventRecord(ends[i], stream);
+    ok = checkRuntime(label + ": timed run");
+  }
+  if (ok) {
+    hidetEventSynchronize(ends.back());
+    for (long long i = 0; i < options.reps && ok; ++i) {
+      float ms = 0;
+      ok = hidetEventElapsedMs(starts[i], ends[i], &ms) == HIDET_RUNTIME_OK;
+      times.push_back(ms);
+    }
+    ok = checkRuntime(label + ": reading timers") && ok;
+  }
+  for (hidetEvent_t event : starts)
+    hidetEventDestroy(event);
+  for (hidetEvent_t event : ends)
+    hidetEventDestroy(event);
+  if (!ok)
+    return reportCudaError(label);
+  recordTimes(std::move(times), result);
+  return true;
+}

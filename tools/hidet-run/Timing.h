@@ -1,0 +1,34 @@
+//===- Timing.h - Timing a GPU build with CUDA events -----------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Times repeated calls of a GPU build on one stream: untimed warm-up calls,
+// then each timed call bracketed by CUDA events and, unless --no-spin,
+// queued behind a spin kernel so that host launch gaps stay out.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_RUN_TIMING_H
+#define HIDET_RUN_TIMING_H
+
+#include "Report.h"
+#include "Verify.h"
+
+#include "hidet/Runtime.h"
+
+namespace hidet::run {
+
+struct Options;
+
+/// Times `call` (options.warmup untimed calls, then options.reps timed
+/// ones) and records the median, min and mean in `result`. Returns false on
+/// a CUDA error (reported).
+bool timeCalls(const FuncSpec &func, const GpuCall &call,
+               const Options &options, hidetStream_t stream,
+               FuncResult &result);
+
+} // namespace hidet::run
+
+#endif // HIDET_RUN_TIMING_H
