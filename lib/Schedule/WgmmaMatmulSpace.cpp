@@ -13,11 +13,10 @@ using namespace hidet::schedule;
 /// The longest K loop (in K steps of 64) that the heuristic runs on a
 /// persistent grid.
 static constexpr int64_t kPersistentMaxKSteps = 16;
-/// The longest K loop after which pingpong tiles beat a persistent grid of
-/// 128 x 256 ones (bench/results/wgmma-pingpong-sweep.md, since the
-/// accumulator fix of 19ebb7e: at 12 K steps as fast or faster, at 16
-/// 3-7% faster, bare, with bias + ReLU or with GELU; at 48 and 64 slower):
-/// every persistent pick today.
+/// The longest K loop for which pingpong tiles beat a persistent grid of
+/// 128 x 256 ones (bench/results/wgmma-pingpong-sweep-h100.md: at 12 K
+/// steps as fast or faster, at 16 3-7% faster, bare, with bias + ReLU or
+/// with GELU; at 48 and 64 slower): every persistent pick.
 static constexpr int64_t kPingpongMaxKSteps = 16;
 
 std::array<int64_t, 2>
@@ -50,10 +49,10 @@ std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
   if (s.stages < 2 || s.stages > 8)
     return "stages must be in [2, 8], got " + std::to_string(s.stages);
   // Grids of more than a thousand single-consumer blocks, one per tile,
-  // failed on the H100 (launch failures, and NaNs in some tiles), with
+  // fail on the H100 (launch failures, and NaNs in some tiles), with
   // cp.async at any residency and with TMA at three blocks per SM; walking
-  // grids of one block per SM never did. The cause is not found yet
-  // (bench/results/wgmma-conv-sweep.md).
+  // grids of one block per SM do not (bench/results/wgmma-conv-sweep.md).
+  // Such schedules are rejected until the template is fixed.
   if (s.pingpong &&
       (s.block[0] != WgmmaMatmulSchedule::kWarpgroupRows || !s.persistent))
     return "pingpong = true takes block M = 64 (each consumer warpgroup a "

@@ -401,7 +401,7 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
 def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
   let summary = "Groups a tensor graph into fusion groups around anchor ops.";
   let description = [{
-    Hidet's post-scheduling fusion, first half: partitions the ops of a
+    Hidet's post-scheduling fusion, the decision: partitions the ops of a
     function on tensors that implement `FusibleOpInterface` into fusion
     groups, each to become one kernel, and writes each op's group and role
     as `hidet.fusion = #hidet.fusion<group = N, role = R>`. Other ops

@@ -172,7 +172,7 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
     producer fills the stages of the next tile while the consumers store the
     last. Schedules of one consumer warpgroup (`block[0] = 64`) must be
     persistent, and run one block per SM: large grids of them, one per tile,
-    failed on the H100 (cause not found yet). The grid fields are those of
+    fail on the H100 (launch failures, NaNs in some tiles). The grid fields are those of
     `#hidet.mma_matmul`: with `split_k = S` each output tile's K steps are
     cut into S slices, computed by separate tiles of the grid into an f32
     workspace, and a second kernel adds the slices to C in order.
