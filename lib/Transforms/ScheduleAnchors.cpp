@@ -38,25 +38,19 @@ struct ScheduleAnchorsPass
     : public hidet::impl::ScheduleAnchorsBase<ScheduleAnchorsPass> {
   using Base::Base;
 
-  /// Builds the kernel of `op` as `attr`, its schedule, says.
-  LogicalResult build(linalg::LinalgOp op, Attribute attr, TargetAttr target) {
-    auto schedule = dyn_cast<ScheduleAttrInterface>(attr);
-    if (!schedule)
-      return op->emitError(kPass)
-             << ": '" << kScheduleAttrName
-             << "' must be a schedule (#hidet.simt_matmul, #hidet.mma_matmul "
-                "or #hidet.wgmma_matmul), got "
-             << attr;
+  /// Builds the kernel of `op` as `schedule` says.
+  LogicalResult build(linalg::LinalgOp op, ScheduleAttrInterface schedule,
+                      TargetAttr target) {
     GemmProblem p;
     fusion::Prologue prologue;
     std::string why;
-    switch (matchAnchor(op, attr, fuse, /*remarks=*/true, p, prologue, why)) {
+    switch (matchAnchor(op, schedule, fuse, /*remarks=*/true, kPass, p,
+                        prologue, why)) {
     case AnchorMatch::NoTemplate:
       // hidet-select-schedules said why; the rule-based scheduler takes it.
       return success();
     case AnchorMatch::Error:
-      return op->emitError(kPass)
-             << ": the reads of the folded prologue have no template: " << why;
+      return failure();
     case AnchorMatch::Gemm:
       break;
     }
@@ -112,10 +106,11 @@ struct ScheduleAnchorsPass
       return signalPassFailure();
     }
     TargetAttr target = TargetAttr::lookup(getOperation());
-    for (linalg::LinalgOp op : collectAnchors(getOperation()))
-      if (Attribute attr = op->getAttr(kScheduleAttrName))
-        if (failed(build(op, attr, target)))
-          return signalPassFailure();
+    for (linalg::LinalgOp op : collectAnchors(getOperation())) {
+      FailureOr<ScheduleAttrInterface> schedule = writtenSchedule(op, kPass);
+      if (failed(schedule) || (*schedule && failed(build(op, *schedule, target))))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

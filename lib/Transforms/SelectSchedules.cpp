@@ -40,29 +40,23 @@ struct SelectSchedulesPass
       op->emitRemark(kPass) << ": left to the rule-based scheduler: " << why;
       return success();
     };
-    Attribute written = op->getAttr(kScheduleAttrName);
-    if (written && !isa<ScheduleAttrInterface>(written))
-      return op->emitError(kPass)
-             << ": '" << kScheduleAttrName
-             << "' must be a schedule (#hidet.simt_matmul, #hidet.mma_matmul "
-                "or #hidet.wgmma_matmul), got "
-             << written;
+    FailureOr<ScheduleAttrInterface> written = writtenSchedule(op, kPass);
+    if (failed(written))
+      return failure();
     GemmProblem p;
     fusion::Prologue prologue;
     std::string why;
-    switch (matchAnchor(op, written, fuse, /*remarks=*/false, p, prologue,
-                        why)) {
+    switch (matchAnchor(op, *written, fuse, /*remarks=*/false, kPass, p,
+                        prologue, why)) {
     case AnchorMatch::NoTemplate:
       return leave(why);
     case AnchorMatch::Error:
-      return op->emitError(kPass)
-             << ": the reads of the folded prologue have no template: " << why;
+      return failure();
     case AnchorMatch::Gemm:
       break;
     }
-    if (written)
-      return verifySchedule(op, kPass, cast<ScheduleAttrInterface>(written), p,
-                            target);
+    if (*written)
+      return verifySchedule(op, kPass, *written, p, target);
     schedule::TargetLimits limits = target.getLimits();
     schedule::GemmDesc desc = describeGemm(p);
     schedule::TemplateKind kind = schedule::defaultTemplate(desc, limits, tf32);

@@ -12,9 +12,24 @@ using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
 
+FailureOr<ScheduleAttrInterface>
+hidet::templates::writtenSchedule(Operation *op, StringRef pass) {
+  Attribute attr = op->getAttr(kScheduleAttrName);
+  if (!attr)
+    return ScheduleAttrInterface();
+  if (auto schedule = dyn_cast<ScheduleAttrInterface>(attr))
+    return schedule;
+  return op->emitError(pass)
+         << ": '" << kScheduleAttrName
+         << "' must be a schedule (#hidet.simt_matmul, #hidet.mma_matmul or "
+            "#hidet.wgmma_matmul), got "
+         << attr;
+}
+
 AnchorMatch hidet::templates::matchAnchor(linalg::LinalgOp op,
                                           Attribute schedule, bool fuse,
-                                          bool remarks, GemmProblem &problem,
+                                          bool remarks, StringRef pass,
+                                          GemmProblem &problem,
                                           fusion::Prologue &prologue,
                                           std::string &why) {
   FailureOr<GemmProblem> p = matchGemm(op, why);
@@ -40,8 +55,12 @@ AnchorMatch hidet::templates::matchAnchor(linalg::LinalgOp op,
   if (prologue.empty())
     return AnchorMatch::Gemm;
   p = matchGemm(op, why, /*onBuffers=*/true, &prologue);
-  if (failed(p))
+  if (failed(p)) {
+    op->emitError(pass) << ": the reads of the folded prologue have no "
+                           "template: "
+                        << why;
     return AnchorMatch::Error;
+  }
   problem = *p;
   return AnchorMatch::Gemm;
 }

@@ -26,21 +26,26 @@ enum class AnchorMatch {
   /// No template: the op is left to the rule-based scheduler (`why` says
   /// why).
   NoTemplate,
-  /// The folded prologue's reads have no template (`why` says why): an
-  /// error.
+  /// The folded prologue's reads have no template: an error, emitted.
   Error,
 };
+
+/// The schedule written on `op`: null when there is none, failure (with an
+/// error prefixed with `pass`) when `hidet.schedule` is not a schedule.
+mlir::FailureOr<ScheduleAttrInterface> writtenSchedule(mlir::Operation *op,
+                                                       llvm::StringRef pass);
 
 /// Reads `op` as a GEMM. With `fuse`, the producers of its inputs in its
 /// fusion group are folded into `prologue` as the kernel built from
 /// `schedule` will read them: elementwise producers only when `schedule`
 /// is null (the heuristic then picks register-staged loads) or stages its
 /// loads through registers. `remarks` reports the prologue ops that do not
-/// fold (the building pass does; the selection pass only asks). `prologue`
-/// must outlive `problem`.
+/// fold (the building pass does; the selection pass only asks); errors are
+/// prefixed with `pass`. `prologue` must outlive `problem`.
 AnchorMatch matchAnchor(mlir::linalg::LinalgOp op, mlir::Attribute schedule,
-                        bool fuse, bool remarks, GemmProblem &problem,
-                        fusion::Prologue &prologue, std::string &why);
+                        bool fuse, bool remarks, llvm::StringRef pass,
+                        GemmProblem &problem, fusion::Prologue &prologue,
+                        std::string &why);
 
 /// `p` as the heuristic sees it.
 schedule::GemmDesc describeGemm(const GemmProblem &p);
