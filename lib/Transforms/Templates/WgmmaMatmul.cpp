@@ -582,7 +582,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   // With pingpong tiles the first chunk's side inputs are loaded before the
   // main loop, whose time hides their latency (bias + ReLU at 4096 x 3072 x
   // 768 ran 7% faster); other schedules load them after it (before it, two
-  // of them measured 5% and 10% slower in the pingpong sweep at a761ce9).
+  // of them measured 5% and 10% slower in the pingpong sweep).
   SmallVector<SmallVector<Value>> sideInputs;
   if (k.pingpong)
     sideInputs = sideInputsOf(pieces0);
