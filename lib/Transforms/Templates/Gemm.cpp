@@ -6,7 +6,7 @@
 
 #include "Gemm.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
@@ -21,7 +21,7 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
-using hidet::rulebased::cst;
+using hidet::kernel::cst;
 
 void hidet::templates::fullyUnrolled(
     OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -77,7 +77,7 @@ Value hidet::templates::loadOperandOrZero(OpBuilder &b, Location loc,
   return loadOrZero(
       b, loc, cond, flat,
       [&](OpBuilder &) { return SmallVector<Value>{offset}; }, type,
-      rulebased::vectorAlign(stored, width),
+      kernel::vectorAlign(stored, width),
       // Only where the element exists: past the edges the operand is 0,
       // which the prologue may not map to 0.
       x.apply ? [&](OpBuilder &b, Value v) { return x.apply(b, loc, v); }
@@ -340,7 +340,7 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
                                            int64_t blockSize) {
   auto mapping = hidet::tm::SpatialAttr::get(
       b.getContext(), ArrayRef<int64_t>{p.batch, p.m, p.n});
-  rulebased::createLaunch(
+  kernel::createLaunch(
       b, loc, mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
         auto elems = hidet::tm::ForEachOp::create(
             b, loc, mapping, hidet::tm::GPUWorker::global_x);

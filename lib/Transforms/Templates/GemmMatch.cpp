@@ -16,7 +16,7 @@
 
 #include "Gemm.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,7 +27,7 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
-using hidet::rulebased::cst;
+using hidet::kernel::cst;
 
 /// Largest power of two up to 16 bytes of `elt` that divides `extent`.
 static int64_t vectorWidthFor(Type elt, int64_t extent) {

@@ -35,7 +35,7 @@
 
 #include "Templates.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
 
@@ -50,7 +50,7 @@
 
 using namespace mlir;
 using namespace hidet;
-using namespace hidet::rulebased;
+using namespace hidet::kernel;
 using namespace hidet::templates;
 
 namespace {
@@ -309,9 +309,9 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
             b, loc, p, grid, [&](OpBuilder &b, const GemmBlock &blk) {
               Value tid = launch.getThreadIds().x;
               Value warp = arith::DivUIOp::create(
-                  b, loc, tid, cst(b, loc, rulebased::kWarpSize));
+                  b, loc, tid, cst(b, loc, kernel::kWarpSize));
               Value lane = arith::RemUIOp::create(
-                  b, loc, tid, cst(b, loc, rulebased::kWarpSize));
+                  b, loc, tid, cst(b, loc, kernel::kWarpSize));
               SmallVector<Type, 2> two(2, b.getIndexType());
               // spatial(BM/WM, BN/WN): the warp's tile.
               auto warpPos = hidet::tm::SpatialOp::create(

@@ -25,7 +25,7 @@
 
 #include "Gemm.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
 
@@ -37,7 +37,7 @@
 
 using namespace mlir;
 using namespace hidet;
-using namespace hidet::rulebased;
+using namespace hidet::kernel;
 using namespace hidet::templates;
 
 void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,

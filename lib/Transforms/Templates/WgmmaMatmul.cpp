@@ -61,7 +61,7 @@
 
 #include "Templates.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
 
@@ -77,7 +77,7 @@
 
 using namespace mlir;
 using namespace hidet;
-using namespace hidet::rulebased;
+using namespace hidet::kernel;
 using namespace hidet::templates;
 
 using schedule::WgmmaMatmulSchedule;
@@ -460,7 +460,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
   const WgmmaMatmulSchedule &sched = k.sched;
   int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
   int64_t rows = WgmmaMatmulSchedule::kWarpgroupRows;
-  int64_t warpRows = rows / (wgThreads / rulebased::kWarpSize);
+  int64_t warpRows = rows / (wgThreads / kernel::kWarpSize);
   Type f32 = b.getF32Type(), ct = k.output.targetElt();
   int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
   int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
@@ -484,9 +484,9 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
 
   Value inWg = arith::RemUIOp::create(b, loc, k.tid, cst(b, loc, wgThreads));
   Value warp =
-      arith::DivUIOp::create(b, loc, inWg, cst(b, loc, rulebased::kWarpSize));
+      arith::DivUIOp::create(b, loc, inWg, cst(b, loc, kernel::kWarpSize));
   Value lane =
-      arith::RemUIOp::create(b, loc, k.tid, cst(b, loc, rulebased::kWarpSize));
+      arith::RemUIOp::create(b, loc, k.tid, cst(b, loc, kernel::kWarpSize));
   // Row 16 (warp) + lane / 4 (+ 8 i) of the warpgroup's rows, column
   // 2 (lane % 4) (+ 8 j).
   Value warpRow0 = arith::MulIOp::create(b, loc, warp, cst(b, loc, warpRows));
@@ -514,7 +514,7 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Kernel &k,
         {width, epilogue->maxVectorWidth(),
          16 / (epilogue->outputElementType().getIntOrFloatBitWidth() / 8)});
   auto pieces = *algebra::TaskMapping::autoMap({warpRows, chunkCols / width},
-                                               rulebased::kWarpSize);
+                                               kernel::kWarpSize);
   algebra::Shape rep = pieces.getFactors()[0].getShape();
   algebra::Shape spat = pieces.getFactors()[1].getShape();
   SmallVector<Type, 2> two(2, b.getIndexType());
