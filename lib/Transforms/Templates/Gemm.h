@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
+#include <array>
 #include <functional>
 #include <string>
 
@@ -103,6 +104,18 @@ struct GemmProblem {
 mlir::FailureOr<GemmProblem>
 matchGemm(mlir::linalg::LinalgOp op, std::string &why, bool onBuffers = true,
           const fusion::Prologue *prologue = nullptr);
+
+/// The offset function of an operand whose batch, rows and columns are
+/// plain strided dimensions (`strides[part]` elements apart, 0: the part
+/// does not move in memory). With a `base` offset, it is added to the batch
+/// part (computed once per block).
+std::function<mlir::Value(mlir::OpBuilder &, mlir::Location, GemmPart,
+                          mlir::Value)>
+stridedOffset(std::array<int64_t, 3> strides, int64_t base = 0);
+
+/// Largest power of two up to 16 bytes of `elt` that divides `extent`: the
+/// vector width of an operand whose contiguous extent is `extent`.
+int64_t vectorWidthFor(mlir::Type elt, int64_t extent);
 
 /// Whether `op` is an anchor of the matmul templates (a contraction or a
 /// 2-D convolution), whether or not `matchGemm` accepts it.
@@ -242,48 +255,6 @@ void emitDoubleBufferedKLoop(
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> load,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> store,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> compute);
-
-/// Where a kernel's results go: C, or with split-K an f32 workspace
-/// [splits][batch][m][n] that a second kernel sums into C.
-struct GemmOutput {
-  const GemmProblem *problem;
-  mlir::Value workspace; ///< null without split-K
-  /// The f32 accumulator's start for C[batch, row, col]: C's value, or 0
-  /// past the edges and with split-K (the second kernel adds C).
-  mlir::Value loadInit(mlir::OpBuilder &b, mlir::Location loc,
-                       const GemmBlock &blk, mlir::Value row,
-                       mlir::Value col) const;
-  /// Stores the f32 result `v` of C[batch, row, col] (through the
-  /// problem's epilogue, when it has one and without split-K); nothing past
-  /// the edges.
-  void store(mlir::OpBuilder &b, mlir::Location loc, const GemmBlock &blk,
-             mlir::Value row, mlir::Value col, mlir::Value v) const;
-  /// For kernels that address the results themselves (vector stores): the
-  /// operand they go to (C, or the workspace as splitKWorkspaceOperand
-  /// describes it), its element type, and the batch of that operand that
-  /// block `blk` writes (with split-K: split * batch + batch).
-  GemmOperand target() const;
-  mlir::Type targetElt() const;
-  mlir::Value targetBatch(mlir::OpBuilder &b, mlir::Location loc,
-                          const GemmBlock &blk) const;
-};
-
-/// With `splits` > 1: allocates the f32 workspace before the kernel and
-/// returns it; null otherwise.
-mlir::Value createSplitKWorkspace(mlir::OpBuilder &b, mlir::Location loc,
-                                  const GemmProblem &p, int64_t splits);
-
-/// The split-K `workspace` of `p` as the C operand of a GEMM of
-/// splits x batch batches: slice s of batch b is its batch s * batch + b,
-/// row-major m x n.
-GemmOperand splitKWorkspaceOperand(const GemmProblem &p, mlir::Value workspace);
-
-/// The second kernel of split-K: C = C + sum of the slices, a thread per
-/// element of C, `blockSize` threads per block; the problem's epilogue, if
-/// any, applies to each sum.
-void emitSplitKReduction(mlir::OpBuilder &b, mlir::Location loc,
-                         const GemmProblem &p, mlir::Value workspace,
-                         int64_t splits, int64_t blockSize);
 
 } // namespace templates
 } // namespace hidet

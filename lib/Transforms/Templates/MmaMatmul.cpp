@@ -35,6 +35,8 @@
 
 #include "Templates.h"
 
+#include "SplitK.h"
+
 #include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"

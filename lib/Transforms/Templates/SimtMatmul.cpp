@@ -24,6 +24,7 @@
 #include "Templates.h"
 
 #include "Gemm.h"
+#include "SplitK.h"
 
 #include "../Utils/KernelBuilder.h"
 
