@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Gemm.h"
+#include "GemmProblem.h"
 
 #include "../Utils/KernelBuilder.h"
 
@@ -28,6 +28,7 @@ using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
 using hidet::kernel::cst;
+using hidet::kernel::lessThan;
 
 int64_t hidet::templates::vectorWidthFor(Type elt, int64_t extent) {
   int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);

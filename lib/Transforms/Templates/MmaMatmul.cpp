@@ -35,6 +35,7 @@
 
 #include "Templates.h"
 
+#include "GemmKernel.h"
 #include "SplitK.h"
 
 #include "../Utils/KernelBuilder.h"

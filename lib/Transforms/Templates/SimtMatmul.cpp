@@ -23,7 +23,7 @@
 
 #include "Templates.h"
 
-#include "Gemm.h"
+#include "GemmKernel.h"
 #include "SplitK.h"
 
 #include "../Utils/KernelBuilder.h"

@@ -25,6 +25,7 @@ using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
 using hidet::kernel::cst;
+using hidet::kernel::lessThan;
 
 //===----------------------------------------------------------------------===//
 // The workspace

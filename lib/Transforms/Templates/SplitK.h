@@ -16,7 +16,7 @@
 #ifndef HIDET_LIB_TRANSFORMS_TEMPLATES_SPLITK_H
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_SPLITK_H
 
-#include "Gemm.h"
+#include "GemmKernel.h"
 
 namespace hidet {
 namespace templates {

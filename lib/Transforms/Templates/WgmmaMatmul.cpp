@@ -61,6 +61,7 @@
 
 #include "Templates.h"
 
+#include "GemmKernel.h"
 #include "SplitK.h"
 
 #include "../Utils/KernelBuilder.h"

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Index constants, launches whose grid comes from a task mapping, and the
-// alignment of vector accesses.
+// Index constants and comparisons, launches whose grid comes from a task
+// mapping, and the alignment of vector accesses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,11 @@ namespace kernel {
 
 Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value lessThan(OpBuilder &b, Location loc, Value v, int64_t bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
+                               cst(b, loc, bound));
 }
 
 /// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) / perBlock)

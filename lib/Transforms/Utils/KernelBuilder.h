@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The pieces every scheduler of lib/Transforms writes kernels with: index
-// constants, a gpu.launch whose grid comes from a task mapping, and the
-// alignment of vector accesses.
+// constants and comparisons, a gpu.launch whose grid comes from a task
+// mapping, and the alignment of vector accesses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,10 @@ constexpr int64_t kWarpSize = 32;
 
 /// An index constant.
 mlir::Value cst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// `v < bound` (unsigned).
+mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                     int64_t bound);
 
 /// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) /
 /// workersPerBlock) blocks of `blockSize` threads (the grid is computed from

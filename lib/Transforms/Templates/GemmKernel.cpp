@@ -1,10 +1,15 @@
-//===- Gemm.cpp - Helpers shared by the matmul templates ------------------===//
+//===- GemmKernel.cpp - The skeleton of the matmul templates --------------===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
+//
+// Operand addressing and masked loads, fully unrolled loops, the grid of
+// blocks and the K loop with register double buffering.
+//
+//===----------------------------------------------------------------------===//
 
-#include "Gemm.h"
+#include "GemmKernel.h"
 
 #include "../Utils/KernelBuilder.h"
 
@@ -134,12 +139,6 @@ SmallVector<Value> hidet::templates::allocateShared(OpBuilder &b, Location loc,
   for (Type t : types)
     buffers.push_back(memref::AllocOp::create(b, loc, cast<MemRefType>(t)));
   return buffers;
-}
-
-Value hidet::templates::lessThan(OpBuilder &b, Location loc, Value v,
-                                 int64_t bound) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
-                               cst(b, loc, bound));
 }
 
 Value hidet::templates::affine(OpBuilder &b, Location loc, Value x,
