@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Operand addressing and masked loads, fully unrolled loops, the grid of
-// blocks and the K loop with register double buffering.
+// Operand addressing and masked loads, fully unrolled loops, and the grid
+// of blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,6 @@
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -235,27 +234,4 @@ void hidet::templates::forEachGemmBlock(
   b.setInsertionPoint(blocks.getBody().front().getTerminator());
   ValueRange task = blocks.getTaskIndices();
   body(b, gemmBlockAt(b, loc, p, grid, task[0], task[1], task[2]));
-}
-
-void hidet::templates::emitDoubleBufferedKLoop(
-    OpBuilder &b, Location loc, const GemmBlock &blk, int64_t blockK,
-    function_ref<void(OpBuilder &, Value)> load,
-    function_ref<void(OpBuilder &, Value)> store,
-    function_ref<void(OpBuilder &, Value)> compute) {
-  load(b, arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, blockK)));
-  store(b, cst(b, loc, 0));
-  gpu::BarrierOp::create(b, loc);
-  auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(kLoop.getBody());
-  Value t = kLoop.getInductionVar();
-  Value stage = arith::RemUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, t, blk.kBegin), cst(b, loc, 2));
-  // The load past the last tile reads nothing (zero-filled past K).
-  load(b, arith::MulIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, t, cst(b, loc, 1)),
-              cst(b, loc, blockK)));
-  compute(b, stage);
-  store(b, arith::SubIOp::create(b, loc, cst(b, loc, 1), stage));
-  gpu::BarrierOp::create(b, loc);
 }

@@ -141,20 +141,6 @@ void forEachGemmBlock(
     const GemmGrid &grid,
     llvm::function_ref<void(mlir::OpBuilder &, const GemmBlock &)> body);
 
-/// Hidet's double-buffered K loop over the block's K tiles, with shared
-/// memory in two stages: `load(k0)` brings the tile starting at k0 into
-/// registers, `store(stage)` moves it to a stage, `compute(stage)` runs the
-/// math on one. The first tile is stored to stage 0; then each step loads
-/// the next tile, computes on its stage, stores the loaded tile to the
-/// other stage (last read before the previous barrier) and synchronizes
-/// once.
-void emitDoubleBufferedKLoop(
-    mlir::OpBuilder &b, mlir::Location loc, const GemmBlock &blk,
-    int64_t blockK,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> load,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> store,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::Value)> compute);
-
 } // namespace templates
 } // namespace hidet
 

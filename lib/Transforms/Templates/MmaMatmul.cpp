@@ -38,6 +38,7 @@
 #include "GemmKernel.h"
 #include "SplitK.h"
 
+#include "../Pipelining/Pipelining.h"
 #include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
@@ -219,29 +220,6 @@ static void copyTile(OpBuilder &b, Location loc, const GemmProblem &p,
             /*inBounds=*/ArrayRef<bool>{true});
       }
     }
-}
-
-/// The K loop of a pipelined schedule, written synchronously: each step
-/// synchronizes (the tile about to be overwritten was read in the previous
-/// step), copies its K tiles into shared memory, synchronizes again (the
-/// copies are visible) and runs the math. The loop carries `stages` for
-/// `hidet-pipeline-shared-copies`.
-static void emitStagedCopyKLoop(OpBuilder &b, Location loc,
-                                const GemmProblem &p, const GemmBlock &blk,
-                                int64_t blockK, int64_t stages,
-                                ArrayRef<const TileCopy *> copies,
-                                function_ref<void(OpBuilder &)> compute) {
-  auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
-  kLoop->setAttr(hidet::kPipelineStagesAttrName, b.getI64IntegerAttr(stages));
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(kLoop.getBody());
-  gpu::BarrierOp::create(b, loc);
-  Value k0 = arith::MulIOp::create(b, loc, kLoop.getInductionVar(),
-                                   cst(b, loc, blockK));
-  for (const TileCopy *t : copies)
-    copyTile(b, loc, p, blk, *t, k0);
-  gpu::BarrierOp::create(b, loc);
-  compute(b);
 }
 
 /// Elements per global load of an operand: its vector width along the
@@ -659,8 +637,8 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
               };
 
               if (sched.stages == 0)
-                emitDoubleBufferedKLoop(
-                    b, loc, blk, BK,
+                pipelining::emitDoubleBufferedKLoop(
+                    b, loc, blk.kBegin, blk.kEnd, BK,
                     [&](OpBuilder &b, Value k0) {
                       fetch(copyA, k0);
                       fetch(copyB, k0);
@@ -671,9 +649,13 @@ void hidet::templates::buildMmaMatmul(OpBuilder &b, Location loc,
                     },
                     compute);
               else
-                emitStagedCopyKLoop(b, loc, p, blk, BK, sched.stages,
-                                    {&copyA, &copyB},
-                                    [&](OpBuilder &b) { compute(b, Value()); });
+                pipelining::emitStagedCopyKLoop(
+                    b, loc, blk.kBegin, blk.kEnd, BK, sched.stages,
+                    [&](OpBuilder &b, Value k0) {
+                      copyTile(b, loc, p, blk, copyA, k0);
+                      copyTile(b, loc, p, blk, copyB, k0);
+                    },
+                    [&](OpBuilder &b) { compute(b, Value()); });
               forAccumulators(
                   [&](OpBuilder &b, Value gr, Value gc, Value mi, Value slot) {
                     output.store(b, loc, blk, gr, gc,

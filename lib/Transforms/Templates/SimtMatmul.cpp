@@ -26,6 +26,7 @@
 #include "GemmKernel.h"
 #include "SplitK.h"
 
+#include "../Pipelining/Pipelining.h"
 #include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
@@ -219,8 +220,8 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   });
                 });
               };
-              emitDoubleBufferedKLoop(
-                  b, loc, blk, BK,
+              pipelining::emitDoubleBufferedKLoop(
+                  b, loc, blk.kBegin, blk.kEnd, BK,
                   [&](OpBuilder &b, Value k0) {
                     fetch(loadA, k0);
                     fetch(loadB, k0);

@@ -64,6 +64,7 @@
 #include "GemmKernel.h"
 #include "SplitK.h"
 
+#include "../Pipelining/Pipelining.h"
 #include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
@@ -86,9 +87,6 @@ using namespace hidet::templates;
 using schedule::WgmmaMatmulSchedule;
 
 static constexpr int64_t kSwizzleAlign = WgmmaMatmulSchedule::kSwizzleAlign;
-/// The spin hint of an mbarrier wait (in ns): the wait loops until the phase
-/// completes either way; this only bounds one try.
-static constexpr int64_t kWaitHintNs = 10000000;
 
 /// Whether `x` is a plain row-major 2-D `rows x cols` operand (a tensor, or
 /// a buffer with the identity layout), which a TMA tensor map can describe.
@@ -150,17 +148,6 @@ static Value sharedView(OpBuilder &b, Location loc, Value smem, Value offset,
   return memref::ViewOp::create(b, loc, type, smem, offset, ValueRange{});
 }
 
-/// The parity of round `g / stages` of a stage's mbarrier (flipped: of the
-/// round before), as the i1 that `mbarrier.try_wait.parity` takes.
-static Value parityBit(OpBuilder &b, Location loc, Value g, int64_t stages,
-                       bool flip) {
-  Value round = arith::DivUIOp::create(b, loc, g, cst(b, loc, stages));
-  Value bit = arith::RemUIOp::create(b, loc, round, cst(b, loc, 2));
-  if (flip)
-    bit = arith::XOrIOp::create(b, loc, bit, cst(b, loc, 1));
-  return arith::IndexCastOp::create(b, loc, b.getI1Type(), bit);
-}
-
 /// An i32 constant.
 static Value i32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
@@ -198,7 +185,8 @@ struct Kernel {
   /// Dynamic shared memory and the offset of its first 1024-byte aligned
   /// byte, where the stages start.
   Value smem, base;
-  Value full, empty;
+  /// The stages between the producer and the consumers.
+  pipelining::StageRing ring;
   /// With pingpong: completes phase i when tile i's consumer has waited for
   /// all its stages, which orders the consumers' main loops.
   Value order;
@@ -277,13 +265,8 @@ struct Kernel {
           b.setInsertionPointToStart(loop.getBody());
           Value i = loop.getInductionVar();
           Value g0 = step(b, loc, blk, first, i);
-          Value stage = arith::RemUIOp::create(b, loc, g0, cst(b, loc, S));
-          // Round r waits for the consumers' release of round r - 1; the
-          // parity of round 0 is that of the phase before the first, which
-          // counts as complete.
-          nvgpu::MBarrierTryWaitParityOp::create(
-              b, loc, empty, parityBit(b, loc, g0, S, /*flip=*/true),
-              cst(b, loc, kWaitHintNs), stage);
+          Value stage = ring.stageOf(b, loc, g0);
+          ring.waitEmpty(b, loc, g0, stage);
           Value k0 = arith::MulIOp::create(
               b, loc, i, cst(b, loc, WgmmaMatmulSchedule::kBlockK));
           body(b, blk, g0, stage, k0, stageBase(b, loc, stage));
@@ -309,12 +292,12 @@ static void buildTmaProducer(OpBuilder &b, Location loc, const Kernel &k) {
       b, loc,
       [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage, Value k0,
           Value at) {
-        nvgpu::MBarrierArriveExpectTxOp::create(
-            b, loc, k.full, cst(b, loc, sched.stageBytes()), stage, Value());
+        k.ring.arriveFullExpectingBytes(b, loc, stage, sched.stageBytes());
         // Coordinates are innermost first: (k, m) for A, (n, k) for B.
         nvgpu::TmaAsyncLoadOp::create(
-            b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt), k.full,
-            k.mapA, ValueRange{k0, blk.m0}, stage, Value(), Value());
+            b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt),
+            k.ring.full, k.mapA, ValueRange{k0, blk.m0}, stage, Value(),
+            Value());
         for (int64_t j = 0; j < k.BN / 64; ++j)
           nvgpu::TmaAsyncLoadOp::create(
               b, loc,
@@ -324,7 +307,7 @@ static void buildTmaProducer(OpBuilder &b, Location loc, const Kernel &k) {
                       b, loc, at,
                       cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
                   {64, BK}, elt),
-              k.full, k.mapB,
+              k.ring.full, k.mapB,
               ValueRange{
                   arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
                   k0},
@@ -378,8 +361,7 @@ static void buildAsyncCopyProducer(OpBuilder &b, Location loc,
   // Once the copies of `step` landed: make them visible to the async proxy
   // and arrive on its full mbarrier.
   auto release = [&](OpBuilder &b, Value step) {
-    nvgpu::MBarrierArriveOp::create(
-        b, loc, k.full, arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S)));
+    k.ring.arriveFull(b, loc, k.ring.stageOf(b, loc, step));
   };
   auto fence = [&](OpBuilder &b) {
     NVVM::FenceProxyOp::create(
@@ -738,7 +720,8 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
           b, loc, b.getI1Type(),
           arith::RemUIOp::create(b, loc, before, cst(b, loc, 2)));
       nvgpu::MBarrierTryWaitParityOp::create(
-          b, loc, k.order, parity, cst(b, loc, kWaitHintNs), cst(b, loc, 0));
+          b, loc, k.order, parity, cst(b, loc, pipelining::kMBarrierWaitHintNs),
+          cst(b, loc, 0));
     }
     auto accumulate = [&]() -> Value {
       Value acc0 = zeroAccumulators(b, loc, accType, k.BN / 2);
@@ -749,10 +732,8 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
         b.setInsertionPointToStart(loop.getBody());
         Value i = loop.getInductionVar();
         Value step = Kernel::step(b, loc, blk, first, i);
-        Value stage = arith::RemUIOp::create(b, loc, step, cst(b, loc, k.S));
-        nvgpu::MBarrierTryWaitParityOp::create(
-            b, loc, k.full, parityBit(b, loc, step, k.S, /*flip=*/false),
-            cst(b, loc, kWaitHintNs), stage);
+        Value stage = k.ring.stageOf(b, loc, step);
+        k.ring.waitFull(b, loc, step, stage);
         Value at = k.stageBase(b, loc, stage);
         Value aTile = sharedView(
             b, loc, k.smem,
@@ -786,10 +767,7 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
         {
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(&release.getThenRegion().front());
-          Value previous = arith::RemUIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, step, cst(b, loc, k.S - 1)),
-              cst(b, loc, k.S));
-          nvgpu::MBarrierArriveOp::create(b, loc, k.empty, previous);
+          k.ring.arriveEmpty(b, loc, k.ring.previousStage(b, loc, step));
         }
         scf::YieldOp::create(b, loc, acc);
       }
@@ -801,9 +779,7 @@ static void buildConsumer(OpBuilder &b, Location loc, const Kernel &k) {
       Value last =
           Kernel::step(b, loc, blk, first,
                        arith::SubIOp::create(b, loc, blk.kEnd, cst(b, loc, 1)));
-      nvgpu::MBarrierArriveOp::create(
-          b, loc, k.empty,
-          arith::RemUIOp::create(b, loc, last, cst(b, loc, k.S)));
+      k.ring.arriveEmpty(b, loc, k.ring.stageOf(b, loc, last));
       return loop.getResult(0);
     };
     buildEpilogue(b, loc, k, blk, accumulate);
@@ -848,9 +824,7 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
   // full[s]: the stage's loads landed (TMA: one arrival, the producer's,
   // plus the bytes; cp.async: an arrival of each producer thread). empty[s]:
   // every consumer thread is done reading it.
-  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, k.S);
-  k.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
-  k.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  k.ring = pipelining::StageRing::create(b, loc, k.S);
   if (k.pingpong)
     k.order = nvgpu::MBarrierCreateOp::create(
         b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1));
@@ -860,15 +834,9 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
     auto init = scf::IfOp::create(b, loc, isThread0, /*withElse=*/false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&init.getThenRegion().front());
-    for (int64_t i = 0; i < k.S; ++i) {
-      nvgpu::MBarrierInitOp::create(b, loc, k.full,
-                                    cst(b, loc, k.tma ? 1 : wgThreads),
-                                    cst(b, loc, i), Value());
-      // A stage is read by every consumer, or with pingpong by one.
-      nvgpu::MBarrierInitOp::create(
-          b, loc, k.empty, cst(b, loc, (k.pingpong ? 1 : k.W) * wgThreads),
-          cst(b, loc, i), Value());
-    }
+    // A stage is read by every consumer, or with pingpong by one.
+    k.ring.init(b, loc, k.tma ? 1 : wgThreads,
+                (k.pingpong ? 1 : k.W) * wgThreads);
     if (k.pingpong)
       nvgpu::MBarrierInitOp::create(b, loc, k.order, cst(b, loc, wgThreads),
                                     cst(b, loc, 0), Value());
