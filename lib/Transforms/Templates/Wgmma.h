@@ -31,17 +31,19 @@ namespace hidet {
 namespace templates {
 namespace wgmma {
 
+using schedule::WgmmaMatmulSchedule;
+
 /// 16-bit elements in a 16-byte piece: what one cp.async moves, and a
 /// swizzle unit.
 constexpr int64_t kPiece = 8;
 
 /// What the parts of the kernel share.
 struct Kernel {
-  Kernel(const GemmProblem &p, const schedule::WgmmaMatmulSchedule &sched,
+  Kernel(const GemmProblem &p, const WgmmaMatmulSchedule &sched,
          const GemmGrid &grid)
       : p(p), sched(sched), grid(grid) {}
   const GemmProblem &p;
-  const schedule::WgmmaMatmulSchedule &sched;
+  const WgmmaMatmulSchedule &sched;
   GemmGrid grid;
   bool tma = true;
   /// Tiles (output tiles of all batches and K slices) and blocks.
@@ -62,7 +64,7 @@ struct Kernel {
     if (pingpong)
       return m0;
     return affine(b, loc, warpgroup,
-                  schedule::WgmmaMatmulSchedule::kWarpgroupRows, m0);
+                  WgmmaMatmulSchedule::kWarpgroupRows, m0);
   }
   mlir::Value tid, blockId, warpgroup;
   /// Dynamic shared memory and the offset of its first 1024-byte aligned

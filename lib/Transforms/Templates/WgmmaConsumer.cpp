@@ -26,8 +26,6 @@ using namespace hidet::kernel;
 using namespace hidet::templates;
 using namespace hidet::templates::wgmma;
 
-using schedule::WgmmaMatmulSchedule;
-
 LLVM::LLVMStructType
 hidet::templates::wgmma::accumulatorStruct(MLIRContext *ctx,
                                            int64_t perThread) {

@@ -28,8 +28,6 @@ using namespace hidet::kernel;
 using namespace hidet::templates;
 using namespace hidet::templates::wgmma;
 
-using schedule::WgmmaMatmulSchedule;
-
 /// A consumer warpgroup's main loop, which `accumulate` builds, and its
 /// epilogue for the block `blk`: its 64 rows of C from the accumulators,
 /// through its shared chunk. Warp w of the warpgroup holds rows

@@ -82,8 +82,6 @@ using namespace hidet::kernel;
 using namespace hidet::templates;
 using namespace hidet::templates::wgmma;
 
-using schedule::WgmmaMatmulSchedule;
-
 static constexpr int64_t kSwizzleAlign = WgmmaMatmulSchedule::kSwizzleAlign;
 
 /// Whether `x` is a plain row-major 2-D `rows x cols` operand (a tensor, or

@@ -25,8 +25,6 @@ using namespace hidet::kernel;
 using namespace hidet::templates;
 using namespace hidet::templates::wgmma;
 
-using schedule::WgmmaMatmulSchedule;
-
 Value Kernel::forEachLoad(OpBuilder &b, Location loc,
                           function_ref<void(OpBuilder &, const GemmBlock &,
                                             Value, Value, Value, Value)>
