@@ -23,6 +23,7 @@
 
 #include "Hidet/Transforms/Passes.h"
 
+#include "Fusion/Epilogue.h"
 #include "RuleBased/RuleBased.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -37,6 +38,7 @@ namespace hidet {
 
 using namespace mlir;
 using namespace hidet;
+using namespace hidet::kernel;
 using namespace hidet::rulebased;
 
 namespace {
@@ -131,14 +133,21 @@ struct RuleBasedSchedulePass
       const fusion::Epilogue *epi = epilogue.empty() ? nullptr : &epilogue;
       if (epi)
         b.setInsertionPoint(epi->insertionPoint());
+      auto throughEpilogue = [&](OpBuilder &b, Location loc, ValueRange index,
+                                 Value value) {
+        epi->store(b, loc, index, value);
+      };
+      StoreResult storeResult;
+      if (epi)
+        storeResult = throughEpilogue;
       if (std::optional<WarpReduction> red = matchWarpReduction(op);
           red && (*ranges)[red->reductionDim] >= warpReduceMin) {
         scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes,
                               /*blockPerRow=*/(*ranges)[red->reductionDim] >=
                                   blockReduceMin,
-                              epi);
+                              storeResult);
       } else {
-        scheduleSerialReduction(b, op, *ranges, blockSize, epi);
+        scheduleSerialReduction(b, op, *ranges, blockSize, storeResult);
       }
       op->erase();
       if (epi) {

@@ -25,7 +25,8 @@
 #include "Epilogue.h"
 #include "Buffers.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
+#include "../Utils/LinalgPayload.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
@@ -42,7 +43,7 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::fusion;
-using hidet::rulebased::cst;
+using hidet::kernel::cst;
 
 /// Whether the payload of `op` reads the block argument of `operand`.
 static bool readsOperand(linalg::LinalgOp op, OpOperand &operand) {
@@ -104,7 +105,7 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
       if (op.getNumDpsInits() != 1 ||
           op.getNumLoops() != op.getNumParallelLoops())
         return fail("it is not an all-parallel op with one output");
-      if (failed(rulebased::getStaticRanges(op)))
+      if (failed(kernel::getStaticRanges(op)))
         return fail("its shape is dynamic");
       OpOperand *init = op.getDpsInitOperand(0);
       AffineMap outMap = op.getMatchingIndexingMap(init);
@@ -246,7 +247,7 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
     // vectors.
     width = std::min({width, innermostPow2(step.in),
                       innermostPow2(op.getDpsInitOperand(0)->get())});
-    if (!rulebased::hasElementwisePayload(op) ||
+    if (!kernel::hasElementwisePayload(op) ||
         !op.getBlock()->getOps<linalg::IndexOp>().empty())
       width = 1;
     inChain.insert(candidate);
@@ -293,7 +294,7 @@ static SmallVector<Value> reindex(OpBuilder &b, Location loc, ValueRange index,
   auto map = AffineMap::get(
       from.getRank(), 0, delinearize(flat, computeSuffixProduct(to.getShape())),
       ctx);
-  return rulebased::applyIndexingMap(b, loc, map, index);
+  return kernel::applyIndexingMap(b, loc, map, index);
 }
 
 /// The loop indices of each step of `steps` for the element at `index` of
@@ -310,9 +311,9 @@ stepLoops(OpBuilder &b, Location loc, Value anchorOut,
     linalg::LinalgOp op = s.op;
     idx = reindex(b, loc, idx, cast<MemRefType>(at.getType()),
                   cast<MemRefType>(s.in.getType()));
-    all.push_back(rulebased::applyIndexingMap(b, loc, s.loopsFromIn, idx));
+    all.push_back(kernel::applyIndexingMap(b, loc, s.loopsFromIn, idx));
     at = op.getDpsInitOperand(0)->get();
-    idx = rulebased::applyIndexingMap(
+    idx = kernel::applyIndexingMap(
         b, loc, op.getMatchingIndexingMap(op.getDpsInitOperand(0)), all.back());
   }
   resultIndex.assign(idx);
@@ -351,12 +352,11 @@ SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isSideInput(s, operand))
         continue;
-      Type elt = rulebased::elementTypeOf(operand.get());
+      Type elt = kernel::elementTypeOf(operand.get());
       AffineMap map = op.getMatchingIndexingMap(&operand);
       auto load = [&](ValueRange ls) -> Value {
         return memref::LoadOp::create(
-            b, loc, operand.get(),
-            rulebased::applyIndexingMap(b, loc, map, ls));
+            b, loc, operand.get(), kernel::applyIndexingMap(b, loc, map, ls));
       };
       if (w == 1) {
         loaded.push_back(load(loops));
@@ -370,8 +370,8 @@ SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
                  innermostPow2(operand.get()) % w == 0) {
         loaded.push_back(vector::LoadOp::create(
             b, loc, cast<VectorType>(ofWidth(w, elt)), operand.get(),
-            rulebased::applyIndexingMap(b, loc, map, loops),
-            /*nontemporal=*/false, rulebased::vectorAlign(elt, w)));
+            kernel::applyIndexingMap(b, loc, map, loops),
+            /*nontemporal=*/false, kernel::vectorAlign(elt, w)));
       } else {
         SmallVector<Value> elems;
         for (int64_t i = 0; i < w; ++i) {
@@ -408,13 +408,13 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
         assert(next != loaded.end() && "too few side inputs");
         args.push_back(*next++);
       } else {
-        Type elt = rulebased::elementTypeOf(operand.get());
+        Type elt = kernel::elementTypeOf(operand.get());
         args.push_back(arith::ConstantOp::create(
             b, loc, cast<TypedAttr>(b.getZeroAttr(ofWidth(w, elt)))));
       }
     }
-    value = rulebased::clonePayload(b, loc, op, args, loops, w).front();
-    Type outElt = rulebased::elementTypeOf(op.getDpsInitOperand(0)->get());
+    value = kernel::clonePayload(b, loc, op, args, loops, w).front();
+    Type outElt = kernel::elementTypeOf(op.getDpsInitOperand(0)->get());
     if (value.getType() != ofWidth(w, outElt))
       value = vector::BroadcastOp::create(b, loc, ofWidth(w, outElt), value);
   }
@@ -426,7 +426,7 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
   }
   vector::StoreOp::create(b, loc, value, at, resultIndex,
                           /*nontemporal=*/false,
-                          rulebased::vectorAlign(outputElementType(), w));
+                          kernel::vectorAlign(outputElementType(), w));
 }
 
 void Epilogue::erase() {

@@ -29,7 +29,7 @@
 #include "Prologue.h"
 #include "Buffers.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/LinalgPayload.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
@@ -61,7 +61,7 @@ static OpOperand *movedInput(linalg::LinalgOp op) {
 /// The one input whose element `op`'s elementwise payload computes from,
 /// if the payload reads no other operand.
 static OpOperand *computedInput(linalg::LinalgOp op) {
-  if (!rulebased::hasElementwisePayload(op) ||
+  if (!kernel::hasElementwisePayload(op) ||
       !op.getBlock()->getOps<linalg::IndexOp>().empty())
     return nullptr;
   OpOperand *read = nullptr;
@@ -186,7 +186,7 @@ Value PrologueRead::apply(OpBuilder &b, Location loc, Value v) const {
     // The payload reads one input; the other arguments are never used, so
     // any value stands for them.
     SmallVector<Value> args(op->getNumOperands(), v);
-    v = rulebased::clonePayload(b, loc, op, args, /*ivs=*/{}, width).front();
+    v = kernel::clonePayload(b, loc, op, args, /*ivs=*/{}, width).front();
   }
   return v;
 }

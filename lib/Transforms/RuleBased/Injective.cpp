@@ -23,6 +23,7 @@
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
+using namespace hidet::kernel;
 
 namespace hidet {
 namespace rulebased {

@@ -23,6 +23,7 @@
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
+using namespace hidet::kernel;
 
 namespace hidet {
 namespace rulebased {
@@ -53,7 +54,7 @@ static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
 void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
                            ArrayRef<int64_t> ranges, const WarpReduction &red,
                            int64_t blockSize, int64_t vectorBytes,
-                           bool blockPerRow, const fusion::Epilogue *epilogue) {
+                           bool blockPerRow, StoreResult storeResult) {
   Location loc = op.getLoc();
   SmallVector<unsigned> parallelDims;
   op.getParallelDims(parallelDims);
@@ -203,8 +204,8 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
             applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
         Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
         Value result = combine(b, red.combiner, partial, initial);
-        if (epilogue)
-          epilogue->store(b, loc, outIdx, result);
+        if (storeResult)
+          storeResult(b, loc, outIdx, result);
         else
           memref::StoreOp::create(b, loc, result, init->get(), outIdx);
       },
@@ -213,7 +214,7 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
 
 void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
                              ArrayRef<int64_t> ranges, int64_t blockSize,
-                             const fusion::Epilogue *epilogue) {
+                             StoreResult storeResult) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<unsigned> parallelDims, reductionDims;
@@ -289,8 +290,8 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
         for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
           Value result =
               memref::LoadOp::create(b, loc, accBufs[i], ValueRange{});
-          if (epilogue)
-            epilogue->store(b, loc, outIdx[i], result);
+          if (storeResult)
+            storeResult(b, loc, outIdx[i], result);
           else
             memref::StoreOp::create(b, loc, result, init.get(), outIdx[i]);
         }

@@ -14,9 +14,8 @@
 #ifndef HIDET_LIB_TRANSFORMS_RULEBASED_RULEBASED_H
 #define HIDET_LIB_TRANSFORMS_RULEBASED_RULEBASED_H
 
-#include "../Fusion/Epilogue.h"
-
-#include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
+#include "../Utils/KernelBuilder.h"
+#include "../Utils/LinalgPayload.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,59 +27,16 @@
 namespace hidet {
 namespace rulebased {
 
-/// The warp size of every NVIDIA GPU.
-constexpr int64_t kWarpSize = 32;
-
 //===----------------------------------------------------------------------===//
-// Kernel-building helpers (KernelBuilder.cpp)
+// Helpers the rules share (Common.cpp)
 //===----------------------------------------------------------------------===//
-
-/// An index constant.
-mlir::Value cst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
-
-/// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) /
-/// workersPerBlock) blocks of `blockSize` threads (the grid is computed from
-/// the mapping in the IR, so it cannot drift from it), with the given
-/// workgroup buffers, and calls `body` inside it.
-void createLaunch(
-    mlir::OpBuilder &b, mlir::Location loc,
-    hidet::tm::TaskMappingAttrInterface mapping, int64_t workersPerBlock,
-    int64_t blockSize,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::gpu::LaunchOp)> body,
-    mlir::TypeRange workgroupBuffers = {});
-
-/// Indices of an operand for the loop indices `ivs`, by its indexing map.
-llvm::SmallVector<mlir::Value> applyIndexingMap(mlir::OpBuilder &b,
-                                                mlir::Location loc,
-                                                mlir::AffineMap map,
-                                                mlir::ValueRange ivs);
 
 /// Whether the innermost stride of `type` is 1 and its offset 0.
 bool isContiguous(mlir::MemRefType type);
 
-/// Clones the payload of `op` with its block arguments replaced by `args`
-/// and `linalg.index` by `ivs`; returns the yielded values. With
-/// `width` > 1, ops on vector operands are rebuilt on vectors.
-llvm::SmallVector<mlir::Value>
-clonePayload(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::LinalgOp op,
-             mlir::ValueRange args, mlir::ValueRange ivs, int64_t width = 1);
-
-/// Static loop extents, or failure for dynamic shapes.
-mlir::FailureOr<llvm::SmallVector<int64_t>>
-getStaticRanges(mlir::linalg::LinalgOp op);
-
-/// Element type of an operand (the type itself for scalars).
-mlir::Type elementTypeOf(mlir::Value v);
-
 /// Bytes of the widest operand element type, or 0 when one is not an
 /// integer or float.
 int64_t widestElementBytes(mlir::linalg::LinalgOp op);
-
-/// Whether every op of the payload can be rebuilt on vectors.
-bool hasElementwisePayload(mlir::linalg::LinalgOp op);
-
-/// Alignment of a vector of `width` elements of `elt`.
-llvm::MaybeAlign vectorAlign(mlir::Type elt, int64_t width);
 
 /// A reduction the warp rule can split: one output, one reduction dimension
 /// that is the innermost dimension of every input that uses it, and a
@@ -137,18 +93,25 @@ void schedulePermuted(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                       const PermutedInputs &perm, int64_t tile,
                       int64_t blockSize, int64_t vectorBytes);
 
+/// Stores a reduction's result `value` at position `index` of the op's
+/// output some other way than a plain store (a fused epilogue applies its
+/// ops to it and stores the chain's result).
+using StoreResult =
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                            mlir::ValueRange index, mlir::Value value)>;
+
 /// Reductions: a warp (or, with `blockPerRow`, a block) per output element.
-/// With an `epilogue` (of an op with one output), each result goes through
+/// With `storeResult` (for an op with one output), each result goes through
 /// it instead of to the op's output.
 void scheduleWarpReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                            llvm::ArrayRef<int64_t> ranges,
                            const WarpReduction &red, int64_t blockSize,
                            int64_t vectorBytes, bool blockPerRow,
-                           const fusion::Epilogue *epilogue = nullptr);
+                           StoreResult storeResult = {});
 /// Other reductions: a thread per output element, a sequential loop.
 void scheduleSerialReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                              llvm::ArrayRef<int64_t> ranges, int64_t blockSize,
-                             const fusion::Epilogue *epilogue = nullptr);
+                             StoreResult storeResult = {});
 
 /// A row-group op: its loops are the row dims followed, for 2-D ops, by the
 /// column dim.

@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Gemm.h"
+#include "GemmProblem.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,10 +27,10 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
-using hidet::rulebased::cst;
+using hidet::kernel::cst;
+using hidet::kernel::lessThan;
 
-/// Largest power of two up to 16 bytes of `elt` that divides `extent`.
-static int64_t vectorWidthFor(Type elt, int64_t extent) {
+int64_t hidet::templates::vectorWidthFor(Type elt, int64_t extent) {
   int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
   int64_t w = 16 / bytes;
   while (w > 1 && extent % w != 0)
@@ -65,13 +65,8 @@ static Value shifted(OpBuilder &b, Location loc, Value x, int64_t d) {
   return arith::AddIOp::create(b, loc, x, cst(b, loc, d));
 }
 
-/// The offset function of an operand whose batch, rows and columns are
-/// plain strided dimensions (`strides[part]` elements apart, 0: the part does
-/// not move in memory).
-/// With a `base` offset, it is added to the batch part (computed once per
-/// block).
-static std::function<Value(OpBuilder &, Location, GemmPart, Value)>
-stridedOffset(std::array<int64_t, 3> strides, int64_t base = 0) {
+std::function<Value(OpBuilder &, Location, GemmPart, Value)>
+hidet::templates::stridedOffset(std::array<int64_t, 3> strides, int64_t base) {
   return [=](OpBuilder &b, Location loc, GemmPart part, Value index) {
     Value v = scaled(b, loc, index, strides[static_cast<int>(part)]);
     return part == GemmPart::Batch ? shifted(b, loc, v, base) : v;
@@ -414,16 +409,6 @@ static GemmProblem matchConv(ConvOp op, bool nhwc,
   p.c.innerDim = 0;
   p.c.vectorWidth = vectorWidthFor(p.cElt, oh * ow);
   return p;
-}
-
-GemmOperand hidet::templates::splitKWorkspaceOperand(const GemmProblem &p,
-                                                     Value workspace) {
-  GemmOperand w;
-  w.buffer = workspace;
-  w.offset = stridedOffset({p.m * p.n, p.n, 1});
-  w.innerDim = 1;
-  w.vectorWidth = vectorWidthFor(Float32Type::get(workspace.getContext()), p.n);
-  return w;
 }
 
 bool hidet::templates::isGemmAnchor(linalg::LinalgOp op) {

@@ -23,9 +23,11 @@
 
 #include "Templates.h"
 
-#include "Gemm.h"
+#include "GemmKernel.h"
+#include "SplitK.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Pipelining/Pipelining.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Algebra/TaskMapping.h"
 
@@ -37,7 +39,7 @@
 
 using namespace mlir;
 using namespace hidet;
-using namespace hidet::rulebased;
+using namespace hidet::kernel;
 using namespace hidet::templates;
 
 void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
@@ -218,8 +220,8 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   });
                 });
               };
-              emitDoubleBufferedKLoop(
-                  b, loc, blk, BK,
+              pipelining::emitDoubleBufferedKLoop(
+                  b, loc, blk.kBegin, blk.kEnd, BK,
                   [&](OpBuilder &b, Value k0) {
                     fetch(loadA, k0);
                     fetch(loadB, k0);

@@ -13,7 +13,7 @@
 #ifndef HIDET_LIB_TRANSFORMS_TEMPLATES_TEMPLATES_H
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_TEMPLATES_H
 
-#include "Gemm.h"
+#include "GemmProblem.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 

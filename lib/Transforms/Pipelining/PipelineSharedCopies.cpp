@@ -1,5 +1,4 @@
-//===- PipelineSharedCopies.cpp - cp.async pipelines of K loops
-//------------===//
+//===- PipelineSharedCopies.cpp - cp.async pipelines of K loops -----------===//
 //
 // Part of the Hidet-MLIR project.
 //

@@ -1,76 +1,29 @@
-//===- KernelBuilder.cpp - Shared kernel-building helpers -------------------===//
+//===- Common.cpp - Helpers the rules share -------------------------------===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Helpers shared by the rules of the rule-based scheduler: launches whose
-// grid comes from a task mapping, operand indexing, payload cloning (scalar
-// or on vectors), and the warp-level reduction primitives.
+// Helpers shared by the rules of the rule-based scheduler: the operand
+// checks behind vectorization, and the warp-level reduction primitives.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RuleBased.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
+using namespace hidet::kernel;
 
 namespace hidet {
 namespace rulebased {
-
-Value cst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) / perBlock)
-/// blocks of `blockSize` threads and calls `body` inside it. The grid size is
-/// computed from the mapping in the IR, so it cannot drift from it.
-void createLaunch(OpBuilder &b, Location loc,
-                         hidet::tm::TaskMappingAttrInterface mapping,
-                         int64_t workersPerBlock, int64_t blockSize,
-                         function_ref<void(OpBuilder &, gpu::LaunchOp)> body,
-                         TypeRange workgroupBuffers) {
-  Value workers =
-      hidet::tm::NumWorkersOp::create(b, loc, b.getIndexType(), mapping);
-  Value block = cst(b, loc, blockSize);
-  Value perBlock =
-      workersPerBlock == blockSize ? block : cst(b, loc, workersPerBlock);
-  Value grid = arith::CeilDivUIOp::create(b, loc, workers, perBlock);
-  Value one = cst(b, loc, 1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, grid, one, one, block, one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, workgroupBuffers);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  body(b, launch);
-  gpu::TerminatorOp::create(b, loc);
-}
-
-/// Indices of an operand for the loop indices `ivs`, by its indexing map.
-SmallVector<Value> applyIndexingMap(OpBuilder &b, Location loc,
-                                           AffineMap map, ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr e : map.getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(e))
-      indices.push_back(ivs[d.getPosition()]);
-    else if (auto c = dyn_cast<AffineConstantExpr>(e))
-      indices.push_back(cst(b, loc, c.getValue()));
-    else
-      indices.push_back(affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(map.getNumDims(), 0, e), ivs));
-  }
-  return indices;
-}
 
 /// Whether the innermost stride of `type` is 1 and its offset 0 (so that
 /// aligned vector accesses stay aligned).
@@ -85,65 +38,6 @@ bool isContiguous(MemRefType type) {
          type.isStrided();
 }
 
-/// Clones the payload of `op` (all but the terminator) and returns the
-/// yielded values. `linalg.index` becomes the corresponding loop index. In
-/// vector mode (`width` > 1) every op that takes a vector operand is rebuilt
-/// on vectors, broadcasting its scalar operands.
-SmallVector<Value> clonePayload(OpBuilder &b, Location loc,
-                                       linalg::LinalgOp op, ValueRange args,
-                                       ValueRange ivs, int64_t width) {
-  Block *block = op.getBlock();
-  IRMapping map;
-  map.map(block->getArguments(), args);
-  for (Operation &inner : block->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      map.map(index.getResult(), ivs[index.getDim()]);
-      continue;
-    }
-    bool anyVector = llvm::any_of(inner.getOperands(), [&](Value v) {
-      return isa<VectorType>(map.lookupOrDefault(v).getType());
-    });
-    if (width == 1 || !anyVector) {
-      b.clone(inner, map);
-      continue;
-    }
-    SmallVector<Value> operands;
-    for (Value v : inner.getOperands()) {
-      Value m = map.lookupOrDefault(v);
-      if (!isa<VectorType>(m.getType()))
-        m = vector::BroadcastOp::create(
-            b, loc, VectorType::get({width}, m.getType()), m);
-      operands.push_back(m);
-    }
-    SmallVector<Type> types;
-    for (Type t : inner.getResultTypes())
-      types.push_back(VectorType::get({width}, t));
-    OperationState state(loc, inner.getName(), operands, types,
-                         inner.getAttrs());
-    Operation *vectorOp = b.create(state);
-    map.map(inner.getResults(), vectorOp->getResults());
-  }
-  SmallVector<Value> yielded;
-  for (Value v : block->getTerminator()->getOperands())
-    yielded.push_back(map.lookupOrDefault(v));
-  return yielded;
-}
-
-/// Static loop extents, or failure for dynamic shapes.
-FailureOr<SmallVector<int64_t>> getStaticRanges(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return failure();
-  return ranges;
-}
-
-/// Element type of an operand (the type itself for scalars).
-Type elementTypeOf(Value v) {
-  if (auto shaped = dyn_cast<ShapedType>(v.getType()))
-    return shaped.getElementType();
-  return v.getType();
-}
-
 /// Bytes of the widest element type among the operands of `op`, or 0 when
 /// one is not an integer or float (such ops are not vectorized).
 int64_t widestElementBytes(linalg::LinalgOp op) {
@@ -155,18 +49,6 @@ int64_t widestElementBytes(linalg::LinalgOp op) {
     maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
   }
   return maxBytes;
-}
-
-/// Whether every op of the payload can be rebuilt on vectors.
-bool hasElementwisePayload(linalg::LinalgOp op) {
-  return llvm::all_of(op.getBlock()->without_terminator(), [](Operation &o) {
-    return OpTrait::hasElementwiseMappableTraits(&o) ||
-           isa<arith::ConstantOp>(o);
-  });
-}
-
-llvm::MaybeAlign vectorAlign(Type elt, int64_t width) {
-  return llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8));
 }
 
 std::optional<WarpReduction> matchWarpReduction(linalg::LinalgOp op) {
@@ -230,8 +112,8 @@ Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t offset) {
 
 /// The global warp id (blocks of `warpsPerBlock` warps) and the lane id.
 std::pair<Value, Value> getWarpAndLane(OpBuilder &b, Location loc,
-                                              gpu::LaunchOp launch,
-                                              int64_t warpsPerBlock) {
+                                       gpu::LaunchOp launch,
+                                       int64_t warpsPerBlock) {
   Value tid = launch.getThreadIds().x;
   Value warp = arith::AddIOp::create(
       b, loc,
@@ -245,7 +127,7 @@ std::pair<Value, Value> getWarpAndLane(OpBuilder &b, Location loc,
 /// Combines `value` across the warp with an xor butterfly; every lane ends
 /// with the result.
 Value warpAllReduce(OpBuilder &b, Location loc, Operation *combiner,
-                           Value value) {
+                    Value value) {
   for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
     value = combine(b, combiner, value, shuffleXor(b, loc, value, offset));
   return value;
@@ -256,10 +138,9 @@ Value warpAllReduce(OpBuilder &b, Location loc, Operation *combiner,
 /// accumulating into `accBuf`; `ivs[dim]` walks from `first` for payloads
 /// that read linalg.index.
 void accumulateElements(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                               OpOperand *init, ArrayRef<Value> loaded,
-                               Value accBuf, int64_t width,
-                               SmallVector<Value> &ivs, unsigned dim,
-                               Value first) {
+                        OpOperand *init, ArrayRef<Value> loaded, Value accBuf,
+                        int64_t width, SmallVector<Value> &ivs, unsigned dim,
+                        Value first) {
   for (int64_t e = 0; e < width; ++e) {
     SmallVector<Value> args;
     for (auto [operand, v] : llvm::zip(op->getOpOperands(), loaded)) {

@@ -1,17 +1,21 @@
-//===- Gemm.cpp - Helpers shared by the matmul templates ------------------===//
+//===- GemmKernel.cpp - The skeleton of the matmul templates --------------===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
+//
+// Operand addressing and masked loads, fully unrolled loops, and the grid
+// of blocks.
+//
+//===----------------------------------------------------------------------===//
 
-#include "Gemm.h"
+#include "GemmKernel.h"
 
-#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -21,7 +25,7 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
-using hidet::rulebased::cst;
+using hidet::kernel::cst;
 
 void hidet::templates::fullyUnrolled(
     OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -77,7 +81,7 @@ Value hidet::templates::loadOperandOrZero(OpBuilder &b, Location loc,
   return loadOrZero(
       b, loc, cond, flat,
       [&](OpBuilder &) { return SmallVector<Value>{offset}; }, type,
-      rulebased::vectorAlign(stored, width),
+      kernel::vectorAlign(stored, width),
       // Only where the element exists: past the edges the operand is 0,
       // which the prologue may not map to 0.
       x.apply ? [&](OpBuilder &b, Value v) { return x.apply(b, loc, v); }
@@ -134,12 +138,6 @@ SmallVector<Value> hidet::templates::allocateShared(OpBuilder &b, Location loc,
   for (Type t : types)
     buffers.push_back(memref::AllocOp::create(b, loc, cast<MemRefType>(t)));
   return buffers;
-}
-
-Value hidet::templates::lessThan(OpBuilder &b, Location loc, Value v,
-                                 int64_t bound) {
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
-                               cst(b, loc, bound));
 }
 
 Value hidet::templates::affine(OpBuilder &b, Location loc, Value x,
@@ -236,137 +234,4 @@ void hidet::templates::forEachGemmBlock(
   b.setInsertionPoint(blocks.getBody().front().getTerminator());
   ValueRange task = blocks.getTaskIndices();
   body(b, gemmBlockAt(b, loc, p, grid, task[0], task[1], task[2]));
-}
-
-void hidet::templates::emitDoubleBufferedKLoop(
-    OpBuilder &b, Location loc, const GemmBlock &blk, int64_t blockK,
-    function_ref<void(OpBuilder &, Value)> load,
-    function_ref<void(OpBuilder &, Value)> store,
-    function_ref<void(OpBuilder &, Value)> compute) {
-  load(b, arith::MulIOp::create(b, loc, blk.kBegin, cst(b, loc, blockK)));
-  store(b, cst(b, loc, 0));
-  gpu::BarrierOp::create(b, loc);
-  auto kLoop = scf::ForOp::create(b, loc, blk.kBegin, blk.kEnd, cst(b, loc, 1));
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(kLoop.getBody());
-  Value t = kLoop.getInductionVar();
-  Value stage = arith::RemUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, t, blk.kBegin), cst(b, loc, 2));
-  // The load past the last tile reads nothing (zero-filled past K).
-  load(b, arith::MulIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, t, cst(b, loc, 1)),
-              cst(b, loc, blockK)));
-  compute(b, stage);
-  store(b, arith::SubIOp::create(b, loc, cst(b, loc, 1), stage));
-  gpu::BarrierOp::create(b, loc);
-}
-
-//===----------------------------------------------------------------------===//
-// GemmOutput
-//===----------------------------------------------------------------------===//
-
-/// `row < m && col < n`.
-static Value inOutput(OpBuilder &b, Location loc, const GemmProblem &p,
-                      Value row, Value col) {
-  return arith::AndIOp::create(b, loc, lessThan(b, loc, row, p.m),
-                               lessThan(b, loc, col, p.n));
-}
-
-Value GemmOutput::loadInit(OpBuilder &b, Location loc, const GemmBlock &blk,
-                           Value row, Value col) const {
-  Type f32 = b.getF32Type();
-  const GemmProblem &p = *problem;
-  if (workspace)
-    return arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
-  if (p.cInit)
-    return castTo(b, loc, p.cInit, f32);
-  Value v = loadOrZero(
-      b, loc, inOutput(b, loc, p, row, col), blk.flatC,
-      [&](OpBuilder &b) {
-        return SmallVector<Value>{
-            elementOffset(b, loc, p.c, blk.batch, row, col)};
-      },
-      p.cElt);
-  return castTo(b, loc, v, f32);
-}
-
-void GemmOutput::store(OpBuilder &b, Location loc, const GemmBlock &blk,
-                       Value row, Value col, Value v) const {
-  const GemmProblem &p = *problem;
-  auto ifOp = scf::IfOp::create(b, loc, inOutput(b, loc, p, row, col),
-                                /*withElse=*/false);
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  if (workspace) {
-    memref::StoreOp::create(b, loc, v, workspace,
-                            ValueRange{blk.split, blk.batch, row, col});
-    return;
-  }
-  if (p.epilogue) {
-    p.epilogue->store(b, loc, p.c.position(b, loc, blk.batch, row, col),
-                      castTo(b, loc, v, p.cElt));
-    return;
-  }
-  memref::StoreOp::create(b, loc, castTo(b, loc, v, p.cElt), blk.flatC,
-                          elementOffset(b, loc, p.c, blk.batch, row, col));
-}
-
-GemmOperand GemmOutput::target() const {
-  return workspace ? splitKWorkspaceOperand(*problem, workspace) : problem->c;
-}
-
-Type GemmOutput::targetElt() const {
-  return workspace ? Float32Type::get(workspace.getContext()) : problem->cElt;
-}
-
-Value GemmOutput::targetBatch(OpBuilder &b, Location loc,
-                              const GemmBlock &blk) const {
-  return workspace ? affine(b, loc, blk.split, problem->batch, blk.batch)
-                   : blk.batch;
-}
-
-Value hidet::templates::createSplitKWorkspace(OpBuilder &b, Location loc,
-                                              const GemmProblem &p,
-                                              int64_t splits) {
-  if (splits <= 1)
-    return Value();
-  return memref::AllocOp::create(
-      b, loc, MemRefType::get({splits, p.batch, p.m, p.n}, b.getF32Type()));
-}
-
-void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
-                                           const GemmProblem &p,
-                                           Value workspace, int64_t splits,
-                                           int64_t blockSize) {
-  auto mapping = hidet::tm::SpatialAttr::get(
-      b.getContext(), ArrayRef<int64_t>{p.batch, p.m, p.n});
-  rulebased::createLaunch(
-      b, loc, mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
-        auto elems = hidet::tm::ForEachOp::create(
-            b, loc, mapping, hidet::tm::GPUWorker::global_x);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(elems.getBody().front().getTerminator());
-        ValueRange idx = elems.getTaskIndices();
-        Value flatC = flatten(b, loc, p.c.buffer);
-        Value cIdx = elementOffset(b, loc, p.c, idx[0], idx[1], idx[2]);
-        Value init =
-            p.cInit ? p.cInit
-                    : memref::LoadOp::create(b, loc, flatC, cIdx).getResult();
-        Value sum = castTo(b, loc, init, b.getF32Type());
-        // Slices are added in order, so the result does not depend on timing.
-        for (int64_t s = 0; s < splits; ++s)
-          sum = arith::AddFOp::create(
-              b, loc, sum,
-              memref::LoadOp::create(
-                  b, loc, workspace,
-                  ValueRange{cst(b, loc, s), idx[0], idx[1], idx[2]}));
-        if (p.epilogue)
-          p.epilogue->store(b, loc,
-                            p.c.position(b, loc, idx[0], idx[1], idx[2]),
-                            castTo(b, loc, sum, p.cElt));
-        else
-          memref::StoreOp::create(b, loc, castTo(b, loc, sum, p.cElt), flatC,
-                                  cIdx);
-      });
-  memref::DeallocOp::create(b, loc, workspace);
 }

@@ -1,0 +1,103 @@
+//===- StageRing.cpp - Producer/consumer stages on mbarriers --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The full and empty mbarriers of a ring of shared-memory stages, their
+// initialization, and the waits and arrivals of its producer and
+// consumers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipelining.h"
+
+#include "../Utils/KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::pipelining;
+using hidet::kernel::cst;
+
+/// The parity of round `g / stages` of a stage's mbarrier (flipped: of the
+/// round before), as the i1 that `mbarrier.try_wait.parity` takes.
+static Value parityBit(OpBuilder &b, Location loc, Value g, int64_t stages,
+                       bool flip) {
+  Value round = arith::DivUIOp::create(b, loc, g, cst(b, loc, stages));
+  Value bit = arith::RemUIOp::create(b, loc, round, cst(b, loc, 2));
+  if (flip)
+    bit = arith::XOrIOp::create(b, loc, bit, cst(b, loc, 1));
+  return arith::IndexCastOp::create(b, loc, b.getI1Type(), bit);
+}
+
+/// Waits on `barriers[stage]` for the round of `step` (flipped: the round
+/// before).
+static void waitParity(OpBuilder &b, Location loc, Value barriers, Value step,
+                       int64_t stages, Value stage, bool flip) {
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, loc, barriers, parityBit(b, loc, step, stages, flip),
+      cst(b, loc, kMBarrierWaitHintNs), stage);
+}
+
+StageRing StageRing::create(OpBuilder &b, Location loc, int64_t stages) {
+  MLIRContext *ctx = b.getContext();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, workgroup, stages);
+  StageRing ring;
+  ring.stages = stages;
+  ring.full = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  ring.empty = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  return ring;
+}
+
+void StageRing::init(OpBuilder &b, Location loc, int64_t fullArrivals,
+                     int64_t emptyArrivals) const {
+  for (int64_t i = 0; i < stages; ++i) {
+    nvgpu::MBarrierInitOp::create(b, loc, full, cst(b, loc, fullArrivals),
+                                  cst(b, loc, i), Value());
+    nvgpu::MBarrierInitOp::create(b, loc, empty, cst(b, loc, emptyArrivals),
+                                  cst(b, loc, i), Value());
+  }
+}
+
+Value StageRing::stageOf(OpBuilder &b, Location loc, Value step) const {
+  return arith::RemUIOp::create(b, loc, step, cst(b, loc, stages));
+}
+
+Value StageRing::previousStage(OpBuilder &b, Location loc, Value step) const {
+  return arith::RemUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, step, cst(b, loc, stages - 1)),
+      cst(b, loc, stages));
+}
+
+void StageRing::waitEmpty(OpBuilder &b, Location loc, Value step,
+                          Value stage) const {
+  // Round r waits for the consumers' release of round r - 1; the parity of
+  // round 0 is that of the phase before the first, which counts as
+  // complete.
+  waitParity(b, loc, empty, step, stages, stage, /*flip=*/true);
+}
+
+void StageRing::arriveFull(OpBuilder &b, Location loc, Value stage) const {
+  nvgpu::MBarrierArriveOp::create(b, loc, full, stage);
+}
+
+void StageRing::arriveFullExpectingBytes(OpBuilder &b, Location loc,
+                                         Value stage, int64_t bytes) const {
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, cst(b, loc, bytes),
+                                          stage, Value());
+}
+
+void StageRing::waitFull(OpBuilder &b, Location loc, Value step,
+                         Value stage) const {
+  waitParity(b, loc, full, step, stages, stage, /*flip=*/false);
+}
+
+void StageRing::arriveEmpty(OpBuilder &b, Location loc, Value stage) const {
+  nvgpu::MBarrierArriveOp::create(b, loc, empty, stage);
+}
