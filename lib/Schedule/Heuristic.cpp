@@ -12,6 +12,16 @@ static bool isHalf(ElementKind e) {
   return e == ElementKind::F16 || e == ElementKind::BF16;
 }
 
+bool hidet::schedule::isF32Gemm(const GemmDesc &g) {
+  return g.a == ElementKind::F32 && g.b == ElementKind::F32 &&
+         g.c == ElementKind::F32;
+}
+
+bool hidet::schedule::isHalfGemm(const GemmDesc &g) {
+  return isHalf(g.a) && g.a == g.b &&
+         (isHalf(g.c) || g.c == ElementKind::F32);
+}
+
 std::array<int64_t, 3> hidet::schedule::mmaShapeFor(const GemmDesc &g) {
   return g.a == ElementKind::F32 ? kMmaTF32 : kMma16;
 }
@@ -19,11 +29,9 @@ std::array<int64_t, 3> hidet::schedule::mmaShapeFor(const GemmDesc &g) {
 TemplateKind hidet::schedule::defaultTemplate(const GemmDesc &g,
                                               const TargetLimits &target,
                                               bool tf32) {
-  if (g.a == ElementKind::F32 && g.b == ElementKind::F32 &&
-      g.c == ElementKind::F32)
+  if (isF32Gemm(g))
     return tf32 ? TemplateKind::Mma : TemplateKind::Simt;
-  if (!isHalf(g.a) || g.a != g.b ||
-      !(isHalf(g.c) || g.c == ElementKind::F32))
+  if (!isHalfGemm(g))
     return TemplateKind::None;
   // Outputs of at least one wgmma tile of rows go to the Hopper template:
   // on the H100 it measured faster at every such shape of the GEMM

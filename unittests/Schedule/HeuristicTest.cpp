@@ -85,9 +85,12 @@ TEST(Heuristic, TemplateByTypesAndChip) {
                                  ElementKind::F16, /*operandsAllowAsync=*/false),
                             h100, false),
             TemplateKind::Mma);
+  EXPECT_TRUE(isF32Gemm(f32) && !isHalfGemm(f32));
+  EXPECT_TRUE(isHalfGemm(f16) && !isF32Gemm(f16));
   // Mixed or other types have no template.
   GemmDesc mixed = f16;
   mixed.b = ElementKind::BF16;
+  EXPECT_FALSE(isHalfGemm(mixed));
   EXPECT_EQ(defaultTemplate(mixed, h100, false), TemplateKind::None);
   EXPECT_EQ(defaultTemplate(gemm(8, 8, 8, ElementKind::F16, ElementKind::Other),
                             h100, false),

@@ -49,6 +49,14 @@ struct GemmDesc {
 using AnySchedule = std::variant<std::monostate, SimtMatmulSchedule,
                                  MmaMatmulSchedule, WgmmaMatmulSchedule>;
 
+/// Whether the SIMT template computes `g`: f32 x f32 -> f32 (which the
+/// tensor-core template also takes, in tf32).
+bool isF32Gemm(const GemmDesc &g);
+
+/// Whether the tensor cores take `g` in 16 bits: f16 x f16 or bf16 x bf16
+/// operands with f16, bf16 or f32 results.
+bool isHalfGemm(const GemmDesc &g);
+
 /// The mma.sync instruction shape for `g`'s operands: m16n8k8 (tf32) for
 /// f32, m16n8k16 for 16-bit ones.
 std::array<int64_t, 3> mmaShapeFor(const GemmDesc &g);

@@ -57,7 +57,7 @@ struct SimtMatmulModel
         cast<SimtMatmulAttr>(attr).toSchedule(), &limits);
   }
   std::string checkProblem(Attribute, const GemmProblem &p) const {
-    if (p.aElt.isF32() && p.bElt.isF32() && p.cElt.isF32())
+    if (schedule::isF32Gemm(describeGemm(p)))
       return "";
     return "a #hidet.simt_matmul computes f32 x f32 -> f32, but this " +
            p.kind + " is " + typesOf(p) +
@@ -93,12 +93,7 @@ struct MmaMatmulModel
   std::string checkProblem(Attribute attr, const GemmProblem &p) const {
     auto s = cast<MmaMatmulAttr>(attr);
     schedule::GemmDesc g = describeGemm(p);
-    bool f32 = g.a == schedule::ElementKind::F32 &&
-               g.b == schedule::ElementKind::F32 &&
-               g.c == schedule::ElementKind::F32;
-    bool half = (p.aElt.isF16() || p.aElt.isBF16()) && p.aElt == p.bElt &&
-                (p.cElt.isF16() || p.cElt.isBF16() || p.cElt.isF32());
-    if (!f32 && !half)
+    if (!schedule::isF32Gemm(g) && !schedule::isHalfGemm(g))
       return "a #hidet.mma_matmul takes f16 x f16 or bf16 x bf16 operands "
              "(f16, bf16 or f32 results), or f32 x f32 -> f32 in tf32, but "
              "this " +
