@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "HIDET"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".onnxtxt"]
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hidet_obj_root, "test")
@@ -29,9 +29,15 @@ tools = [
     "hidet-opt",
     "hidet-compile",
     ToolSubst("hidet-run", unresolved="ignore"),
+    ToolSubst("hidet-import-onnx", unresolved="ignore"),
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-import-onnx")):
+    config.available_features.add("onnx")
+if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
+    config.available_features.add("onnx-testdata")
 
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
     config.available_features.add("hidet-runtime")

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test Hidet-MLIR:
 # LLVM/MLIR 22.1 (headers, libMLIR.so, mlir-tblgen, lit/FileCheck), clang-22,
-# CMake, Ninja and GoogleTest. Idempotent: packages already present are skipped.
+# CMake, Ninja, GoogleTest, and the ONNX front door's libonnx 1.12 with
+# protobuf 3.21 and the ONNX backend test data. Idempotent: packages already
+# present are skipped.
 set -euo pipefail
 
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   cmake ninja-build libgtest-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
 )
 
 missing=()

@@ -1,0 +1,60 @@
+//===- OnnxImporter.h - ONNX models to tensor-level MLIR --------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads an ONNX model (binary protobuf, or ONNX's text syntax) and writes one
+// `func.func` on statically shaped tensors in the dialects the pipelines take:
+// linalg named ops where one exists, linalg.generic otherwise, tensor, arith
+// and math. Weights become `dense_resource` constants. Shape subgraphs and
+// other computations on constants are folded at import.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_IMPORT_ONNXIMPORTER_H
+#define HIDET_IMPORT_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstdint>
+#include <string>
+
+namespace hidet::onnx_import {
+
+/// How a model is imported.
+struct ImportOptions {
+  /// Static shapes for graph inputs, by name (`--input-shape name=1x128`).
+  llvm::StringMap<llvm::SmallVector<int64_t>> inputShapes;
+  /// The extent given to symbolic or unknown input dimensions that
+  /// `inputShapes` does not fix.
+  int64_t defaultDim = 1;
+  /// The name of the function the graph becomes.
+  std::string funcName = "main";
+  /// Computations on constants with at most this many result elements are
+  /// folded at import.
+  int64_t foldLimit = int64_t(1) << 20;
+  /// Compute type of a float32 model: "f32" (as is), "f16" or "bf16".
+  std::string precision = "f32";
+};
+
+/// Imports the model in `path`: ONNX text syntax when the file name ends in
+/// `.onnxtxt`, a binary ModelProto otherwise. Errors are reported through
+/// the context's diagnostic engine, located at the offending node; returns
+/// null on failure.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(llvm::StringRef path,
+                                                 mlir::MLIRContext *context,
+                                                 const ImportOptions &options);
+
+/// Parses extents written as "1x128" ("scalar" for rank 0).
+bool parseShape(llvm::StringRef text, llvm::SmallVector<int64_t> &shape);
+
+/// Loads the dialects that imported modules use.
+void loadImportDialects(mlir::MLIRContext *context);
+
+} // namespace hidet::onnx_import
+
+#endif // HIDET_IMPORT_ONNXIMPORTER_H

@@ -1,0 +1,682 @@
+//===- Importer.cpp - ONNX graphs to a func.func on tensors ---------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+#include "ModelReader.h"
+
+#include "onnx/onnx_pb.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace hidet::onnx_import {
+
+//===----------------------------------------------------------------------===//
+// NodeContext
+//===----------------------------------------------------------------------===//
+
+NodeContext::NodeContext(Importer &importer, const onnx::NodeProto &node,
+                         Location loc)
+    : importer(importer), node(node), loc(loc) {}
+
+OpBuilder &NodeContext::builder() { return importer.builder; }
+MLIRContext *NodeContext::getContext() { return loc.getContext(); }
+int64_t NodeContext::opset() const { return importer.opset; }
+const ImportOptions &NodeContext::options() const { return importer.options; }
+StringRef NodeContext::opType() const { return node.op_type(); }
+
+unsigned NodeContext::numInputs() const { return node.input_size(); }
+
+bool NodeContext::hasInput(unsigned i) const {
+  return i < numInputs() && !node.input(i).empty();
+}
+
+const TensorValue &NodeContext::input(unsigned i) const {
+  assert(hasInput(i) && "optional input is absent");
+  return *importer.lookup(node.input(i));
+}
+
+Value NodeContext::value(unsigned i) {
+  return importer.materialize(*importer.lookup(node.input(i)));
+}
+
+const HostTensor *NodeContext::constant(unsigned i) const {
+  if (!hasInput(i))
+    return nullptr;
+  const TensorValue &v = input(i);
+  return v.constant ? &*v.constant : nullptr;
+}
+
+bool NodeContext::allInputsKnown() const {
+  for (unsigned i = 0; i < numInputs(); ++i)
+    if (hasInput(i) && !constant(i))
+      return false;
+  return true;
+}
+
+FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i) {
+  const HostTensor *c = constant(i);
+  if (!c) {
+    emitError() << opType() << " input " << i << " ('" << node.input(i)
+                << "') must be known at import (a constant or computed from "
+                   "shapes); it is computed at run time";
+    return failure();
+  }
+  return c->getInts();
+}
+
+unsigned NodeContext::numOutputs() const { return node.output_size(); }
+
+bool NodeContext::hasOutput(unsigned i) const {
+  return i < numOutputs() && !node.output(i).empty();
+}
+
+void NodeContext::setOutput(unsigned i, Value value, DType dtype) {
+  if (!hasOutput(i))
+    return;
+  TensorValue v;
+  v.dtype = dtype;
+  auto type = cast<RankedTensorType>(value.getType());
+  v.shape.assign(type.getShape().begin(), type.getShape().end());
+  v.value = value;
+  importer.define(node.output(i), std::move(v));
+}
+
+void NodeContext::setOutput(unsigned i, HostTensor constant) {
+  if (!hasOutput(i))
+    return;
+  TensorValue v;
+  v.dtype = constant.getDType();
+  v.shape.assign(constant.getShape().begin(), constant.getShape().end());
+  v.constant = std::move(constant);
+  importer.define(node.output(i), std::move(v));
+}
+
+const std::string &NodeContext::outputName(unsigned i) const {
+  return node.output(i);
+}
+
+const onnx::NodeProto *NodeContext::soleConsumer(unsigned i) const {
+  auto it = importer.readers.find(node.output(i));
+  if (it == importer.readers.end() || it->second.size() != 1)
+    return nullptr;
+  return it->second.front();
+}
+
+void NodeContext::absorb(const onnx::NodeProto *consumer, Value value,
+                         DType dtype) {
+  importer.absorbed.insert(consumer);
+  TensorValue v;
+  v.dtype = dtype;
+  auto type = cast<RankedTensorType>(value.getType());
+  v.shape.assign(type.getShape().begin(), type.getShape().end());
+  v.value = value;
+  // Only the consumer reads the node's own output; both name the result.
+  importer.define(node.output(0), v);
+  importer.define(consumer->output(0), std::move(v));
+}
+
+const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::attrInt(StringRef name, int64_t defaultValue) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->i() : defaultValue;
+}
+
+float NodeContext::attrFloat(StringRef name, float defaultValue) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->f() : defaultValue;
+}
+
+std::string NodeContext::attrString(StringRef name,
+                                    StringRef defaultValue) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->s() : defaultValue.str();
+}
+
+SmallVector<int64_t> NodeContext::attrInts(StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return {};
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+SmallVector<float> NodeContext::attrFloats(StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return {};
+  return SmallVector<float>(a->floats().begin(), a->floats().end());
+}
+
+FailureOr<HostTensor> NodeContext::attrTensor(StringRef name) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a || !a->has_t()) {
+    emitError() << opType() << " has no tensor attribute '" << name << "'";
+    return failure();
+  }
+  return importer.readTensor(a->t(), loc);
+}
+
+InFlightDiagnostic NodeContext::emitError() const {
+  // The location of a node of a binary model names no useful line, so the
+  // message names the node.
+  std::string name = node.name().empty() ? node.op_type() : node.name();
+  auto diag = mlir::emitError(loc);
+  diag << "node '" << name << "': ";
+  return diag;
+}
+
+LogicalResult NodeContext::unsupported(const Twine &what) const {
+  return emitError() << opType() << " " << what << " is not supported";
+}
+
+//===----------------------------------------------------------------------===//
+// Importer
+//===----------------------------------------------------------------------===//
+
+bool parseShape(StringRef text, SmallVector<int64_t> &shape) {
+  shape.clear();
+  if (text == "scalar")
+    return true;
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  for (StringRef part : parts) {
+    int64_t v;
+    if (part.getAsInteger(10, v) || v < 0)
+      return false;
+    shape.push_back(v);
+  }
+  return !shape.empty();
+}
+
+Importer::Importer(MLIRContext *context, onnx::ModelProto &model,
+                   StringRef modelPath, const ImportOptions &options)
+    : builder(context), options(options), context(context), model(model),
+      modelPath(modelPath.str()) {
+  registerElementwiseConverters(converters);
+  registerLinearConverters(converters);
+  registerNormalizationConverters(converters);
+  registerShapeConverters(converters);
+  registerDataConverters(converters);
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    if (set.domain().empty() || set.domain() == "ai.onnx")
+      opset = set.version();
+}
+
+TensorValue *Importer::lookup(const std::string &name) {
+  auto it = values.find(name);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+void Importer::define(const std::string &name, TensorValue value) {
+  value.name = name;
+  values[name] = std::move(value);
+}
+
+Type Importer::elementType(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return builder.getF32Type();
+  case DType::F16:
+    return builder.getF16Type();
+  case DType::BF16:
+    return builder.getBF16Type();
+  case DType::F64:
+    return builder.getF64Type();
+  case DType::Bool:
+    return builder.getI1Type();
+  case DType::U8:
+  case DType::I8:
+    return builder.getI8Type();
+  case DType::U16:
+  case DType::I16:
+    return builder.getI16Type();
+  case DType::U32:
+  case DType::I32:
+    return builder.getI32Type();
+  case DType::U64:
+  case DType::I64:
+    return builder.getI64Type();
+  default:
+    return {};
+  }
+}
+
+RankedTensorType Importer::tensorType(const TensorValue &value) {
+  return RankedTensorType::get(value.shape, elementType(value.dtype));
+}
+
+/// A resource key made of identifier characters.
+static std::string resourceKey(StringRef name) {
+  std::string key;
+  for (char c : name)
+    key += (llvm::isAlnum(c) || c == '_' || c == '.') ? c : '_';
+  if (key.empty() || llvm::isDigit(key[0]))
+    key = "w_" + key;
+  return key;
+}
+
+/// Constants with at most this many elements are written inline, so that
+/// small ones stay readable in the text form; larger ones are blobs.
+static constexpr int64_t kInlineElements = 16;
+
+static Attribute denseAttr(RankedTensorType type, const HostTensor &t) {
+  Type elem = type.getElementType();
+  int64_t n = t.getNumElements();
+  if (isa<FloatType>(elem)) {
+    auto ft = cast<FloatType>(elem);
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < (t.isSplat() ? 1 : n); ++i) {
+      APFloat f(t.getDouble(i));
+      bool lost;
+      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      values.push_back(f);
+    }
+    return DenseElementsAttr::get(type, values);
+  }
+  unsigned width = elem.getIntOrFloatBitWidth();
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < (t.isSplat() ? 1 : n); ++i)
+    values.push_back(APInt(width, static_cast<uint64_t>(t.getInt(i)),
+                           /*isSigned=*/!isUnsigned(t.getDType()),
+                           /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(type, values);
+}
+
+Value Importer::materialize(TensorValue &value) {
+  if (value.value)
+    return value.value;
+  assert(value.constant && "a graph value without a definition");
+  // Created where first used, which dominates every later use.
+  RankedTensorType type = tensorType(value);
+  const HostTensor &t = *value.constant;
+  Attribute attr;
+  if (t.getNumElements() <= kInlineElements || t.isSplat() ||
+      t.getDType() == DType::Bool) {
+    attr = denseAttr(type, t);
+  } else {
+    ArrayRef<char> bytes(t.getData(), t.getNumBytes());
+    auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        bytes, dtypeSize(t.getDType()));
+    attr = DenseResourceElementsAttr::get(type, resourceKey(value.name),
+                                          std::move(blob));
+  }
+  value.value = arith::ConstantOp::create(builder, builder.getUnknownLoc(),
+                                          cast<TypedAttr>(attr));
+  return value.value;
+}
+
+FailureOr<HostTensor> Importer::readTensor(const onnx::TensorProto &tensor,
+                                           Location loc) {
+  auto dtype = static_cast<DType>(tensor.data_type());
+  SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
+  if (!elementType(dtype)) {
+    return emitError(loc) << "tensor '" << tensor.name()
+                          << "' has element type " << dtypeName(dtype) << " ("
+                          << tensor.data_type() << "), which is not supported";
+  }
+  int64_t n = product(shape);
+  size_t bytes = static_cast<size_t>(n) * dtypeSize(dtype);
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const onnx::StringStringEntryProto &e : tensor.external_data()) {
+      if (e.key() == "location")
+        location = e.value();
+      else if (e.key() == "offset")
+        offset = std::stoll(e.value());
+      else if (e.key() == "length")
+        length = std::stoll(e.value());
+    }
+    SmallString<256> path(llvm::sys::path::parent_path(modelPath));
+    llvm::sys::path::append(path, location);
+    auto &file = externalFiles[path];
+    if (!file) {
+      auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/
+                                                false);
+      if (!buffer)
+        return emitError(loc)
+               << "cannot read external data '" << path << "' of tensor '"
+               << tensor.name() << "': " << buffer.getError().message();
+      file = std::move(*buffer);
+    }
+    if (length >= 0 && static_cast<size_t>(length) != bytes)
+      return emitError(loc)
+             << "external data of '" << tensor.name() << "' has length "
+             << length << ", expected " << bytes;
+    if (offset < 0 || offset + bytes > file->getBufferSize())
+      return emitError(loc) << "external data of '" << tensor.name()
+                            << "' lies outside '" << path << "'";
+    return HostTensor::borrow(dtype, shape, file->getBufferStart() + offset);
+  }
+  if (tensor.has_raw_data()) {
+    if (tensor.raw_data().size() != bytes)
+      return emitError(loc) << "tensor '" << tensor.name() << "' has "
+                            << tensor.raw_data().size()
+                            << " bytes of raw data, expected " << bytes;
+    return HostTensor::borrow(dtype, shape, tensor.raw_data().data());
+  }
+  HostTensor t = HostTensor::zeros(dtype, shape);
+  auto check = [&](int64_t size) -> LogicalResult {
+    if (size == n)
+      return success();
+    return emitError(loc) << "tensor '" << tensor.name() << "' has " << size
+                          << " elements, its shape needs " << n;
+  };
+  switch (dtype) {
+  case DType::F32:
+    if (failed(check(tensor.float_data_size())))
+      return failure();
+    for (int64_t i = 0; i < n; ++i)
+      t.setDouble(i, tensor.float_data(i));
+    break;
+  case DType::F64:
+    if (failed(check(tensor.double_data_size())))
+      return failure();
+    for (int64_t i = 0; i < n; ++i)
+      t.setDouble(i, tensor.double_data(i));
+    break;
+  case DType::I64:
+    if (failed(check(tensor.int64_data_size())))
+      return failure();
+    for (int64_t i = 0; i < n; ++i)
+      t.setInt(i, tensor.int64_data(i));
+    break;
+  case DType::U32:
+  case DType::U64:
+    if (failed(check(tensor.uint64_data_size())))
+      return failure();
+    for (int64_t i = 0; i < n; ++i)
+      t.setInt(i, static_cast<int64_t>(tensor.uint64_data(i)));
+    break;
+  case DType::F16:
+  case DType::BF16: {
+    // int32_data holds the 16 bits of each element.
+    if (failed(check(tensor.int32_data_size())))
+      return failure();
+    char *out = t.getMutableData();
+    for (int64_t i = 0; i < n; ++i) {
+      uint16_t bits = static_cast<uint16_t>(tensor.int32_data(i));
+      std::memcpy(out + 2 * i, &bits, 2);
+    }
+    break;
+  }
+  default:
+    if (failed(check(tensor.int32_data_size())))
+      return failure();
+    for (int64_t i = 0; i < n; ++i)
+      t.setInt(i, tensor.int32_data(i));
+    break;
+  }
+  return t;
+}
+
+Location Importer::nodeLoc(const onnx::NodeProto &node, unsigned index) {
+  std::string name = node.name().empty()
+                         ? node.op_type() + "_" + std::to_string(index)
+                         : node.name();
+  // Binary models have no lines: the name says which node it is.
+  Location file = FileLineColLoc::get(context, modelPath, 0, 0);
+  return NameLoc::get(StringAttr::get(context, name), file);
+}
+
+LogicalResult Importer::checkOps() {
+  // Every op the graph uses is checked before anything is built, so that a
+  // model with several unsupported ops gets one complete message.
+  llvm::StringMap<unsigned> missing;
+  for (const onnx::NodeProto &node : model.graph().node()) {
+    if (!node.domain().empty() && node.domain() != "ai.onnx") {
+      ++missing[node.domain() + "." + node.op_type()];
+      continue;
+    }
+    if (!converters.count(node.op_type()))
+      ++missing[node.op_type()];
+  }
+  if (missing.empty())
+    return success();
+  SmallVector<std::string> names;
+  for (auto &entry : missing)
+    names.push_back(entry.getKey().str() + " (" +
+                    std::to_string(entry.getValue()) + " node" +
+                    (entry.getValue() > 1 ? "s" : "") + ")");
+  llvm::sort(names);
+  return emitError(FileLineColLoc::get(context, modelPath, 0, 0))
+         << "unsupported ONNX ops (opset " << opset
+         << "): " << llvm::join(names, ", ");
+}
+
+LogicalResult Importer::importInitializers() {
+  for (const onnx::TensorProto &init : model.graph().initializer()) {
+    Location loc = NameLoc::get(StringAttr::get(context, init.name()),
+                                FileLineColLoc::get(context, modelPath, 0, 0));
+    FailureOr<HostTensor> t = readTensor(init, loc);
+    if (failed(t))
+      return failure();
+    TensorValue v;
+    v.dtype = t->getDType();
+    v.shape.assign(t->getShape().begin(), t->getShape().end());
+    v.constant = std::move(*t);
+    define(init.name(), std::move(v));
+  }
+  return success();
+}
+
+LogicalResult Importer::checkAgainstInference(const onnx::NodeProto &node,
+                                              Location loc) {
+  for (const std::string &name : node.output()) {
+    if (name.empty())
+      continue;
+    TensorValue *v = lookup(name);
+    if (!v)
+      return emitError(loc)
+             << node.op_type() << " did not define output '" << name << "'";
+    auto it = inferredShapes.find(name);
+    if (it == inferredShapes.end())
+      continue;
+    if (ArrayRef<int64_t>(it->second) != ArrayRef<int64_t>(v->shape)) {
+      auto diag = emitError(loc) << "output '" << name << "' of "
+                                 << node.op_type() << " has shape [";
+      llvm::interleaveComma(v->shape, diag);
+      diag << "], ONNX shape inference says [";
+      llvm::interleaveComma(it->second, diag);
+      return diag << "]";
+    }
+  }
+  return success();
+}
+
+/// Records the fully static shapes that ONNX's inference found.
+static void
+collectInferredShapes(const onnx::GraphProto &graph,
+                      llvm::StringMap<SmallVector<int64_t>> &shapes) {
+  for (const onnx::ValueInfoProto &info : graph.value_info()) {
+    if (!info.type().has_tensor_type() ||
+        !info.type().tensor_type().has_shape())
+      continue;
+    SmallVector<int64_t> shape;
+    bool known = true;
+    for (const auto &dim : info.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value()) {
+        known = false;
+        break;
+      }
+      shape.push_back(dim.dim_value());
+    }
+    if (known)
+      shapes[info.name()] = shape;
+  }
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  if (opset == 0) {
+    emitError(FileLineColLoc::get(context, modelPath, 0, 0))
+        << "the model imports no version of the default ONNX domain";
+    return nullptr;
+  }
+  if (opset > 21) {
+    emitError(FileLineColLoc::get(context, modelPath, 0, 0))
+        << "opset " << opset << " is not supported (1 to 21 are)";
+    return nullptr;
+  }
+  if (failed(checkOps()))
+    return nullptr;
+  collectInferredShapes(model.graph(), inferredShapes);
+
+  Location fileLoc = FileLineColLoc::get(context, modelPath, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  if (failed(importInitializers()))
+    return nullptr;
+
+  // Function inputs: graph inputs that are not initializers.
+  SmallVector<Type> inputTypes;
+  SmallVector<std::string> inputNames;
+  for (const onnx::ValueInfoProto &input : model.graph().input()) {
+    if (lookup(input.name()))
+      continue; // An initializer (old exporters list them as inputs too).
+    const auto &tt = input.type().tensor_type();
+    TensorValue v;
+    v.dtype = static_cast<DType>(tt.elem_type());
+    if (!elementType(v.dtype)) {
+      emitError(fileLoc) << "graph input '" << input.name()
+                         << "' has element type " << dtypeName(v.dtype)
+                         << ", which is not supported";
+      return nullptr;
+    }
+    for (const auto &dim : tt.shape().dim())
+      v.shape.push_back(dim.dim_value());
+    inputTypes.push_back(tensorType(v));
+    inputNames.push_back(input.name());
+    define(input.name(), std::move(v));
+  }
+
+  auto func = func::FuncOp::create(builder, fileLoc, options.funcName,
+                                   builder.getFunctionType(inputTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(inputNames)) {
+    lookup(name)->value = body->getArgument(i);
+    func.setArgAttr(i, "hidet.name", builder.getStringAttr(name));
+  }
+  builder.setInsertionPointToEnd(body);
+
+  for (const onnx::NodeProto &node : model.graph().node())
+    for (const std::string &in : node.input())
+      if (!in.empty())
+        readers[in].push_back(&node);
+  for (const onnx::ValueInfoProto &output : model.graph().output())
+    readers[output.name()].push_back(nullptr);
+
+  unsigned index = 0;
+  for (const onnx::NodeProto &node : model.graph().node()) {
+    Location loc = nodeLoc(node, index++);
+    if (absorbed.count(&node))
+      continue;
+    for (const std::string &in : node.input()) {
+      if (!in.empty() && !lookup(in)) {
+        emitError(loc) << "node '"
+                       << (node.name().empty() ? node.op_type() : node.name())
+                       << "' reads '" << in
+                       << "', which no earlier node, input or initializer "
+                          "defines";
+        return nullptr;
+      }
+    }
+    NodeContext ctx(*this, node, loc);
+    if (failed(converters[node.op_type()](ctx)) ||
+        failed(checkAgainstInference(node, loc)))
+      return nullptr;
+  }
+
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (const onnx::ValueInfoProto &output : model.graph().output()) {
+    TensorValue *v = lookup(output.name());
+    if (!v) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is not defined by any node";
+      return nullptr;
+    }
+    Value value = materialize(*v);
+    results.push_back(value);
+    resultTypes.push_back(value.getType());
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setType(builder.getFunctionType(inputTypes, resultTypes));
+  for (auto [i, output] : llvm::enumerate(model.graph().output()))
+    func.setResultAttr(i, "hidet.name", builder.getStringAttr(output.name()));
+
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+void loadImportDialects(MLIRContext *context) {
+  context->loadDialect<arith::ArithDialect, func::FuncDialect,
+                       linalg::LinalgDialect, math::MathDialect,
+                       tensor::TensorDialect>();
+}
+
+OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *context,
+                                     const ImportOptions &options) {
+  loadImportDialects(context);
+  Location fileLoc = FileLineColLoc::get(context, path, 0, 0);
+  std::string error;
+  std::unique_ptr<onnx::ModelProto> model = readModel(path, error);
+  if (!model) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  std::string notes;
+  if (!specializeInputs(*model, options.inputShapes, options.defaultDim, notes,
+                        error)) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  if (!notes.empty())
+    emitRemark(fileLoc) << StringRef(notes).rtrim();
+  if (!inferShapes(*model, error)) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  Importer importer(context, *model, path, options);
+  OwningOpRef<ModuleOp> module = importer.run();
+  if (!module)
+    return nullptr;
+  // The converters create a constant or an empty tensor per use and leave
+  // the unused ones; upstream's cleanup removes them.
+  PassManager pm(context);
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace hidet::onnx_import

@@ -1,0 +1,654 @@
+//===- Linear.cpp - MatMul, Gemm, convolutions, pooling, batch norm -------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The anchors of the pipelines come from here: MatMul and Gemm become
+// linalg.matmul or linalg.batch_matmul, Conv becomes linalg's NCHW
+// convolutions, with biases, scales and batch norms as elementwise ops
+// after them (the partitioner fuses those as epilogues). A
+// BatchNormalization whose input is a Conv with known weights, read by
+// nothing else, is folded into the convolution's weights and bias.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Builders.h"
+#include "Importer.h"
+
+#include "onnx/onnx_pb.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace hidet::onnx_import {
+namespace {
+
+Value zeroFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                 Type elem) {
+  return filledTensor(b, loc, shape, scalarConstant(b, loc, elem, 0));
+}
+
+/// A transposed copy of a known 2-D tensor.
+HostTensor transposed2D(const HostTensor &t) {
+  int64_t r = t.getShape()[0], c = t.getShape()[1];
+  HostTensor out = HostTensor::zeros(t.getDType(), {c, r});
+  unsigned size = dtypeSize(t.getDType());
+  char *dst = out.getMutableData();
+  for (int64_t i = 0; i < r; ++i)
+    for (int64_t j = 0; j < c; ++j)
+      std::memcpy(dst + (j * r + i) * size, t.getData() + (i * c + j) * size,
+                  size);
+  return out;
+}
+
+/// a @ b for a [..., m, k] and b [..., k, n] with NumPy batch broadcasting.
+FailureOr<Value> matmul(NodeContext &ctx, Value a, Value bv) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  SmallVector<int64_t> as(tensorTypeOf(a).getShape()),
+      bs(tensorTypeOf(bv).getShape());
+  Type elem = tensorTypeOf(a).getElementType();
+  bool aVec = as.size() == 1, bVec = bs.size() == 1;
+  if (aVec) {
+    as.insert(as.begin(), 1);
+    a = reshape(b, loc, a, as);
+  }
+  if (bVec) {
+    bs.push_back(1);
+    bv = reshape(b, loc, bv, bs);
+  }
+  int64_t m = as[as.size() - 2], k = as.back(), n = bs.back();
+  if (bs[bs.size() - 2] != k)
+    return ctx.emitError() << "MatMul contracts " << k << " with "
+                           << bs[bs.size() - 2];
+  SmallVector<int64_t> aBatch(as.begin(), as.end() - 2),
+      bBatch(bs.begin(), bs.end() - 2);
+  std::optional<SmallVector<int64_t>> batch = broadcastShapes({aBatch, bBatch});
+  if (!batch)
+    return ctx.emitError() << "MatMul batch dimensions do not broadcast";
+  SmallVector<int64_t> outShape(*batch);
+  outShape.push_back(m);
+  outShape.push_back(n);
+  Value result;
+  if (product(bBatch) == 1 && *batch == aBatch) {
+    // One weight for every batch: a single GEMM over the rows of all.
+    int64_t rows = product(aBatch) * m;
+    Value a2 = reshape(b, loc, a, {rows, k});
+    Value b2 = reshape(b, loc, bv, {k, n});
+    Value init = zeroFilled(b, loc, {rows, n}, elem);
+    result =
+        linalg::MatmulOp::create(b, loc, ValueRange{a2, b2}, ValueRange{init})
+            .getResult(0);
+  } else {
+    int64_t count = product(*batch);
+    auto broadcastTo = [&](Value v, ArrayRef<int64_t> vBatch, int64_t r,
+                           int64_t c) {
+      SmallVector<int64_t> full(*batch);
+      full.push_back(r);
+      full.push_back(c);
+      if (ArrayRef<int64_t>(vBatch) != ArrayRef<int64_t>(*batch))
+        v = buildElementwise(
+            b, loc, Operand{v, {}}, full, elem,
+            [](OpBuilder &, Location, ValueRange x) { return x[0]; });
+      return reshape(b, loc, v, {count, r, c});
+    };
+    Value a3 = broadcastTo(a, aBatch, m, k);
+    Value b3 = broadcastTo(bv, bBatch, k, n);
+    Value init = zeroFilled(b, loc, {count, m, n}, elem);
+    result = linalg::BatchMatmulOp::create(b, loc, ValueRange{a3, b3},
+                                           ValueRange{init})
+                 .getResult(0);
+  }
+  SmallVector<int64_t> finalShape(*batch);
+  if (!aVec)
+    finalShape.push_back(m);
+  if (!bVec)
+    finalShape.push_back(n);
+  return reshape(b, loc, result, finalShape);
+}
+
+LogicalResult convertMatMul(NodeContext &ctx) {
+  if (ctx.input(0).dtype != ctx.input(1).dtype)
+    return ctx.emitError() << "MatMul of different element types";
+  FailureOr<Value> r = matmul(ctx, ctx.value(0), ctx.value(1));
+  if (failed(r))
+    return failure();
+  ctx.setOutput(0, *r, ctx.input(0).dtype);
+  return success();
+}
+
+/// Value of a 2-D input, transposed when `trans`; known tensors are
+/// transposed at import.
+Value gemmOperand(NodeContext &ctx, unsigned i, bool trans) {
+  if (!trans)
+    return ctx.value(i);
+  const TensorValue &in = ctx.input(i);
+  if (in.constant) {
+    TensorValue t;
+    t.dtype = in.dtype;
+    t.shape = {in.shape[1], in.shape[0]};
+    t.constant = transposed2D(*in.constant);
+    t.name = in.name + "_transposed";
+    return ctx.getImporter().materialize(t);
+  }
+  return transpose(ctx.builder(), ctx.getLoc(), ctx.value(i), {1, 0});
+}
+
+LogicalResult convertGemm(NodeContext &ctx) {
+  if (ctx.input(0).rank() != 2 || ctx.input(1).rank() != 2)
+    return ctx.emitError() << "Gemm takes 2-D A and B";
+  DType dtype = ctx.input(0).dtype;
+  Value a = gemmOperand(ctx, 0, ctx.attrInt("transA", 0));
+  Value bv = gemmOperand(ctx, 1, ctx.attrInt("transB", 0));
+  FailureOr<Value> product = matmul(ctx, a, bv);
+  if (failed(product))
+    return failure();
+  float alpha = ctx.attrFloat("alpha", 1), beta = ctx.attrFloat("beta", 1);
+  Value result = *product;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Type elem = tensorTypeOf(result).getElementType();
+  bool hasC = ctx.hasInput(2) && beta != 0;
+  if (alpha != 1 || hasC) {
+    SmallVector<Operand> operands = {{result, {}}};
+    if (hasC)
+      operands.push_back({ctx.value(2), {}});
+    ArrayRef<int64_t> shape = tensorTypeOf(result).getShape();
+    if (hasC &&
+        !broadcastShapes({SmallVector<int64_t>(shape), ctx.input(2).shape}))
+      return ctx.emitError() << "Gemm C does not broadcast to the product";
+    result = buildElementwise(
+        b, loc, operands, shape, elem,
+        [&](OpBuilder &nb, Location l, ValueRange x) -> Value {
+          Value y = x[0];
+          bool f = isa<FloatType>(elem);
+          if (alpha != 1)
+            y = f ? arith::MulFOp::create(nb, l, y,
+                                          scalarConstant(nb, l, elem, alpha))
+                        .getResult()
+                  : arith::MulIOp::create(nb, l, y,
+                                          scalarConstant(nb, l, elem, alpha))
+                        .getResult();
+          if (!hasC)
+            return y;
+          Value c = x[1];
+          if (beta != 1)
+            c = f ? arith::MulFOp::create(nb, l, c,
+                                          scalarConstant(nb, l, elem, beta))
+                        .getResult()
+                  : arith::MulIOp::create(nb, l, c,
+                                          scalarConstant(nb, l, elem, beta))
+                        .getResult();
+          return f ? arith::AddFOp::create(nb, l, y, c).getResult()
+                   : arith::AddIOp::create(nb, l, y, c).getResult();
+        });
+  }
+  ctx.setOutput(0, result, dtype);
+  return success();
+}
+
+/// Pads, strides and dilations of a convolution or pooling window.
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, out;
+};
+
+FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> spatial,
+                           ArrayRef<int64_t> kernel, bool ceilMode) {
+  size_t n = spatial.size();
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides = ctx.attrInts("strides");
+  w.dilations = ctx.attrInts("dilations");
+  if (w.strides.empty())
+    w.strides.assign(n, 1);
+  if (w.dilations.empty())
+    w.dilations.assign(n, 1);
+  SmallVector<int64_t> pads = ctx.attrInts("pads");
+  if (pads.empty())
+    pads.assign(2 * n, 0);
+  if (w.kernel.size() != n || w.strides.size() != n ||
+      w.dilations.size() != n || pads.size() != 2 * n)
+    return ctx.emitError() << ctx.opType()
+                           << ": kernel, strides, dilations or pads do not "
+                              "match the input's spatial rank "
+                           << n;
+  std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
+  for (size_t i = 0; i < n; ++i) {
+    int64_t eff = (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t begin = pads[i], end = pads[i + n];
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t outSize = (spatial[i] + w.strides[i] - 1) / w.strides[i];
+      int64_t total =
+          std::max<int64_t>(0, (outSize - 1) * w.strides[i] + eff - spatial[i]);
+      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      end = total - begin;
+    } else if (autoPad == "VALID") {
+      begin = end = 0;
+    } else if (autoPad != "NOTSET") {
+      return ctx.unsupported("auto_pad '" + autoPad + "'");
+    }
+    int64_t span = spatial[i] + begin + end - eff;
+    if (span < 0)
+      return ctx.emitError()
+             << ctx.opType() << ": the window is larger than the input";
+    int64_t out = ceilMode ? (span + w.strides[i] - 1) / w.strides[i] + 1
+                           : span / w.strides[i] + 1;
+    // A window must start inside the input or its leading pad.
+    if (ceilMode && (out - 1) * w.strides[i] >= spatial[i] + begin)
+      --out;
+    // The trailing pad the windows reach (ceil mode may reach further).
+    end = std::max<int64_t>(end, (out - 1) * w.strides[i] + eff - spatial[i] -
+                                     begin);
+    w.padBegin.push_back(begin);
+    w.padEnd.push_back(end);
+    w.out.push_back(out);
+  }
+  return w;
+}
+
+/// `x` [N, C, spatial...] padded in its spatial dims with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value x, const Window &w,
+                 double value) {
+  bool any = llvm::any_of(w.padBegin, [](int64_t p) { return p != 0; }) ||
+             llvm::any_of(w.padEnd, [](int64_t p) { return p != 0; });
+  if (!any)
+    return x;
+  RankedTensorType type = tensorTypeOf(x);
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<OpFoldResult> lo = {b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> hi = lo;
+  for (size_t i = 0; i < w.padBegin.size(); ++i) {
+    lo.push_back(b.getIndexAttr(w.padBegin[i]));
+    hi.push_back(b.getIndexAttr(w.padEnd[i]));
+    shape[i + 2] += w.padBegin[i] + w.padEnd[i];
+  }
+  Value pad = scalarConstant(b, loc, type.getElementType(), value);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), x, lo, hi,
+      pad, /*nofold=*/false);
+}
+
+/// Adds a per-channel vector `bias` [C] to `y` [N, C, spatial...].
+Value addChannelBias(OpBuilder &b, Location loc, Value y, Value bias) {
+  RankedTensorType type = tensorTypeOf(y);
+  SmallVector<int64_t> bshape = {type.getDimSize(1)};
+  bshape.append(type.getRank() - 2, 1);
+  Value b3 = reshape(b, loc, bias, bshape);
+  return buildElementwise(
+      b, loc, {Operand{y, {}}, Operand{b3, {}}}, type.getShape(),
+      type.getElementType(), [](OpBuilder &nb, Location l, ValueRange x) {
+        if (isa<FloatType>(x[0].getType()))
+          return arith::AddFOp::create(nb, l, x[0], x[1]).getResult();
+        return arith::AddIOp::create(nb, l, x[0], x[1]).getResult();
+      });
+}
+
+/// When the only reader of the Conv's output is a BatchNormalization with
+/// known parameters, and the Conv's weights (and bias) are known, returns
+/// the folded weights and bias and the node to absorb.
+struct FoldedConv {
+  HostTensor weights, bias;
+  const onnx::NodeProto *batchNorm = nullptr;
+};
+
+std::optional<FoldedConv> foldBatchNorm(NodeContext &ctx) {
+  const HostTensor *w = ctx.constant(1);
+  if (!w || !isFloat(w->getDType()))
+    return std::nullopt;
+  const onnx::NodeProto *bn = ctx.soleConsumer(0);
+  if (!bn || bn->op_type() != "BatchNormalization" || bn->input_size() < 5 ||
+      bn->output_size() > 1 || bn->input(0) != ctx.outputName(0))
+    return std::nullopt;
+  SmallVector<const HostTensor *> params;
+  for (int i = 1; i < 5; ++i) {
+    TensorValue *v = ctx.getImporter().lookup(bn->input(i));
+    if (!v || !v->constant)
+      return std::nullopt;
+    params.push_back(&*v->constant);
+  }
+  float eps = 1e-5f;
+  for (const onnx::AttributeProto &a : bn->attribute())
+    if (a.name() == "epsilon")
+      eps = a.f();
+  int64_t m = w->getShape()[0];
+  int64_t per = w->getNumElements() / m;
+  FoldedConv f;
+  f.weights = HostTensor::zeros(w->getDType(), w->getShape());
+  f.bias = HostTensor::zeros(w->getDType(), {m});
+  const HostTensor *bias = ctx.constant(2);
+  if (ctx.hasInput(2) && !bias)
+    return std::nullopt;
+  for (int64_t o = 0; o < m; ++o) {
+    double scale = params[0]->getDouble(o), shift = params[1]->getDouble(o);
+    double mean = params[2]->getDouble(o), var = params[3]->getDouble(o);
+    double a = scale / std::sqrt(var + eps);
+    for (int64_t i = 0; i < per; ++i)
+      f.weights.setDouble(o * per + i, w->getDouble(o * per + i) * a);
+    double b0 = bias ? bias->getDouble(o) : 0.0;
+    f.bias.setDouble(o, (b0 - mean) * a + shift);
+  }
+  f.batchNorm = bn;
+  return f;
+}
+
+LogicalResult convertConv(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0), &wv = ctx.input(1);
+  int64_t rank = x.rank();
+  if (rank < 3 || rank > 5 || wv.rank() != rank)
+    return ctx.unsupported("of rank " + std::to_string(rank));
+  if (!isFloat(x.dtype))
+    return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  ArrayRef<int64_t> spatial = ArrayRef<int64_t>(x.shape).drop_front(2);
+  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape");
+  if (kernel.empty())
+    kernel.assign(wv.shape.begin() + 2, wv.shape.end());
+  FailureOr<Window> w = windowOf(ctx, spatial, kernel, false);
+  if (failed(w))
+    return failure();
+  int64_t group = ctx.attrInt("group", 1);
+  int64_t n = x.shape[0], c = x.shape[1], m = wv.shape[0];
+  if (c % group || m % group || wv.shape[1] * group != c)
+    return ctx.emitError() << "Conv: " << c << " input channels, " << m
+                           << " filters of " << wv.shape[1]
+                           << " channels and group " << group
+                           << " do not agree";
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Importer &imp = ctx.getImporter();
+  Type elem = imp.elementType(x.dtype);
+
+  std::optional<FoldedConv> folded = foldBatchNorm(ctx);
+  Value weights, bias;
+  if (folded) {
+    TensorValue fw, fb;
+    fw.dtype = fb.dtype = wv.dtype;
+    fw.shape = wv.shape;
+    fw.constant = folded->weights;
+    fw.name = wv.name + "_bn";
+    fb.shape = {m};
+    fb.constant = folded->bias;
+    fb.name = wv.name + "_bn_bias";
+    weights = imp.materialize(fw);
+    bias = imp.materialize(fb);
+  } else {
+    weights = ctx.value(1);
+    if (ctx.hasInput(2))
+      bias = ctx.value(2);
+  }
+
+  Value in = padSpatial(b, loc, ctx.value(0), *w, 0.0);
+  SmallVector<int64_t> outShape = {n, m};
+  outShape.append(w->out.begin(), w->out.end());
+  auto strides = b.getI64TensorAttr(w->strides);
+  auto dilations = b.getI64TensorAttr(w->dilations);
+  Value y;
+  if (group == 1) {
+    Value init = zeroFilled(b, loc, outShape, elem);
+    SmallVector<Value> ins = {in, weights};
+    if (rank == 3)
+      y = linalg::Conv1DNcwFcwOp::create(b, loc, init.getType(), ins, init,
+                                         strides, dilations)
+              .getResult(0);
+    else if (rank == 4)
+      y = linalg::Conv2DNchwFchwOp::create(b, loc, init.getType(), ins, init,
+                                           strides, dilations)
+              .getResult(0);
+    else
+      y = linalg::Conv3DNcdhwFcdhwOp::create(b, loc, init.getType(), ins, init,
+                                             strides, dilations)
+              .getResult(0);
+  } else if (rank == 4 && group == c && m == c) {
+    Value init = zeroFilled(b, loc, outShape, elem);
+    Value w3 = reshape(b, loc, weights, {m, kernel[0], kernel[1]});
+    y = linalg::DepthwiseConv2DNchwChwOp::create(b, loc, init.getType(),
+                                                 ValueRange{in, w3}, init,
+                                                 strides, dilations)
+            .getResult(0);
+  } else if (rank == 4) {
+    RankedTensorType inType = tensorTypeOf(in);
+    Value in5 = reshape(
+        b, loc, in,
+        {n, group, c / group, inType.getDimSize(2), inType.getDimSize(3)});
+    Value w5 = reshape(b, loc, weights,
+                       {group, m / group, c / group, kernel[0], kernel[1]});
+    SmallVector<int64_t> out5 = {n, group, m / group, w->out[0], w->out[1]};
+    Value init = zeroFilled(b, loc, out5, elem);
+    Value y5 = linalg::Conv2DNgchwGfchwOp::create(b, loc, init.getType(),
+                                                  ValueRange{in5, w5}, init,
+                                                  strides, dilations)
+                   .getResult(0);
+    y = reshape(b, loc, y5, outShape);
+  } else {
+    return ctx.unsupported("with groups in " + std::to_string(rank - 2) + "-D");
+  }
+  if (bias)
+    y = addChannelBias(b, loc, y, bias);
+  if (folded) {
+    ctx.absorb(folded->batchNorm, y, x.dtype);
+    return success();
+  }
+  ctx.setOutput(0, y, x.dtype);
+  return success();
+}
+
+LogicalResult convertBatchNorm(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0);
+  if (ctx.numOutputs() > 1 && ctx.hasOutput(1))
+    return ctx.unsupported("in training mode");
+  if (!isFloat(x.dtype) || x.rank() < 2)
+    return ctx.unsupported("on this input");
+  int64_t c = x.shape[1];
+  float eps = ctx.attrFloat("epsilon", 1e-5f);
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Importer &imp = ctx.getImporter();
+  SmallVector<int64_t> chShape = {c};
+  chShape.append(x.rank() - 2, 1);
+  SmallVector<Operand> operands = {{ctx.value(0), {}}};
+  bool known = true;
+  for (unsigned i = 1; i < 5; ++i)
+    known &= ctx.constant(i) != nullptr;
+  if (known) {
+    // y = x * a + s with a = scale / sqrt(var + eps), s = B - mean * a.
+    HostTensor a = HostTensor::zeros(x.dtype, chShape);
+    HostTensor s = HostTensor::zeros(x.dtype, chShape);
+    for (int64_t i = 0; i < c; ++i) {
+      double ai = ctx.constant(1)->getDouble(i) /
+                  std::sqrt(ctx.constant(4)->getDouble(i) + eps);
+      a.setDouble(i, ai);
+      s.setDouble(i, ctx.constant(2)->getDouble(i) -
+                         ctx.constant(3)->getDouble(i) * ai);
+    }
+    TensorValue av, sv;
+    av.dtype = sv.dtype = x.dtype;
+    av.shape = sv.shape = chShape;
+    av.constant = a;
+    sv.constant = s;
+    av.name = ctx.outputName(0) + "_scale";
+    sv.name = ctx.outputName(0) + "_shift";
+    operands.push_back({imp.materialize(av), {}});
+    operands.push_back({imp.materialize(sv), {}});
+    Value y = buildElementwise(
+        b, loc, operands, x.shape, imp.elementType(x.dtype),
+        [](OpBuilder &nb, Location l, ValueRange v) -> Value {
+          return arith::AddFOp::create(
+              nb, l, arith::MulFOp::create(nb, l, v[0], v[1]), v[2]);
+        });
+    ctx.setOutput(0, y, x.dtype);
+    return success();
+  }
+  for (unsigned i = 1; i < 5; ++i)
+    operands.push_back({reshape(b, loc, ctx.value(i), chShape), {}});
+  Type elem = imp.elementType(x.dtype);
+  Value y = buildElementwise(
+      b, loc, operands, x.shape, elem,
+      [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+        Value var = arith::AddFOp::create(nb, l, v[4],
+                                          scalarConstant(nb, l, elem, eps));
+        Value inv = math::RsqrtOp::create(nb, l, var);
+        Value centered = arith::SubFOp::create(nb, l, v[0], v[3]);
+        Value scaled = arith::MulFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, centered, inv), v[1]);
+        return arith::AddFOp::create(nb, l, scaled, v[2]);
+      });
+  ctx.setOutput(0, y, x.dtype);
+  return success();
+}
+
+/// MaxPool and AveragePool in 1-D and 2-D.
+LogicalResult convertPool(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0);
+  bool isMax = ctx.opType() == "MaxPool";
+  if (isMax && ctx.hasOutput(1))
+    return ctx.unsupported("with an Indices output");
+  if (x.rank() != 3 && x.rank() != 4)
+    return ctx.unsupported("of rank " + std::to_string(x.rank()));
+  if (!isFloat(x.dtype))
+    return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  ArrayRef<int64_t> spatial = ArrayRef<int64_t>(x.shape).drop_front(2);
+  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape");
+  FailureOr<Window> w =
+      windowOf(ctx, spatial, kernel, ctx.attrInt("ceil_mode", 0) != 0);
+  if (failed(w))
+    return failure();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Type elem = ctx.getImporter().elementType(x.dtype);
+  double padValue = isMax ? -INFINITY : 0.0;
+  Value in = padSpatial(b, loc, ctx.value(0), *w, padValue);
+  SmallVector<int64_t> outShape = {x.shape[0], x.shape[1]};
+  outShape.append(w->out.begin(), w->out.end());
+  Value init =
+      filledTensor(b, loc, outShape, scalarConstant(b, loc, elem, padValue));
+  Value window = emptyTensor(b, loc, w->kernel, elem);
+  auto strides = b.getI64TensorAttr(w->strides);
+  auto dilations = b.getI64TensorAttr(w->dilations);
+  SmallVector<Value> ins = {in, window};
+  Value y;
+  if (x.rank() == 4)
+    y = isMax ? linalg::PoolingNchwMaxOp::create(b, loc, init.getType(), ins,
+                                                 init, strides, dilations)
+                    .getResult(0)
+              : linalg::PoolingNchwSumOp::create(b, loc, init.getType(), ins,
+                                                 init, strides, dilations)
+                    .getResult(0);
+  else
+    y = isMax ? linalg::PoolingNcwMaxOp::create(b, loc, init.getType(), ins,
+                                                init, strides, dilations)
+                    .getResult(0)
+              : linalg::PoolingNcwSumOp::create(b, loc, init.getType(), ins,
+                                                init, strides, dilations)
+                    .getResult(0);
+  if (!isMax) {
+    // Divide by the number of window positions counted: inside the input,
+    // or also in the explicit pads with count_include_pad.
+    bool includePad = ctx.attrInt("count_include_pad", 0) != 0;
+    SmallVector<int64_t> pads = ctx.attrInts("pads");
+    size_t nd = spatial.size();
+    HostTensor counts = HostTensor::zeros(x.dtype, w->out);
+    SmallVector<int64_t> idx(nd, 0);
+    for (int64_t i = 0; i < counts.getNumElements(); ++i) {
+      int64_t count = 1;
+      for (size_t d = 0; d < nd; ++d) {
+        int64_t lo = includePad ? -w->padBegin[d] : 0;
+        int64_t hi =
+            spatial[d] + (includePad ? (pads.empty() ? 0 : pads[d + nd]) : 0);
+        if (includePad && pads.empty())
+          hi = spatial[d] + w->padEnd[d];
+        int64_t inWindow = 0;
+        for (int64_t k = 0; k < w->kernel[d]; ++k) {
+          int64_t pos =
+              idx[d] * w->strides[d] - w->padBegin[d] + k * w->dilations[d];
+          inWindow += pos >= lo && pos < hi;
+        }
+        count *= inWindow;
+      }
+      counts.setDouble(i, count);
+      for (int64_t d = nd - 1; d >= 0; --d) {
+        if (++idx[d] < w->out[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+    if (counts.isSplat()) {
+      y = buildElementwise(
+          b, loc,
+          {Operand{y, {}},
+           Operand{{}, scalarConstant(b, loc, elem, counts.getDouble(0))}},
+          outShape, elem, [](OpBuilder &nb, Location l, ValueRange v) {
+            return arith::DivFOp::create(nb, l, v[0], v[1]).getResult();
+          });
+    } else {
+      TensorValue cv;
+      cv.dtype = x.dtype;
+      cv.shape.assign(w->out.begin(), w->out.end());
+      cv.constant = counts;
+      cv.name = ctx.outputName(0) + "_counts";
+      y = buildElementwise(
+          b, loc,
+          {Operand{y, {}}, Operand{ctx.getImporter().materialize(cv), {}}},
+          outShape, elem, [](OpBuilder &nb, Location l, ValueRange v) {
+            return arith::DivFOp::create(nb, l, v[0], v[1]).getResult();
+          });
+    }
+  }
+  ctx.setOutput(0, y, x.dtype);
+  return success();
+}
+
+/// GlobalAveragePool and GlobalMaxPool: reductions over the spatial dims.
+LogicalResult convertGlobalPool(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0);
+  if (!isFloat(x.dtype) || x.rank() < 3)
+    return ctx.unsupported("on this input");
+  bool isMax = ctx.opType() == "GlobalMaxPool";
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Type elem = ctx.getImporter().elementType(x.dtype);
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < x.rank(); ++d)
+    axes.push_back(d);
+  Value init = scalarConstant(b, loc, elem, isMax ? -INFINITY : 0.0);
+  Value r = buildReduction(
+      b, loc, ctx.value(0), axes, init,
+      [&](OpBuilder &nb, Location l, ValueRange v) {
+        if (isMax)
+          return arith::MaximumFOp::create(nb, l, v[0], v[1]).getResult();
+        return arith::AddFOp::create(nb, l, v[0], v[1]).getResult();
+      });
+  SmallVector<int64_t> shape = {x.shape[0], x.shape[1]};
+  if (!isMax) {
+    double count = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+    r = buildElementwise(
+        b, loc,
+        {Operand{r, {}}, Operand{{}, scalarConstant(b, loc, elem, count)}},
+        shape, elem, [](OpBuilder &nb, Location l, ValueRange v) {
+          return arith::DivFOp::create(nb, l, v[0], v[1]).getResult();
+        });
+  }
+  shape.append(x.rank() - 2, 1);
+  ctx.setOutput(0, reshape(b, loc, r, shape), x.dtype);
+  return success();
+}
+
+} // namespace
+
+void registerLinearConverters(ConverterTable &table) {
+  table["MatMul"] = convertMatMul;
+  table["Gemm"] = convertGemm;
+  table["Conv"] = convertConv;
+  table["BatchNormalization"] = convertBatchNorm;
+  table["MaxPool"] = convertPool;
+  table["AveragePool"] = convertPool;
+  table["GlobalAveragePool"] = convertGlobalPool;
+  table["GlobalMaxPool"] = convertGlobalPool;
+}
+
+} // namespace hidet::onnx_import

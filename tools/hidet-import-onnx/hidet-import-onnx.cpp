@@ -1,0 +1,104 @@
+//===- hidet-import-onnx.cpp - ONNX models to MLIR ------------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   hidet-import-onnx model.onnx -o model.mlir
+//   hidet-import-onnx bert.onnx --input-shape input_ids=1x128 -o bert.mlir
+//   hidet-import-onnx test.onnxtxt          # ONNX's text syntax
+//
+// Writes one func.func on tensors (linalg, tensor, arith, math) that
+// hidet-opt, hidet-compile or any MLIR pipeline takes. The output file is
+// written only when the import succeeds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Import/OnnxImporter.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+namespace onnx_import = hidet::onnx_import;
+
+static cl::OptionCategory category("hidet-import-onnx options");
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<model.onnx|model.onnxtxt>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::desc("Output MLIR file"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(category));
+static cl::list<std::string>
+    inputShapes("input-shape",
+                cl::desc("Static shape of a graph input: name=1x128 "
+                         "(repeatable)"),
+                cl::value_desc("name=dims"), cl::cat(category));
+static cl::opt<int64_t>
+    defaultDim("default-dim",
+               cl::desc("Extent of symbolic input dimensions that "
+                        "--input-shape does not fix (default 1)"),
+               cl::init(1), cl::cat(category));
+static cl::opt<std::string> funcName("func-name",
+                                     cl::desc("Name of the function"),
+                                     cl::init("main"), cl::cat(category));
+static cl::opt<bool>
+    elideWeights("elide-weights",
+                 cl::desc("Print weights as elided resources (for reading; "
+                          "the output cannot be compiled)"),
+                 cl::init(false), cl::cat(category));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Hidet-MLIR ONNX importer\n\n"
+                              "Exit status: 0 imported, 1 error.\n");
+  onnx_import::ImportOptions options;
+  for (const std::string &spec : inputShapes) {
+    StringRef name, dims;
+    std::tie(name, dims) = StringRef(spec).rsplit('=');
+    llvm::SmallVector<int64_t> shape;
+    if (name.empty() || !onnx_import::parseShape(dims, shape)) {
+      llvm::errs() << "hidet-import-onnx: --input-shape expects name=AxB..., "
+                      "got '"
+                   << spec << "'\n";
+      return 1;
+    }
+    options.inputShapes[name] = shape;
+  }
+  if (defaultDim < 1) {
+    llvm::errs() << "hidet-import-onnx: --default-dim must be positive\n";
+    return 1;
+  }
+  options.defaultDim = defaultDim;
+  options.funcName = funcName;
+
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      onnx_import::importOnnxFile(inputFile, &context, options);
+  if (!module)
+    return 1;
+  std::string error;
+  auto output = openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "hidet-import-onnx: " << error << "\n";
+    return 1;
+  }
+  OpPrintingFlags flags;
+  if (elideWeights)
+    flags.elideLargeResourceString(64);
+  module->print(output->os(), flags);
+  output->os() << "\n";
+  output->keep();
+  return 0;
+}

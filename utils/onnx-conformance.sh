@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The ONNX backend conformance suite (Debian's libonnx-testdata) through the
+# front door: each test's model.onnx is imported (hidet-import-onnx),
+# compiled (hidet-compile) and run on its test_data_set_*/input_*.pb against
+# output_*.pb (hidet-run, ONNX's tolerances: rtol 1e-3, atol 1e-7). In two
+# halves, for when the machine with MLIR is not the one with the GPU:
+#
+#   utils/onnx-conformance.sh prepare DIR [options]
+#       --target cpu|gpu   (default cpu)
+#       --suite NAME       node, pytorch-converted, pytorch-operator or
+#                          simple (default node; repeatable)
+#       --filter REGEX     only tests whose name matches (grep -E)
+#       --build DIR        the build directory (default build/)
+#       --data DIR         the suite's root (default
+#                          /usr/share/libonnx-testdata/data)
+#     writes DIR/<suite>/<test>/{model.mlir,model.so,test_data_set_*,status}
+#     and copies hidet-run and libhidet_runtime.so into DIR.
+#   utils/onnx-conformance.sh run DIR [REPORT]
+#     runs every compiled test and writes DIR/results.tsv (suite, test,
+#     outcome, detail: one line per test) and a Markdown summary to REPORT
+#     (default DIR/report.md). Outcomes: pass, mismatch, run-error,
+#     compile-error, unsupported-op, import-error.
+#   utils/onnx-conformance.sh check DIR EXPECTED
+#     fails (exit 1) when a test listed in EXPECTED (one suite/test per
+#     line) did not pass, and lists the tests that pass but are not listed.
+#
+# On a machine with both, `prepare DIR --target gpu && run DIR` does it all.
+set -uo pipefail
+src="$(cd "$(dirname "$0")/.." && pwd)"
+usage="usage: onnx-conformance.sh prepare|run|check DIR ..."
+mode="${1:?$usage}"
+dir="${2:?$usage}"
+shift 2
+
+prepare() {
+  local target=cpu filter='' build="$src/build"
+  local data=/usr/share/libonnx-testdata/data
+  local suites=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+    --target) target="$2"; shift 2 ;;
+    --suite) suites+=("$2"); shift 2 ;;
+    --filter) filter="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --data) data="$2"; shift 2 ;;
+    *) echo "onnx-conformance: unknown option $1" >&2; exit 2 ;;
+    esac
+  done
+  [ ${#suites[@]} -eq 0 ] && suites=(node)
+  case "$target" in cpu | gpu) ;; *)
+    echo "onnx-conformance: --target must be cpu or gpu" >&2; exit 2 ;;
+  esac
+  for tool in hidet-import-onnx hidet-compile; do
+    [ -x "$build/bin/$tool" ] || {
+      echo "onnx-conformance: $build/bin/$tool is missing" >&2; exit 2; }
+  done
+  mkdir -p "$dir"
+  echo "$target" >"$dir/target"
+  git -C "$src" rev-parse --short=7 HEAD >"$dir/commit" 2>/dev/null ||
+    echo unknown >"$dir/commit"
+  [ -x "$build/bin/hidet-run" ] &&
+    cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
+  local compileArgs=(--target="$target")
+  [ "$target" = gpu ] && compileArgs=(--runtime-dir="$build/lib")
+  local suite test name out
+  for suite in "${suites[@]}"; do
+    [ -d "$data/$suite" ] || {
+      echo "onnx-conformance: no suite $data/$suite" >&2; exit 2; }
+    for test in "$data/$suite"/*/; do
+      name="$(basename "$test")"
+      [ -f "$test/model.onnx" ] || continue
+      if [ -n "$filter" ] && ! grep -qE "$filter" <<<"$name"; then
+        continue
+      fi
+      out="$dir/$suite/$name"
+      mkdir -p "$out"
+      if ! "$build/bin/hidet-import-onnx" "$test/model.onnx" \
+        -o "$out/model.mlir" 2>"$out/log"; then
+        if grep -q "unsupported ONNX ops" "$out/log"; then
+          echo "unsupported-op" >"$out/status"
+        else
+          echo "import-error" >"$out/status"
+        fi
+        continue
+      fi
+      if ! "$build/bin/hidet-compile" "$out/model.mlir" -o "$out/model.so" \
+        "${compileArgs[@]}" 2>"$out/log"; then
+        echo "compile-error" >"$out/status"
+        continue
+      fi
+      cp -r "$test"/test_data_set_* "$out/"
+      echo "ready" >"$out/status"
+    done
+  done
+}
+
+# One line of detail from a log: its first error, else its last line.
+detail() {
+  { grep -m1 -iE "error|mismatch|fail" "$1" || tail -n1 "$1"; } |
+    tr '\t' ' ' | cut -c1-200
+}
+
+run() {
+  local report="${1:-$dir/report.md}"
+  dir="$(cd "$dir" && pwd)"
+  local results="$dir/results.tsv"
+  : >"$results"
+  local out suite name status set args rc outcome i
+  for out in "$dir"/*/*/; do
+    [ -f "$out/status" ] || continue
+    name="$(basename "$out")"
+    suite="$(basename "$(dirname "$out")")"
+    status="$(cat "$out/status")"
+    if [ "$status" != ready ]; then
+      printf '%s\t%s\t%s\t%s\n' "$suite" "$name" "$status" \
+        "$(detail "$out/log")" >>"$results"
+      continue
+    fi
+    outcome=pass
+    : >"$out/run.log"
+    for set in "$out"/test_data_set_*/; do
+      args=()
+      for ((i = 0; ; i++)); do
+        [ -f "$set/input_$i.pb" ] || break
+        args+=("--input=@$set/input_$i.pb")
+      done
+      for ((i = 0; ; i++)); do
+        [ -f "$set/output_$i.pb" ] || break
+        args+=("--expected-output=@$set/output_$i.pb")
+      done
+      LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
+        "$dir/hidet-run" "$out/model.so" "${args[@]}" >>"$out/run.log" 2>&1
+      rc=$?
+      if [ "$rc" -eq 1 ]; then
+        outcome=mismatch
+        break
+      elif [ "$rc" -ne 0 ]; then
+        outcome=run-error
+        break
+      fi
+    done
+    printf '%s\t%s\t%s\t%s\n' "$suite" "$name" "$outcome" \
+      "$(if [ "$outcome" = pass ]; then echo; else detail "$out/run.log"; fi)" \
+      >>"$results"
+  done
+  summarize "$results" >"$report"
+  cat "$report"
+}
+
+summarize() {
+  local results="$1" total
+  total=$(wc -l <"$results")
+  echo "# ONNX backend conformance: $(cat "$dir/target") target"
+  echo
+  echo "Commit $(cat "$dir/commit"), $(date -u +%Y-%m-%d), ONNX test data from"
+  echo "Debian's libonnx-testdata (ONNX 1.12). Tolerances: rtol 1e-3, atol 1e-7."
+  [ -f "$dir/device" ] && echo "Device: $(cat "$dir/device")."
+  echo
+  echo "| suite | tests | pass | mismatch | run-error | compile-error | unsupported-op | import-error |"
+  echo "|---|---|---|---|---|---|---|---|"
+  local suite
+  for suite in $(cut -f1 "$results" | sort -u) ALL; do
+    awk -F'\t' -v s="$suite" '
+      s == "ALL" || $1 == s { n++; c[$3]++ }
+      END { printf "| %s | %d | %d | %d | %d | %d | %d | %d |\n", s, n,
+            c["pass"], c["mismatch"], c["run-error"], c["compile-error"],
+            c["unsupported-op"], c["import-error"] }' "$results"
+  done
+  echo
+  echo "Every test that does not pass, with the first line of its log:"
+  echo
+  echo '```'
+  awk -F'\t' '$3 != "pass" { printf "%s/%s: %s: %s\n", $1, $2, $3, $4 }' \
+    "$results"
+  echo '```'
+  echo
+  echo "$total tests."
+}
+
+check() {
+  local expected="${1:?usage: onnx-conformance.sh check DIR EXPECTED}"
+  local results="$dir/results.tsv" status=0 t
+  while read -r t; do
+    [ -z "$t" ] && continue
+    case "$t" in \#*) continue ;; esac
+    if ! awk -F'\t' -v t="$t" '$1 "/" $2 == t && $3 == "pass" { found = 1 }
+                               END { exit !found }' "$results"; then
+      echo "REGRESSION: $t no longer passes: $(awk -F'\t' -v t="$t" \
+        '$1 "/" $2 == t { print $3 ": " $4 }' "$results")"
+      status=1
+    fi
+  done <"$expected"
+  awk -F'\t' '$3 == "pass" { print $1 "/" $2 }' "$results" |
+    grep -vxF -f <(grep -v '^#' "$expected") |
+    sed 's/^/NEWLY PASSING (add it to the expected list): /'
+  [ "$status" -eq 0 ] && echo "onnx-conformance: every expected test passes"
+  return "$status"
+}
+
+case "$mode" in
+prepare) prepare "$@" ;;
+run) run "$@" ;;
+check) check "$@" ;;
+*) echo "$usage" >&2; exit 2 ;;
+esac
