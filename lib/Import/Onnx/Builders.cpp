@@ -157,11 +157,12 @@ Value reshape(OpBuilder &b, Location loc, Value value,
   if (type.getShape() == shape)
     return value;
   auto target = RankedTensorType::get(shape, type.getElementType());
-  if (shape.size() < type.getRank()) {
+  int64_t rank = shape.size();
+  if (rank < type.getRank()) {
     if (auto groups =
             getReassociationIndicesForCollapse(type.getShape(), shape))
       return tensor::CollapseShapeOp::create(b, loc, target, value, *groups);
-  } else if (shape.size() > type.getRank()) {
+  } else if (rank > type.getRank()) {
     if (auto groups =
             getReassociationIndicesForCollapse(shape, type.getShape()))
       return tensor::ExpandShapeOp::create(b, loc, target, value, *groups);

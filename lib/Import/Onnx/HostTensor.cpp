@@ -351,4 +351,29 @@ HostTensor HostTensor::cast(DType to) const {
   return t;
 }
 
+HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
+                    IndexFn source) {
+  HostTensor out = HostTensor::zeros(src.getDType(), shape);
+  unsigned size = dtypeSize(src.getDType());
+  llvm::SmallVector<int64_t> index(shape.size(), 0);
+  char *dst = out.getMutableData();
+  for (int64_t i = 0, n = out.getNumElements(); i < n; ++i) {
+    std::memcpy(dst + i * size, src.getData() + source(index) * size, size);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+int64_t linearIndex(llvm::ArrayRef<int64_t> index,
+                    llvm::ArrayRef<int64_t> shape) {
+  int64_t linear = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + index[d];
+  return linear;
+}
+
 } // namespace hidet::onnx_import

@@ -17,6 +17,7 @@
 #define HIDET_LIB_IMPORT_ONNX_HOSTTENSOR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -104,6 +105,16 @@ uint16_t floatToHalfBits(float value);
 float halfBitsToFloat(uint16_t bits);
 uint16_t floatToBF16Bits(float value);
 float bf16BitsToFloat(uint16_t bits);
+
+/// Maps an index of a result to the linear index of a source element.
+using IndexFn = llvm::function_ref<int64_t(llvm::ArrayRef<int64_t>)>;
+/// A tensor of `shape` whose element at each index is `src`'s element at
+/// the linear index `source(index)`: how data-moving ops fold.
+HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
+                    IndexFn source);
+/// The row-major linear index of `index` in `shape`.
+int64_t linearIndex(llvm::ArrayRef<int64_t> index,
+                    llvm::ArrayRef<int64_t> shape);
 
 /// Row-major strides of `shape`.
 llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);

@@ -77,6 +77,9 @@ public:
   mlir::Value value(unsigned i);
   /// The input's contents when known at import, else null.
   const HostTensor *constant(unsigned i) const;
+  /// Whether a result of `shape` computed from known inputs is small
+  /// enough to fold at import.
+  bool canFold(llvm::ArrayRef<int64_t> shape) const;
   /// Whether every present input is known at import.
   bool allInputsKnown() const;
   /// The input's contents as integers, with an error naming it when it is
@@ -126,8 +129,10 @@ using ConverterTable = llvm::StringMap<Converter>;
 /// Each file of converters registers its op types.
 void registerElementwiseConverters(ConverterTable &table);
 void registerLinearConverters(ConverterTable &table);
+void registerPoolingConverters(ConverterTable &table);
 void registerNormalizationConverters(ConverterTable &table);
 void registerShapeConverters(ConverterTable &table);
+void registerIndexingConverters(ConverterTable &table);
 void registerDataConverters(ConverterTable &table);
 
 class Importer {

@@ -1,4 +1,4 @@
-//===- Linear.cpp - MatMul, Gemm, convolutions, pooling, batch norm -------===//
+//===- Linear.cpp - MatMul, Gemm, convolutions, batch norm ----------------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -6,15 +6,17 @@
 //
 // The anchors of the pipelines come from here: MatMul and Gemm become
 // linalg.matmul or linalg.batch_matmul, Conv becomes linalg's NCHW
-// convolutions, with biases, scales and batch norms as elementwise ops
-// after them (the partitioner fuses those as epilogues). A
-// BatchNormalization whose input is a Conv with known weights, read by
-// nothing else, is folded into the convolution's weights and bias.
+// convolutions (window arithmetic shared with pooling: Window.h), with biases,
+// scales and batch norms as elementwise ops after them (the partitioner fuses
+// those as epilogues). A BatchNormalization whose input is a Conv with known
+// weights, read by nothing else, is folded into the convolution's weights and
+// bias.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Builders.h"
 #include "Importer.h"
+#include "Window.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -192,87 +194,6 @@ LogicalResult convertGemm(NodeContext &ctx) {
   }
   ctx.setOutput(0, result, dtype);
   return success();
-}
-
-/// Pads, strides and dilations of a convolution or pooling window.
-struct Window {
-  SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, out;
-};
-
-FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> spatial,
-                           ArrayRef<int64_t> kernel, bool ceilMode) {
-  size_t n = spatial.size();
-  Window w;
-  w.kernel.assign(kernel.begin(), kernel.end());
-  w.strides = ctx.attrInts("strides");
-  w.dilations = ctx.attrInts("dilations");
-  if (w.strides.empty())
-    w.strides.assign(n, 1);
-  if (w.dilations.empty())
-    w.dilations.assign(n, 1);
-  SmallVector<int64_t> pads = ctx.attrInts("pads");
-  if (pads.empty())
-    pads.assign(2 * n, 0);
-  if (w.kernel.size() != n || w.strides.size() != n ||
-      w.dilations.size() != n || pads.size() != 2 * n)
-    return ctx.emitError() << ctx.opType()
-                           << ": kernel, strides, dilations or pads do not "
-                              "match the input's spatial rank "
-                           << n;
-  std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
-  for (size_t i = 0; i < n; ++i) {
-    int64_t eff = (w.kernel[i] - 1) * w.dilations[i] + 1;
-    int64_t begin = pads[i], end = pads[i + n];
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      int64_t outSize = (spatial[i] + w.strides[i] - 1) / w.strides[i];
-      int64_t total =
-          std::max<int64_t>(0, (outSize - 1) * w.strides[i] + eff - spatial[i]);
-      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-      end = total - begin;
-    } else if (autoPad == "VALID") {
-      begin = end = 0;
-    } else if (autoPad != "NOTSET") {
-      return ctx.unsupported("auto_pad '" + autoPad + "'");
-    }
-    int64_t span = spatial[i] + begin + end - eff;
-    if (span < 0)
-      return ctx.emitError()
-             << ctx.opType() << ": the window is larger than the input";
-    int64_t out = ceilMode ? (span + w.strides[i] - 1) / w.strides[i] + 1
-                           : span / w.strides[i] + 1;
-    // A window must start inside the input or its leading pad.
-    if (ceilMode && (out - 1) * w.strides[i] >= spatial[i] + begin)
-      --out;
-    // The trailing pad the windows reach (ceil mode may reach further).
-    end = std::max<int64_t>(end, (out - 1) * w.strides[i] + eff - spatial[i] -
-                                     begin);
-    w.padBegin.push_back(begin);
-    w.padEnd.push_back(end);
-    w.out.push_back(out);
-  }
-  return w;
-}
-
-/// `x` [N, C, spatial...] padded in its spatial dims with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value x, const Window &w,
-                 double value) {
-  bool any = llvm::any_of(w.padBegin, [](int64_t p) { return p != 0; }) ||
-             llvm::any_of(w.padEnd, [](int64_t p) { return p != 0; });
-  if (!any)
-    return x;
-  RankedTensorType type = tensorTypeOf(x);
-  SmallVector<int64_t> shape(type.getShape());
-  SmallVector<OpFoldResult> lo = {b.getIndexAttr(0), b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> hi = lo;
-  for (size_t i = 0; i < w.padBegin.size(); ++i) {
-    lo.push_back(b.getIndexAttr(w.padBegin[i]));
-    hi.push_back(b.getIndexAttr(w.padEnd[i]));
-    shape[i + 2] += w.padBegin[i] + w.padEnd[i];
-  }
-  Value pad = scalarConstant(b, loc, type.getElementType(), value);
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), x, lo, hi,
-      pad, /*nofold=*/false);
 }
 
 /// Adds a per-channel vector `bias` [C] to `y` [N, C, spatial...].
@@ -502,153 +423,88 @@ LogicalResult convertBatchNorm(NodeContext &ctx) {
   return success();
 }
 
-/// MaxPool and AveragePool in 1-D and 2-D.
-LogicalResult convertPool(NodeContext &ctx) {
-  const TensorValue &x = ctx.input(0);
-  bool isMax = ctx.opType() == "MaxPool";
-  if (isMax && ctx.hasOutput(1))
-    return ctx.unsupported("with an Indices output");
-  if (x.rank() != 3 && x.rank() != 4)
-    return ctx.unsupported("of rank " + std::to_string(x.rank()));
-  if (!isFloat(x.dtype))
-    return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
-  ArrayRef<int64_t> spatial = ArrayRef<int64_t>(x.shape).drop_front(2);
-  SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape");
-  FailureOr<Window> w =
-      windowOf(ctx, spatial, kernel, ctx.attrInt("ceil_mode", 0) != 0);
-  if (failed(w))
-    return failure();
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.getLoc();
-  Type elem = ctx.getImporter().elementType(x.dtype);
-  double padValue = isMax ? -INFINITY : 0.0;
-  Value in = padSpatial(b, loc, ctx.value(0), *w, padValue);
-  SmallVector<int64_t> outShape = {x.shape[0], x.shape[1]};
-  outShape.append(w->out.begin(), w->out.end());
-  Value init =
-      filledTensor(b, loc, outShape, scalarConstant(b, loc, elem, padValue));
-  Value window = emptyTensor(b, loc, w->kernel, elem);
-  auto strides = b.getI64TensorAttr(w->strides);
-  auto dilations = b.getI64TensorAttr(w->dilations);
-  SmallVector<Value> ins = {in, window};
-  Value y;
-  if (x.rank() == 4)
-    y = isMax ? linalg::PoolingNchwMaxOp::create(b, loc, init.getType(), ins,
-                                                 init, strides, dilations)
-                    .getResult(0)
-              : linalg::PoolingNchwSumOp::create(b, loc, init.getType(), ins,
-                                                 init, strides, dilations)
-                    .getResult(0);
-  else
-    y = isMax ? linalg::PoolingNcwMaxOp::create(b, loc, init.getType(), ins,
-                                                init, strides, dilations)
-                    .getResult(0)
-              : linalg::PoolingNcwSumOp::create(b, loc, init.getType(), ins,
-                                                init, strides, dilations)
-                    .getResult(0);
-  if (!isMax) {
-    // Divide by the number of window positions counted: inside the input,
-    // or also in the explicit pads with count_include_pad.
-    bool includePad = ctx.attrInt("count_include_pad", 0) != 0;
-    SmallVector<int64_t> pads = ctx.attrInts("pads");
-    size_t nd = spatial.size();
-    HostTensor counts = HostTensor::zeros(x.dtype, w->out);
-    SmallVector<int64_t> idx(nd, 0);
-    for (int64_t i = 0; i < counts.getNumElements(); ++i) {
-      int64_t count = 1;
-      for (size_t d = 0; d < nd; ++d) {
-        int64_t lo = includePad ? -w->padBegin[d] : 0;
-        int64_t hi =
-            spatial[d] + (includePad ? (pads.empty() ? 0 : pads[d + nd]) : 0);
-        if (includePad && pads.empty())
-          hi = spatial[d] + w->padEnd[d];
-        int64_t inWindow = 0;
-        for (int64_t k = 0; k < w->kernel[d]; ++k) {
-          int64_t pos =
-              idx[d] * w->strides[d] - w->padBegin[d] + k * w->dilations[d];
-          inWindow += pos >= lo && pos < hi;
-        }
-        count *= inWindow;
-      }
-      counts.setDouble(i, count);
-      for (int64_t d = nd - 1; d >= 0; --d) {
-        if (++idx[d] < w->out[d])
-          break;
-        idx[d] = 0;
-      }
-    }
-    if (counts.isSplat()) {
-      y = buildElementwise(
-          b, loc,
-          {Operand{y, {}},
-           Operand{{}, scalarConstant(b, loc, elem, counts.getDouble(0))}},
-          outShape, elem, [](OpBuilder &nb, Location l, ValueRange v) {
-            return arith::DivFOp::create(nb, l, v[0], v[1]).getResult();
-          });
-    } else {
-      TensorValue cv;
-      cv.dtype = x.dtype;
-      cv.shape.assign(w->out.begin(), w->out.end());
-      cv.constant = counts;
-      cv.name = ctx.outputName(0) + "_counts";
-      y = buildElementwise(
-          b, loc,
-          {Operand{y, {}}, Operand{ctx.getImporter().materialize(cv), {}}},
-          outShape, elem, [](OpBuilder &nb, Location l, ValueRange v) {
-            return arith::DivFOp::create(nb, l, v[0], v[1]).getResult();
-          });
-    }
-  }
-  ctx.setOutput(0, y, x.dtype);
-  return success();
-}
-
-/// GlobalAveragePool and GlobalMaxPool: reductions over the spatial dims.
-LogicalResult convertGlobalPool(NodeContext &ctx) {
-  const TensorValue &x = ctx.input(0);
-  if (!isFloat(x.dtype) || x.rank() < 3)
-    return ctx.unsupported("on this input");
-  bool isMax = ctx.opType() == "GlobalMaxPool";
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.getLoc();
-  Type elem = ctx.getImporter().elementType(x.dtype);
-  SmallVector<int64_t> axes;
-  for (int64_t d = 2; d < x.rank(); ++d)
-    axes.push_back(d);
-  Value init = scalarConstant(b, loc, elem, isMax ? -INFINITY : 0.0);
-  Value r = buildReduction(
-      b, loc, ctx.value(0), axes, init,
-      [&](OpBuilder &nb, Location l, ValueRange v) {
-        if (isMax)
-          return arith::MaximumFOp::create(nb, l, v[0], v[1]).getResult();
-        return arith::AddFOp::create(nb, l, v[0], v[1]).getResult();
-      });
-  SmallVector<int64_t> shape = {x.shape[0], x.shape[1]};
-  if (!isMax) {
-    double count = product(ArrayRef<int64_t>(x.shape).drop_front(2));
-    r = buildElementwise(
-        b, loc,
-        {Operand{r, {}}, Operand{{}, scalarConstant(b, loc, elem, count)}},
-        shape, elem, [](OpBuilder &nb, Location l, ValueRange v) {
-          return arith::DivFOp::create(nb, l, v[0], v[1]).getResult();
-        });
-  }
-  shape.append(x.rank() - 2, 1);
-  ctx.setOutput(0, reshape(b, loc, r, shape), x.dtype);
-  return success();
-}
-
 } // namespace
+
+FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> spatial,
+                           ArrayRef<int64_t> kernel, bool ceilMode) {
+  size_t n = spatial.size();
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides = ctx.attrInts("strides");
+  w.dilations = ctx.attrInts("dilations");
+  if (w.strides.empty())
+    w.strides.assign(n, 1);
+  if (w.dilations.empty())
+    w.dilations.assign(n, 1);
+  SmallVector<int64_t> pads = ctx.attrInts("pads");
+  if (pads.empty())
+    pads.assign(2 * n, 0);
+  if (w.kernel.size() != n || w.strides.size() != n ||
+      w.dilations.size() != n || pads.size() != 2 * n)
+    return ctx.emitError() << ctx.opType()
+                           << ": kernel, strides, dilations or pads do not "
+                              "match the input's spatial rank "
+                           << n;
+  std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
+  for (size_t i = 0; i < n; ++i) {
+    int64_t eff = (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t begin = pads[i], end = pads[i + n];
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t outSize = (spatial[i] + w.strides[i] - 1) / w.strides[i];
+      int64_t total =
+          std::max<int64_t>(0, (outSize - 1) * w.strides[i] + eff - spatial[i]);
+      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      end = total - begin;
+    } else if (autoPad == "VALID") {
+      begin = end = 0;
+    } else if (autoPad != "NOTSET") {
+      return ctx.unsupported("auto_pad '" + autoPad + "'");
+    }
+    int64_t span = spatial[i] + begin + end - eff;
+    if (span < 0)
+      return ctx.emitError()
+             << ctx.opType() << ": the window is larger than the input";
+    int64_t out = ceilMode ? (span + w.strides[i] - 1) / w.strides[i] + 1
+                           : span / w.strides[i] + 1;
+    // A window must start inside the input or its leading pad.
+    if (ceilMode && (out - 1) * w.strides[i] >= spatial[i] + begin)
+      --out;
+    // The trailing pad the windows reach (ceil mode may reach further).
+    end = std::max<int64_t>(end, (out - 1) * w.strides[i] + eff - spatial[i] -
+                                     begin);
+    w.padBegin.push_back(begin);
+    w.padEnd.push_back(end);
+    w.out.push_back(out);
+  }
+  return w;
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value x, const Window &w,
+                 double value) {
+  bool any = llvm::any_of(w.padBegin, [](int64_t p) { return p != 0; }) ||
+             llvm::any_of(w.padEnd, [](int64_t p) { return p != 0; });
+  if (!any)
+    return x;
+  RankedTensorType type = tensorTypeOf(x);
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<OpFoldResult> lo = {b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> hi = lo;
+  for (size_t i = 0; i < w.padBegin.size(); ++i) {
+    lo.push_back(b.getIndexAttr(w.padBegin[i]));
+    hi.push_back(b.getIndexAttr(w.padEnd[i]));
+    shape[i + 2] += w.padBegin[i] + w.padEnd[i];
+  }
+  Value pad = scalarConstant(b, loc, type.getElementType(), value);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), x, lo, hi,
+      pad, /*nofold=*/false);
+}
 
 void registerLinearConverters(ConverterTable &table) {
   table["MatMul"] = convertMatMul;
   table["Gemm"] = convertGemm;
   table["Conv"] = convertConv;
   table["BatchNormalization"] = convertBatchNorm;
-  table["MaxPool"] = convertPool;
-  table["AveragePool"] = convertPool;
-  table["GlobalAveragePool"] = convertGlobalPool;
-  table["GlobalMaxPool"] = convertGlobalPool;
 }
 
 } // namespace hidet::onnx_import

@@ -1,14 +1,12 @@
-//===- Shape.cpp - Ops that move data: reshapes, slices, gathers ----------===//
+//===- Shape.cpp - Reshapes, transposes, concatenation, broadcast ---------===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Split, Slice,
-// Gather, Expand, Tile and Pad. Each folds on known inputs (through one
-// index-mapping helper) and otherwise becomes tensor reshapes and slices,
-// linalg.transpose, or a linalg.generic reading its source with
-// tensor.extract.
+// Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat and Expand. Each
+// folds on known inputs (through moveData) and otherwise becomes tensor
+// reshapes, linalg.transpose, insert_slice or a broadcasting generic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,38 +21,6 @@ using namespace mlir;
 
 namespace hidet::onnx_import {
 namespace {
-
-using IndexFn = llvm::function_ref<int64_t(ArrayRef<int64_t>)>;
-
-/// A tensor of `shape` whose element at each index is `src`'s element at
-/// the linear index `source(index)`.
-HostTensor moveData(const HostTensor &src, ArrayRef<int64_t> shape,
-                    IndexFn source) {
-  HostTensor out = HostTensor::zeros(src.getDType(), shape);
-  unsigned size = dtypeSize(src.getDType());
-  SmallVector<int64_t> index(shape.size(), 0);
-  char *dst = out.getMutableData();
-  for (int64_t i = 0, n = out.getNumElements(); i < n; ++i) {
-    std::memcpy(dst + i * size, src.getData() + source(index) * size, size);
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return out;
-}
-
-int64_t linearIndex(ArrayRef<int64_t> index, ArrayRef<int64_t> shape) {
-  int64_t linear = 0;
-  for (size_t d = 0; d < shape.size(); ++d)
-    linear = linear * shape[d] + index[d];
-  return linear;
-}
-
-bool foldable(NodeContext &ctx, ArrayRef<int64_t> outShape) {
-  return product(outShape) <= ctx.options().foldLimit;
-}
 
 /// Defines output 0 as `value` reshaped, folding a known input.
 LogicalResult reshapeTo(NodeContext &ctx, ArrayRef<int64_t> shape) {
@@ -190,7 +156,7 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(in.shape[p]);
-  if (in.constant && foldable(ctx, shape)) {
+  if (in.constant && ctx.canFold(shape)) {
     ctx.setOutput(0, moveData(*in.constant, shape, [&](ArrayRef<int64_t> idx) {
                     SmallVector<int64_t> src(rank);
                     for (int64_t i = 0; i < rank; ++i)
@@ -218,7 +184,7 @@ LogicalResult convertConcat(NodeContext &ctx) {
       return ctx.emitError() << "Concat inputs of different ranks";
     shape[*axis] += in.shape[*axis];
   }
-  if (ctx.allInputsKnown() && foldable(ctx, shape)) {
+  if (ctx.allInputsKnown() && ctx.canFold(shape)) {
     // Concatenate row blocks: outer x (extent along axis x inner).
     int64_t outer = product(ArrayRef<int64_t>(shape).take_front(*axis));
     int64_t inner = product(ArrayRef<int64_t>(shape).drop_front(*axis + 1));
@@ -258,245 +224,6 @@ LogicalResult convertConcat(NodeContext &ctx) {
   return success();
 }
 
-/// A strided slice of input 0 (all steps positive) as output `out`.
-void sliceOutput(NodeContext &ctx, unsigned out, ArrayRef<int64_t> starts,
-                 ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
-  const TensorValue &in = ctx.input(0);
-  if (in.constant && foldable(ctx, sizes)) {
-    ctx.setOutput(out,
-                  moveData(*in.constant, sizes, [&](ArrayRef<int64_t> idx) {
-                    SmallVector<int64_t> src;
-                    for (size_t d = 0; d < idx.size(); ++d)
-                      src.push_back(starts[d] + idx[d] * steps[d]);
-                    return linearIndex(src, in.shape);
-                  }));
-    return;
-  }
-  OpBuilder &b = ctx.builder();
-  auto attrs = [&](ArrayRef<int64_t> v) {
-    SmallVector<OpFoldResult> r;
-    for (int64_t x : v)
-      r.push_back(b.getIndexAttr(x));
-    return r;
-  };
-  auto type =
-      RankedTensorType::get(sizes, ctx.getImporter().elementType(in.dtype));
-  Value slice =
-      tensor::ExtractSliceOp::create(b, ctx.getLoc(), type, ctx.value(0),
-                                     attrs(starts), attrs(sizes), attrs(steps));
-  ctx.setOutput(out, slice, in.dtype);
-}
-
-LogicalResult convertSplit(NodeContext &ctx) {
-  const TensorValue &in = ctx.input(0);
-  std::optional<int64_t> axis =
-      normalizeAxis(ctx.attrInt("axis", 0), in.rank());
-  if (!axis)
-    return ctx.emitError() << "Split axis out of range";
-  int64_t extent = in.shape[*axis];
-  SmallVector<int64_t> split;
-  if (ctx.opset() < 13) {
-    split = ctx.attrInts("split");
-  } else if (ctx.hasInput(1)) {
-    FailureOr<SmallVector<int64_t>> s = ctx.constantInts(1);
-    if (failed(s))
-      return failure();
-    split = *s;
-  }
-  unsigned n = ctx.numOutputs();
-  if (split.empty()) {
-    // Equal parts; from opset 18 `num_outputs` may leave a smaller last one.
-    int64_t parts = ctx.attrInt("num_outputs", n);
-    int64_t chunk = (extent + parts - 1) / parts;
-    for (int64_t i = 0, left = extent; i < parts; ++i, left -= chunk)
-      split.push_back(std::min(chunk, left));
-  }
-  if (split.size() != n)
-    return ctx.emitError() << "Split into " << split.size() << " parts with "
-                           << n << " outputs";
-  int64_t offset = 0;
-  for (unsigned i = 0; i < n; ++i) {
-    SmallVector<int64_t> starts(in.rank(), 0), sizes(in.shape),
-        steps(in.rank(), 1);
-    starts[*axis] = offset;
-    sizes[*axis] = split[i];
-    offset += split[i];
-    sliceOutput(ctx, i, starts, sizes, steps);
-  }
-  if (offset != extent)
-    return ctx.emitError() << "Split parts sum to " << offset
-                           << ", the axis has " << extent;
-  return success();
-}
-
-/// An index value for tensor.extract from an integer scalar.
-Value toIndex(OpBuilder &b, Location loc, Value v) {
-  if (v.getType().isIndex())
-    return v;
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-Value indexConst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// A linalg.generic over `shape` whose element is `source` read at the
-/// indices `indexFn` computes from the output's (linalg.index) indices and
-/// from the scalars of `inputs`.
-Value gatherGeneric(
-    OpBuilder &b, Location loc, Value source, ArrayRef<int64_t> shape,
-    ArrayRef<Value> inputs, ArrayRef<AffineMap> inputMaps,
-    llvm::function_ref<SmallVector<Value>(
-        OpBuilder &, Location, ArrayRef<Value> outIdx, ValueRange scalars)>
-        indexFn) {
-  Type elem = tensorTypeOf(source).getElementType();
-  int64_t rank = shape.size();
-  Value init = emptyTensor(b, loc, shape, elem);
-  SmallVector<AffineMap> maps(inputMaps.begin(), inputMaps.end());
-  maps.push_back(b.getMultiDimIdentityMap(rank));
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               SmallVector<Value> outIdx;
-               for (int64_t d = 0; d < rank; ++d)
-                 outIdx.push_back(linalg::IndexOp::create(nb, nloc, d));
-               SmallVector<Value> srcIdx =
-                   indexFn(nb, nloc, outIdx, args.drop_back());
-               Value v = tensor::ExtractOp::create(nb, nloc, source, srcIdx);
-               linalg::YieldOp::create(nb, nloc, v);
-             })
-      .getResult(0);
-}
-
-LogicalResult convertSlice(NodeContext &ctx) {
-  const TensorValue &in = ctx.input(0);
-  int64_t rank = in.rank();
-  SmallVector<int64_t> starts, ends, axes, steps;
-  if (ctx.opset() < 10) {
-    starts = ctx.attrInts("starts");
-    ends = ctx.attrInts("ends");
-    axes = ctx.attrInts("axes");
-  } else {
-    for (auto [i, dst] : llvm::enumerate(SmallVector<SmallVector<int64_t> *>{
-             &starts, &ends, &axes, &steps})) {
-      if (!ctx.hasInput(i + 1))
-        continue;
-      FailureOr<SmallVector<int64_t>> v = ctx.constantInts(i + 1);
-      if (failed(v))
-        return failure();
-      *dst = *v;
-    }
-  }
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i)
-      axes.push_back(i);
-  if (steps.empty())
-    steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size())
-    return ctx.emitError() << "Slice starts, ends, axes and steps differ in "
-                              "length";
-  SmallVector<int64_t> first(rank, 0), sizes(in.shape), stride(rank, 1);
-  for (size_t i = 0; i < starts.size(); ++i) {
-    std::optional<int64_t> a = normalizeAxis(axes[i], rank);
-    if (!a)
-      return ctx.emitError() << "Slice axis " << axes[i] << " out of range";
-    int64_t dim = in.shape[*a], step = steps[i];
-    if (step == 0)
-      return ctx.emitError() << "Slice with a zero step";
-    auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
-      if (v < 0)
-        v += dim;
-      return std::clamp(v, lo, hi);
-    };
-    int64_t s, e;
-    if (step > 0) {
-      s = clampIndex(starts[i], 0, dim);
-      e = clampIndex(ends[i], 0, dim);
-    } else {
-      s = clampIndex(starts[i], 0, dim - 1);
-      e = ends[i] < -dim ? -1 : clampIndex(ends[i], -1, dim - 1);
-    }
-    int64_t count =
-        step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
-    first[*a] = s;
-    sizes[*a] = std::max<int64_t>(count, 0);
-    stride[*a] = step;
-  }
-  bool positive = llvm::all_of(stride, [](int64_t s) { return s > 0; });
-  if (positive || (in.constant && foldable(ctx, sizes))) {
-    sliceOutput(ctx, 0, first, sizes, stride);
-    return success();
-  }
-  OpBuilder &b = ctx.builder();
-  Value result = gatherGeneric(
-      b, ctx.getLoc(), ctx.value(0), sizes, {}, {},
-      [&](OpBuilder &nb, Location l, ArrayRef<Value> idx, ValueRange) {
-        SmallVector<Value> src;
-        for (int64_t d = 0; d < rank; ++d) {
-          Value scaled = arith::MulIOp::create(nb, l, idx[d],
-                                               indexConst(nb, l, stride[d]));
-          src.push_back(arith::AddIOp::create(nb, l, scaled,
-                                              indexConst(nb, l, first[d])));
-        }
-        return src;
-      });
-  ctx.setOutput(0, result, in.dtype);
-  return success();
-}
-
-LogicalResult convertGather(NodeContext &ctx) {
-  const TensorValue &data = ctx.input(0), &indices = ctx.input(1);
-  int64_t rank = data.rank(), q = indices.rank();
-  std::optional<int64_t> axis = normalizeAxis(ctx.attrInt("axis", 0), rank);
-  if (!axis)
-    return ctx.emitError() << "Gather axis out of range";
-  SmallVector<int64_t> shape(data.shape.begin(), data.shape.begin() + *axis);
-  shape.append(indices.shape.begin(), indices.shape.end());
-  shape.append(data.shape.begin() + *axis + 1, data.shape.end());
-  int64_t extent = data.shape[*axis];
-  if (data.constant && indices.constant && foldable(ctx, shape)) {
-    const HostTensor &idx = *indices.constant;
-    for (int64_t i = 0; i < idx.getNumElements(); ++i)
-      if (idx.getInt(i) < -extent || idx.getInt(i) >= extent)
-        return ctx.emitError() << "Gather index " << idx.getInt(i)
-                               << " out of range for extent " << extent;
-    ctx.setOutput(0, moveData(*data.constant, shape, [&](ArrayRef<int64_t> o) {
-                    SmallVector<int64_t> src(o.take_front(*axis));
-                    int64_t k = idx.getInt(
-                        linearIndex(o.slice(*axis, q), indices.shape));
-                    src.push_back(k < 0 ? k + extent : k);
-                    src.append(o.begin() + *axis + q, o.end());
-                    return linearIndex(src, data.shape);
-                  }));
-    return success();
-  }
-  OpBuilder &b = ctx.builder();
-  int64_t outRank = shape.size();
-  SmallVector<AffineExpr> idxExprs;
-  for (int64_t d = 0; d < q; ++d)
-    idxExprs.push_back(b.getAffineDimExpr(*axis + d));
-  AffineMap idxMap = AffineMap::get(outRank, 0, idxExprs, b.getContext());
-  Value result = gatherGeneric(
-      b, ctx.getLoc(), ctx.value(0), shape, {ctx.value(1)}, {idxMap},
-      [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange s) {
-        SmallVector<Value> src(o.begin(), o.begin() + *axis);
-        // Negative indices count from the end.
-        Value k = toIndex(nb, l, s[0]);
-        Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, k,
-                                          indexConst(nb, l, 0));
-        Value wrapped =
-            arith::AddIOp::create(nb, l, k, indexConst(nb, l, extent));
-        src.push_back(arith::SelectOp::create(nb, l, neg, wrapped, k));
-        src.append(o.begin() + *axis + q, o.end());
-        return src;
-      });
-  ctx.setOutput(0, result, data.dtype);
-  return success();
-}
-
 LogicalResult convertExpand(NodeContext &ctx) {
   FailureOr<SmallVector<int64_t>> requested = ctx.constantInts(1);
   if (failed(requested))
@@ -506,7 +233,7 @@ LogicalResult convertExpand(NodeContext &ctx) {
       broadcastShapes({in.shape, *requested});
   if (!shape)
     return ctx.emitError() << "Expand: the shapes do not broadcast";
-  if (in.constant && foldable(ctx, *shape)) {
+  if (in.constant && ctx.canFold(*shape)) {
     int64_t offset = shape->size() - in.shape.size();
     ctx.setOutput(0, moveData(*in.constant, *shape, [&](ArrayRef<int64_t> o) {
                     SmallVector<int64_t> src;
@@ -524,164 +251,6 @@ LogicalResult convertExpand(NodeContext &ctx) {
   return success();
 }
 
-LogicalResult convertTile(NodeContext &ctx) {
-  FailureOr<SmallVector<int64_t>> repeats = ctx.constantInts(1);
-  if (failed(repeats))
-    return failure();
-  const TensorValue &in = ctx.input(0);
-  if (static_cast<int64_t>(repeats->size()) != in.rank())
-    return ctx.emitError() << "Tile repeats must have one entry per dimension";
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < in.rank(); ++d)
-    shape.push_back(in.shape[d] * (*repeats)[d]);
-  if (in.constant && foldable(ctx, shape)) {
-    ctx.setOutput(0, moveData(*in.constant, shape, [&](ArrayRef<int64_t> o) {
-                    SmallVector<int64_t> src;
-                    for (int64_t d = 0; d < in.rank(); ++d)
-                      src.push_back(o[d] % in.shape[d]);
-                    return linearIndex(src, in.shape);
-                  }));
-    return success();
-  }
-  Value result = gatherGeneric(
-      ctx.builder(), ctx.getLoc(), ctx.value(0), shape, {}, {},
-      [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange) {
-        SmallVector<Value> src;
-        for (int64_t d = 0; d < in.rank(); ++d)
-          src.push_back(arith::RemUIOp::create(nb, l, o[d],
-                                               indexConst(nb, l, in.shape[d])));
-        return src;
-      });
-  ctx.setOutput(0, result, in.dtype);
-  return success();
-}
-
-LogicalResult convertPad(NodeContext &ctx) {
-  const TensorValue &in = ctx.input(0);
-  int64_t rank = in.rank();
-  std::string mode = ctx.attrString("mode", "constant");
-  SmallVector<int64_t> pads;
-  double padValue = 0;
-  SmallVector<int64_t> axes;
-  if (ctx.opset() < 11) {
-    pads = ctx.attrInts("pads");
-    padValue = ctx.attrFloat("value", 0);
-  } else {
-    FailureOr<SmallVector<int64_t>> p = ctx.constantInts(1);
-    if (failed(p))
-      return failure();
-    pads = *p;
-    if (ctx.hasInput(2)) {
-      const HostTensor *c = ctx.constant(2);
-      if (!c)
-        return ctx.unsupported("with a constant_value computed at run time");
-      padValue = c->getDouble(0);
-    }
-    if (ctx.hasInput(3)) {
-      FailureOr<SmallVector<int64_t>> a = ctx.constantInts(3);
-      if (failed(a))
-        return failure();
-      axes = *a;
-    }
-  }
-  if (axes.empty())
-    for (int64_t d = 0; d < rank; ++d)
-      axes.push_back(d);
-  if (pads.size() != 2 * axes.size())
-    return ctx.emitError() << "Pad has " << pads.size() << " pads for "
-                           << axes.size() << " axes";
-  SmallVector<int64_t> low(rank, 0), high(rank, 0);
-  for (size_t i = 0; i < axes.size(); ++i) {
-    std::optional<int64_t> a = normalizeAxis(axes[i], rank);
-    if (!a)
-      return ctx.emitError() << "Pad axis out of range";
-    low[*a] = pads[i];
-    high[*a] = pads[i + axes.size()];
-  }
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(in.shape[d] + low[d] + high[d]);
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.getLoc();
-  Type elem = ctx.getImporter().elementType(in.dtype);
-  if (mode == "constant" &&
-      llvm::all_of(low, [](int64_t v) { return v >= 0; }) &&
-      llvm::all_of(high, [](int64_t v) { return v >= 0; })) {
-    Value pad = scalarConstant(b, loc, elem, padValue);
-    auto type = RankedTensorType::get(shape, elem);
-    SmallVector<OpFoldResult> lo, hi;
-    for (int64_t d = 0; d < rank; ++d) {
-      lo.push_back(b.getIndexAttr(low[d]));
-      hi.push_back(b.getIndexAttr(high[d]));
-    }
-    Value result = tensor::PadOp::create(b, loc, type, ctx.value(0), lo, hi,
-                                         pad, /*nofold=*/false);
-    ctx.setOutput(0, result, in.dtype);
-    return success();
-  }
-  if (mode != "constant" && mode != "edge" && mode != "reflect")
-    return ctx.unsupported("mode '" + mode + "'");
-  // Every output element reads the input at a source index (clamped for
-  // `edge`, mirrored for `reflect`), or is the pad value (`constant` with
-  // negative pads, which crop).
-  Value source = ctx.value(0);
-  Value padScalar = scalarConstant(b, loc, elem, padValue);
-  Value init = emptyTensor(b, loc, shape, elem);
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  Value result =
-      linalg::GenericOp::create(
-          b, loc, init.getType(), ValueRange{}, ValueRange{init}, maps,
-          iterators,
-          [&](OpBuilder &nb, Location l, ValueRange) {
-            SmallVector<Value> src;
-            Value inside =
-                arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
-            for (int64_t d = 0; d < rank; ++d) {
-              Value i = linalg::IndexOp::create(nb, l, d);
-              Value s =
-                  arith::SubIOp::create(nb, l, i, indexConst(nb, l, low[d]));
-              Value zero = indexConst(nb, l, 0);
-              Value last = indexConst(nb, l, in.shape[d] - 1);
-              if (mode == "edge") {
-                s = arith::MaxSIOp::create(nb, l, s, zero);
-                s = arith::MinSIOp::create(nb, l, s, last);
-              } else if (mode == "reflect") {
-                // -s for s < 0, 2 * last - s for s > last.
-                s = arith::SelectOp::create(
-                    nb, l,
-                    arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, s,
-                                          zero),
-                    arith::SubIOp::create(nb, l, zero, s), s);
-                Value twice = indexConst(nb, l, 2 * (in.shape[d] - 1));
-                s = arith::SelectOp::create(
-                    nb, l,
-                    arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, s,
-                                          last),
-                    arith::SubIOp::create(nb, l, twice, s), s);
-              } else {
-                Value ge = arith::CmpIOp::create(
-                    nb, l, arith::CmpIPredicate::sge, s, zero);
-                Value le = arith::CmpIOp::create(
-                    nb, l, arith::CmpIPredicate::sle, s, last);
-                inside = arith::AndIOp::create(
-                    nb, l, inside, arith::AndIOp::create(nb, l, ge, le));
-                s = arith::MaxSIOp::create(nb, l, s, zero);
-                s = arith::MinSIOp::create(nb, l, s, last);
-              }
-              src.push_back(s);
-            }
-            Value v = tensor::ExtractOp::create(nb, l, source, src);
-            if (mode == "constant")
-              v = arith::SelectOp::create(nb, l, inside, v, padScalar);
-            linalg::YieldOp::create(nb, l, v);
-          })
-          .getResult(0);
-  ctx.setOutput(0, result, in.dtype);
-  return success();
-}
-
 } // namespace
 
 void registerShapeConverters(ConverterTable &table) {
@@ -691,12 +260,7 @@ void registerShapeConverters(ConverterTable &table) {
   table["Unsqueeze"] = convertUnsqueeze;
   table["Transpose"] = convertTranspose;
   table["Concat"] = convertConcat;
-  table["Split"] = convertSplit;
-  table["Slice"] = convertSlice;
-  table["Gather"] = convertGather;
   table["Expand"] = convertExpand;
-  table["Tile"] = convertTile;
-  table["Pad"] = convertPad;
 }
 
 } // namespace hidet::onnx_import

@@ -1,0 +1,38 @@
+//===- Window.h - Convolution and pooling windows ---------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The window attributes that Conv, MaxPool and AveragePool share (kernel,
+// strides, dilations, pads or auto_pad, ceil_mode), resolved once into
+// explicit pads and output extents.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_LIB_IMPORT_ONNX_WINDOW_H
+#define HIDET_LIB_IMPORT_ONNX_WINDOW_H
+
+#include "Importer.h"
+
+namespace hidet::onnx_import {
+
+/// Pads, strides and dilations of a convolution or pooling window over the
+/// spatial dims, and the output extents they give.
+struct Window {
+  llvm::SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, out;
+};
+
+/// Reads the node's window attributes for an input of `spatial` extents.
+/// With `ceilMode`, the trailing pad grows so that the last window fits.
+mlir::FailureOr<Window> windowOf(NodeContext &ctx,
+                                 llvm::ArrayRef<int64_t> spatial,
+                                 llvm::ArrayRef<int64_t> kernel, bool ceilMode);
+
+/// `x` [N, C, spatial...] padded in its spatial dims with `value`.
+mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                       const Window &w, double value);
+
+} // namespace hidet::onnx_import
+
+#endif // HIDET_LIB_IMPORT_ONNX_WINDOW_H
