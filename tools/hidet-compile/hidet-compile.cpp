@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Turns a module of func.func on tensors (linalg, arith, math, tensor; or
-// TOSA with --from-tosa) into a native shared library:
+// TOSA with --from-tosa), or an ONNX model, into a native shared library:
 //
 //   hidet-compile model.mlir -o libmodel.so                # GPU (cubin inside)
 //   hidet-compile model.mlir --target=cpu -o libmodel.ref.so   # CPU reference
+//   hidet-compile model.onnx --input-shape x=1x128 -o libmodel.so
 //
 // Each public function `f` becomes the C entry point `_mlir_ciface_f`, which
 // takes one pointer per buffer to a ranked memref descriptor, inputs first,
@@ -22,6 +23,9 @@
 
 #include "Hidet/InitAllDialects.h"
 #include "Hidet/Pipelines/Pipelines.h"
+#ifdef HIDET_ENABLE_ONNX
+#include "Hidet/Import/OnnxImporter.h"
+#endif
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -85,6 +89,17 @@ static cl::opt<std::string>
 static cl::opt<std::string> linker("linker",
                                    cl::desc("C compiler driver used to link"),
                                    cl::init("cc"), cl::cat(category));
+
+static cl::list<std::string>
+    inputShapes("input-shape",
+                cl::desc("ONNX input: static shape of a graph input, "
+                         "name=1x128 (repeatable)"),
+                cl::value_desc("name=dims"), cl::cat(category));
+static cl::opt<int64_t>
+    defaultDim("default-dim",
+               cl::desc("ONNX input: extent of symbolic input dimensions "
+                        "that --input-shape does not fix (default 1)"),
+               cl::init(1), cl::cat(category));
 
 static int fail(const llvm::Twine &msg) {
   llvm::errs() << "hidet-compile: " << msg << "\n";
@@ -211,6 +226,34 @@ static LogicalResult linkSharedLibrary(StringRef object, StringRef output,
   return success();
 }
 
+#ifdef HIDET_ENABLE_ONNX
+/// Imports the ONNX model named by the positional argument.
+static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
+  hidet::onnx_import::ImportOptions options;
+  for (const std::string &spec : inputShapes) {
+    auto [name, dims] = StringRef(spec).rsplit('=');
+    SmallVector<int64_t> shape;
+    if (name.empty() || !hidet::onnx_import::parseShape(dims, shape)) {
+      fail("--input-shape expects name=AxB..., got '" + spec + "'");
+      return failure();
+    }
+    options.inputShapes[name] = shape;
+  }
+  if (defaultDim < 1) {
+    fail("--default-dim must be positive");
+    return failure();
+  }
+  options.defaultDim = defaultDim;
+  OwningOpRef<ModuleOp> module =
+      hidet::onnx_import::importOnnxFile(inputFile, context, options);
+  if (!module) {
+    fail("cannot import " + inputFile);
+    return failure();
+  }
+  return module;
+}
+#endif
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
@@ -227,15 +270,29 @@ int main(int argc, char **argv) {
   hidet::registerHidetDialects(registry);
   MLIRContext context(registry);
 
-  std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse " + inputFile);
+  OwningOpRef<ModuleOp> module;
+  StringRef input = inputFile;
+  if (input.ends_with(".onnx") || input.ends_with(".onnxtxt")) {
+#ifdef HIDET_ENABLE_ONNX
+    FailureOr<OwningOpRef<ModuleOp>> imported = importOnnx(&context);
+    if (failed(imported))
+      return 1;
+    module = std::move(*imported);
+#else
+    return fail("this build has no ONNX importer (configure with "
+                "HIDET_ENABLE_ONNX=ON)");
+#endif
+  } else {
+    std::string error;
+    auto file = openInputFile(inputFile, &error);
+    if (!file)
+      return fail(error);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return fail("cannot parse " + inputFile);
+  }
 
   FailureOr<std::string> manifest = buildManifest(*module);
   if (failed(manifest))
