@@ -95,6 +95,12 @@ static cl::list<std::string>
                 cl::desc("ONNX input: static shape of a graph input, "
                          "name=1x128 (repeatable)"),
                 cl::value_desc("name=dims"), cl::cat(category));
+static cl::opt<std::string> precision(
+    "precision",
+    cl::desc("ONNX input: compute type of float32 models: f32 (default), "
+             "f16 or bf16 (weights converted at import, float32 inputs and "
+             "outputs converted at the boundary)"),
+    cl::init("f32"), cl::cat(category));
 static cl::opt<int64_t>
     defaultDim("default-dim",
                cl::desc("ONNX input: extent of symbolic input dimensions "
@@ -221,8 +227,7 @@ static LogicalResult linkSharedLibrary(StringRef object, StringRef output,
   int rc = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0, 0,
                                      &error);
   if (rc != 0)
-    return fail("linking failed (" + llvm::Twine(rc) + ") " + error),
-           failure();
+    return fail("linking failed (" + llvm::Twine(rc) + ") " + error), failure();
   return success();
 }
 
@@ -244,6 +249,7 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
     return failure();
   }
   options.defaultDim = defaultDim;
+  options.precision = precision;
   OwningOpRef<ModuleOp> module =
       hidet::onnx_import::importOnnxFile(inputFile, context, options);
   if (!module) {
@@ -259,7 +265,8 @@ int main(int argc, char **argv) {
   registerAllPasses();
   hidet::registerHidetPasses();
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv, "Hidet-MLIR ahead-of-time compiler\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Hidet-MLIR ahead-of-time compiler\n");
   if (target != "gpu" && target != "cpu")
     return fail("--target must be gpu or cpu, got '" + target + "'");
 

@@ -41,6 +41,12 @@ static cl::list<std::string>
                 cl::desc("Static shape of a graph input: name=1x128 "
                          "(repeatable)"),
                 cl::value_desc("name=dims"), cl::cat(category));
+static cl::opt<std::string> precision(
+    "precision",
+    cl::desc("Compute type of float32 models: f32 (default), "
+             "f16 or bf16 (weights converted at import, float32 inputs and "
+             "outputs converted at the boundary)"),
+    cl::init("f32"), cl::cat(category));
 static cl::opt<int64_t>
     defaultDim("default-dim",
                cl::desc("Extent of symbolic input dimensions that "
@@ -49,6 +55,15 @@ static cl::opt<int64_t>
 static cl::opt<std::string> funcName("func-name",
                                      cl::desc("Name of the function"),
                                      cl::init("main"), cl::cat(category));
+static cl::list<std::string> bindInputs(
+    "bind-input",
+    cl::desc("Bind a graph input to the value in an ONNX TensorProto file: "
+             "name=@input_0.pb (repeatable); it becomes a constant"),
+    cl::value_desc("name=@file.pb"), cl::cat(category));
+static cl::opt<bool> printInputs(
+    "print-inputs",
+    cl::desc("Print the names of the graph inputs, one per line, and exit"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool>
     elideWeights("elide-weights",
                  cl::desc("Print weights as elided resources (for reading; "
@@ -61,7 +76,28 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Hidet-MLIR ONNX importer\n\n"
                               "Exit status: 0 imported, 1 error.\n");
+  if (printInputs) {
+    llvm::SmallVector<std::string> names;
+    std::string error;
+    if (!onnx_import::listOnnxInputs(inputFile, names, error)) {
+      llvm::errs() << "hidet-import-onnx: " << error << "\n";
+      return 1;
+    }
+    for (const std::string &name : names)
+      llvm::outs() << name << "\n";
+    return 0;
+  }
   onnx_import::ImportOptions options;
+  for (const std::string &spec : bindInputs) {
+    auto [name, file] = StringRef(spec).split('=');
+    if (name.empty() || !file.starts_with("@") || file.size() < 2) {
+      llvm::errs() << "hidet-import-onnx: --bind-input expects name=@file.pb, "
+                      "got '"
+                   << spec << "'\n";
+      return 1;
+    }
+    options.boundInputs[name] = file.drop_front().str();
+  }
   for (const std::string &spec : inputShapes) {
     StringRef name, dims;
     std::tie(name, dims) = StringRef(spec).rsplit('=');
@@ -79,6 +115,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.defaultDim = defaultDim;
+  options.precision = precision;
   options.funcName = funcName;
 
   MLIRContext context;

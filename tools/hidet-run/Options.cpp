@@ -35,9 +35,8 @@ public:
     if (Max == std::numeric_limits<unsigned long long>::max())
       return option.error("'" + arg + "' is not a non-negative integer",
                           argName);
-    return option.error("'" + arg + "' is not an integer from 0 to " +
-                            utostr(Max),
-                        argName);
+    return option.error(
+        "'" + arg + "' is not an integer from 0 to " + utostr(Max), argName);
   }
 };
 
@@ -50,8 +49,7 @@ public:
              double &value) {
     if (!arg.getAsDouble(value) && std::isfinite(value) && value >= 0)
       return false;
-    return option.error("'" + arg + "' is not a non-negative number",
-                        argName);
+    return option.error("'" + arg + "' is not a non-negative number", argName);
   }
 };
 
@@ -68,8 +66,9 @@ cl::opt<std::string> gpuLib(cl::Positional, cl::Required,
                             cl::cat(libraryCategory));
 
 cl::opt<std::string>
-    refLib("ref", cl::desc("CPU reference build; without it nothing is "
-                           "verified"),
+    refLib("ref",
+           cl::desc("CPU reference build; without it nothing is "
+                    "verified"),
            cl::value_desc("cpu-lib.so"), cl::cat(libraryCategory));
 
 cl::opt<bool>
@@ -123,8 +122,7 @@ cl::opt<bool> noSpin("no-spin",
 
 cl::opt<std::string> jsonPath("json",
                               cl::desc("Also write the results as JSON"),
-                              cl::value_desc("file"),
-                              cl::cat(outputCategory));
+                              cl::value_desc("file"), cl::cat(outputCategory));
 
 // Not listed: --help shows --help only.
 cl::opt<bool> shortHelp("h", cl::desc("Alias for --help"), cl::Hidden,
@@ -150,11 +148,10 @@ const char *const kOverview =
 } // namespace
 
 bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
-  cl::HideUnrelatedOptions({&libraryCategory, &checkCategory,
-                            &timingCategory, &outputCategory});
+  cl::HideUnrelatedOptions(
+      {&libraryCategory, &checkCategory, &timingCategory, &outputCategory});
   cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "hidet-run (Hidet-MLIR), with LLVM " LLVM_VERSION_STRING
-          " Support\n";
+    os << "hidet-run (Hidet-MLIR), with LLVM " LLVM_VERSION_STRING " Support\n";
   });
   if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &errs(),
                                    /*VFS=*/nullptr, /*EnvVar=*/nullptr,

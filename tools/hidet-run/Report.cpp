@@ -102,9 +102,8 @@ void writeOutputJson(json::OStream &json, const OutputResult &output) {
     json.attribute("rel_l2", jsonNumber(c.relL2));
     json.attribute("max_abs", jsonNumber(c.maxAbs));
     json.attribute("rtol_l2", jsonNumber(output.rtolL2));
-    json.attribute("atol",
-                   output.atol < 0 ? json::Value(nullptr)
-                                   : jsonNumber(output.atol));
+    json.attribute("atol", output.atol < 0 ? json::Value(nullptr)
+                                           : jsonNumber(output.atol));
     json.attribute("max_ulp", c.maxUlp);
     json.attribute("ulp_mismatches", c.ulpMismatches);
     json.attribute("gpu_nonfinite", c.gpuNonFinite);
@@ -147,9 +146,8 @@ void hidet::run::printResult(const FuncResult &result,
     printMeasure(os, "max_abs", result.worstMaxAbs);
     // Only when bounded: near zero the distance in values says little (an
     // f32 output that crosses zero is millions of values off).
-    bool ulpBounded = any_of(result.outputs, [](const OutputResult &o) {
-      return o.maxUlp >= 0;
-    });
+    bool ulpBounded = any_of(
+        result.outputs, [](const OutputResult &o) { return o.maxUlp >= 0; });
     if (ulpBounded && result.worstMaxUlp >= 0)
       os << " max_ulp=" << result.worstMaxUlp
          << " ulp_mismatches=" << result.ulpMismatches;
@@ -173,8 +171,7 @@ void hidet::run::printResult(const FuncResult &result,
 }
 
 bool hidet::run::writeJson(const std::string &path, const Options &options,
-                           const std::string &status,
-                           const std::string &device,
+                           const std::string &status, const std::string &device,
                            const std::string &reason,
                            const std::vector<FuncResult> &results,
                            int exitCode) {

@@ -47,10 +47,9 @@ bool prepareDeviceArgs(const FuncSpec &func, const HostBuffers &host,
       return reportCudaError(func.name + ": allocating " + what + " " +
                              std::to_string(i));
     buffers.pointers.push_back(buffer);
-    int status =
-        arg.isOutput
-            ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
-            : hidetMemcpyHtoD(buffer, host[i].data(), arg.getSizeBytes());
+    int status = arg.isOutput ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
+                              : hidetMemcpyHtoD(buffer, host[i].data(),
+                                                arg.getSizeBytes());
     if (status != HIDET_RUNTIME_OK)
       return reportCudaError(func.name + ": preparing " + what + " " +
                              std::to_string(i));
@@ -128,8 +127,7 @@ bool hidet::run::runAndVerify(const FuncSpec &func, void *gpuEntry,
     // A GPU reference gets its own device copies of the same inputs.
     DeviceBuffers refBuffers;
     CallArgs refArgs;
-    if (!prepareDeviceArgs(func, host, "reference arg", refBuffers,
-                           refArgs) ||
+    if (!prepareDeviceArgs(func, host, "reference arg", refBuffers, refArgs) ||
         !runOnDevice(func, refEntry, refArgs, refBuffers, stream,
                      func.name + ": running the GPU reference", host))
       return false;

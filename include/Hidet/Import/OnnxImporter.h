@@ -39,6 +39,9 @@ struct ImportOptions {
   int64_t foldLimit = int64_t(1) << 20;
   /// Compute type of a float32 model: "f32" (as is), "f16" or "bf16".
   std::string precision = "f32";
+  /// Graph inputs bound to a value at import, by name: the path of an ONNX
+  /// TensorProto (.pb) file. They become constants and leave the signature.
+  llvm::StringMap<std::string> boundInputs;
 };
 
 /// Imports the model in `path`: ONNX text syntax when the file name ends in
@@ -48,6 +51,12 @@ struct ImportOptions {
 mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(llvm::StringRef path,
                                                  mlir::MLIRContext *context,
                                                  const ImportOptions &options);
+
+/// The names of the model's graph inputs (initializers excluded), in
+/// order. Returns false and sets `error` when the file cannot be read.
+bool listOnnxInputs(llvm::StringRef path,
+                    llvm::SmallVectorImpl<std::string> &names,
+                    std::string &error);
 
 /// Parses extents written as "1x128" ("scalar" for rank 0).
 bool parseShape(llvm::StringRef text, llvm::SmallVector<int64_t> &shape);

@@ -118,6 +118,20 @@ void registerActivations(llvm::StringMap<ElementwiseSpec> &ops) {
     Value hs = hardSigmoid(b, l, a[0], e.elem, 1.0f / 6, 0.5f);
     return arith::MulFOp::create(b, l, a[0], hs);
   });
+  ops["Shrink"] = unary([](B &b, L l, V a, E e) -> Value {
+    // x + bias below -lambd, x - bias above lambd, 0 between.
+    Value lambd = cst(b, l, e.elem, attrOr(e, "lambd", 0.5f));
+    Value bias = cst(b, l, e.elem, attrOr(e, "bias", 0.0f));
+    Value nl = cst(b, l, e.elem, -attrOr(e, "lambd", 0.5f));
+    Value lo = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, a[0], nl);
+    Value hi =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, a[0], lambd);
+    Value r = arith::SelectOp::create(b, l, hi,
+                                      arith::SubFOp::create(b, l, a[0], bias),
+                                      cst(b, l, e.elem, 0));
+    return arith::SelectOp::create(b, l, lo,
+                                   arith::AddFOp::create(b, l, a[0], bias), r);
+  });
   ops["Mish"] = unary([](B &b, L l, V a, E e) -> Value {
     Value sp = math::Log1pOp::create(b, l, math::ExpOp::create(b, l, a[0]));
     return arith::MulFOp::create(b, l, a[0], math::TanhOp::create(b, l, sp));

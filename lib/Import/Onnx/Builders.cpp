@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace hidet::onnx_import {
@@ -259,6 +261,71 @@ Value convertTensor(OpBuilder &b, Location loc, Value value, Type elem,
                             return convertScalar(nb, nloc, args[0], elem,
                                                  srcUnsigned, false);
                           });
+}
+
+Value buildArgReduce(OpBuilder &b, Location loc, Value input, int64_t axis,
+                     bool isMax, bool last) {
+  RankedTensorType type = tensorTypeOf(input);
+  Type elem = type.getElementType();
+  ArrayRef<int64_t> shape = type.getShape();
+  bool isF = isa<FloatType>(elem);
+  int64_t rank = shape.size();
+  SmallVector<int64_t> outShape;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool reduced = d == axis;
+    iterators.push_back(reduced ? utils::IteratorType::reduction
+                                : utils::IteratorType::parallel);
+    if (!reduced) {
+      outShape.push_back(shape[d]);
+      outExprs.push_back(b.getAffineDimExpr(d));
+    }
+  }
+  Value best = filledTensor(
+      b, loc, outShape,
+      isF ? scalarConstant(b, loc, elem, isMax ? -INFINITY : INFINITY)
+          : arith::ConstantOp::create(
+                b, loc,
+                b.getIntegerAttr(elem, isMax
+                                           ? APInt::getSignedMinValue(
+                                                 elem.getIntOrFloatBitWidth())
+                                           : APInt::getSignedMaxValue(
+                                                 elem.getIntOrFloatBitWidth())))
+                .getResult());
+  Value index =
+      filledTensor(b, loc, outShape, scalarConstant(b, loc, b.getI64Type(), 0));
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, b.getContext());
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank), outMap,
+                                 outMap};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{best.getType(), index.getType()}, ValueRange{input},
+      ValueRange{best, index}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange v) {
+        Value i = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, axis));
+        Value better;
+        if (isF)
+          better =
+              arith::CmpFOp::create(nb, l,
+                                    isMax ? (last ? arith::CmpFPredicate::OGE
+                                                  : arith::CmpFPredicate::OGT)
+                                          : (last ? arith::CmpFPredicate::OLE
+                                                  : arith::CmpFPredicate::OLT),
+                                    v[0], v[1]);
+        else
+          better =
+              arith::CmpIOp::create(nb, l,
+                                    isMax ? (last ? arith::CmpIPredicate::sge
+                                                  : arith::CmpIPredicate::sgt)
+                                          : (last ? arith::CmpIPredicate::sle
+                                                  : arith::CmpIPredicate::slt),
+                                    v[0], v[1]);
+        Value nv = arith::SelectOp::create(nb, l, better, v[0], v[1]);
+        Value ni = arith::SelectOp::create(nb, l, better, i, v[2]);
+        linalg::YieldOp::create(nb, l, ValueRange{nv, ni});
+      });
+  return generic.getResult(1);
 }
 
 } // namespace hidet::onnx_import

@@ -59,6 +59,12 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value input, llvm::ArrayRef<int64_t> axes,
                            mlir::Value init, BodyFn combine);
 
+/// The i64 index of the largest (`isMax`) or smallest element along
+/// `axis`, the first one of equals unless `last`; the axis is dropped.
+mlir::Value buildArgReduce(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, int64_t axis, bool isMax,
+                           bool last);
+
 /// `value` under another static shape of the same element count, as a
 /// collapse, an expand, or a collapse to 1-D followed by an expand.
 mlir::Value reshape(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -118,10 +118,11 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
 }
 
 LogicalResult convertRange(NodeContext &ctx) {
-  const HostTensor *start = ctx.constant(0), *limit = ctx.constant(1),
-                   *delta = ctx.constant(2);
-  if (!start || !limit || !delta)
-    return ctx.unsupported("with inputs computed at run time");
+  const HostTensor *start = ctx.requireConstant(0);
+  const HostTensor *limit = start ? ctx.requireConstant(1) : nullptr;
+  const HostTensor *delta = limit ? ctx.requireConstant(2) : nullptr;
+  if (!delta)
+    return failure();
   DType dtype = start->getDType();
   double s = start->getDouble(0), l = limit->getDouble(0),
          d = delta->getDouble(0);

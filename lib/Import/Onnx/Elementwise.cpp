@@ -291,6 +291,19 @@ void registerOps(llvm::StringMap<ElementwiseSpec> &ops) {
     return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, a[0], a[0]);
   });
   ops["IsNaN"].result = ResultKind::Bool;
+  ops["IsInf"] = unary([](B &b, L l, V a, E e) -> Value {
+    bool pos = e.ctx->attrInt("detect_positive", 1) != 0;
+    bool neg = e.ctx->attrInt("detect_negative", 1) != 0;
+    Value inf = cst(b, l, e.elem, INFINITY),
+          ninf = cst(b, l, e.elem, -INFINITY);
+    Value isPos =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, a[0], inf);
+    Value isNeg =
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, a[0], ninf);
+    Value none = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+    return arith::OrIOp::create(b, l, pos ? isPos : none, neg ? isNeg : none);
+  });
+  ops["IsInf"].result = ResultKind::Bool;
 
   ops["Add"] = arithBinary<arith::AddFOp, arith::AddIOp>(
       [](double x, double y) { return x + y; });
@@ -461,6 +474,7 @@ LogicalResult convertCast(NodeContext &ctx) {
   else
     to = static_cast<DType>(ctx.attrInt("to", 0));
   Importer &imp = ctx.getImporter();
+  to = imp.computeType(to);
   if (!imp.elementType(to))
     return ctx.unsupported(Twine("to ") + dtypeName(to));
   const TensorValue &in = ctx.input(0);

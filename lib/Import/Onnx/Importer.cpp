@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "Builders.h"
 #include "ModelReader.h"
 
 #include "onnx/onnx_pb.h"
@@ -21,6 +22,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -56,10 +58,26 @@ Importer::Importer(MLIRContext *context, onnx::ModelProto &model,
   registerNormalizationConverters(converters);
   registerShapeConverters(converters);
   registerIndexingConverters(converters);
+  registerMaskConverters(converters);
   registerDataConverters(converters);
   for (const onnx::OperatorSetIdProto &set : model.opset_import())
     if (set.domain().empty() || set.domain() == "ai.onnx")
       opset = set.version();
+}
+
+DType Importer::computeType(DType dtype) const {
+  if (dtype != DType::F32)
+    return dtype;
+  if (options.precision == "f16")
+    return DType::F16;
+  if (options.precision == "bf16")
+    return DType::BF16;
+  return dtype;
+}
+
+HostTensor Importer::toComputeType(HostTensor t) const {
+  DType compute = computeType(t.getDType());
+  return compute == t.getDType() ? t : t.cast(compute);
 }
 
 TensorValue *Importer::lookup(const std::string &name) {
@@ -312,6 +330,7 @@ LogicalResult Importer::importInitializers() {
     FailureOr<HostTensor> t = readTensor(init, loc);
     if (failed(t))
       return failure();
+    t = toComputeType(std::move(*t));
     TensorValue v;
     v.dtype = t->getDType();
     v.shape.assign(t->getShape().begin(), t->getShape().end());
@@ -373,6 +392,13 @@ OwningOpRef<ModuleOp> Importer::run() {
         << "the model imports no version of the default ONNX domain";
     return nullptr;
   }
+  if (options.precision != "f32" && options.precision != "f16" &&
+      options.precision != "bf16") {
+    emitError(FileLineColLoc::get(context, modelPath, 0, 0))
+        << "precision must be f32, f16 or bf16, not '" << options.precision
+        << "'";
+    return nullptr;
+  }
   if (opset > 21) {
     emitError(FileLineColLoc::get(context, modelPath, 0, 0))
         << "opset " << opset << " is not supported (1 to 21 are)";
@@ -414,11 +440,19 @@ OwningOpRef<ModuleOp> Importer::run() {
   auto func = func::FuncOp::create(builder, fileLoc, options.funcName,
                                    builder.getFunctionType(inputTypes, {}));
   Block *body = func.addEntryBlock();
-  for (auto [i, name] : llvm::enumerate(inputNames)) {
-    lookup(name)->value = body->getArgument(i);
-    func.setArgAttr(i, "hidet.name", builder.getStringAttr(name));
-  }
   builder.setInsertionPointToEnd(body);
+  for (auto [i, name] : llvm::enumerate(inputNames)) {
+    TensorValue *v = lookup(name);
+    v->value = body->getArgument(i);
+    func.setArgAttr(i, "hidet.name", builder.getStringAttr(name));
+    // With a 16-bit precision, float32 inputs are converted on entry.
+    DType compute = computeType(v->dtype);
+    if (compute != v->dtype) {
+      v->value = convertTensor(builder, fileLoc, v->value, elementType(compute),
+                               false);
+      v->dtype = compute;
+    }
+  }
 
   for (const onnx::NodeProto &node : model.graph().node())
     for (const std::string &in : node.input())
@@ -458,6 +492,12 @@ OwningOpRef<ModuleOp> Importer::run() {
       return nullptr;
     }
     Value value = materialize(*v);
+    // Outputs keep the model's float32 interface.
+    auto declared = static_cast<DType>(output.type().tensor_type().elem_type());
+    if (declared == DType::F32 && v->dtype != DType::F32 &&
+        computeType(DType::F32) == v->dtype)
+      value =
+          convertTensor(builder, fileLoc, value, builder.getF32Type(), false);
     results.push_back(value);
     resultTypes.push_back(value.getType());
   }
@@ -475,6 +515,20 @@ OwningOpRef<ModuleOp> Importer::run() {
 // Entry points
 //===----------------------------------------------------------------------===//
 
+bool listOnnxInputs(StringRef path, SmallVectorImpl<std::string> &names,
+                    std::string &error) {
+  std::unique_ptr<onnx::ModelProto> model = readModel(path, error);
+  if (!model)
+    return false;
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &init : model->graph().initializer())
+    initializers.insert(init.name());
+  for (const onnx::ValueInfoProto &input : model->graph().input())
+    if (!initializers.contains(input.name()))
+      names.push_back(input.name());
+  return true;
+}
+
 void loadImportDialects(MLIRContext *context) {
   context->loadDialect<arith::ArithDialect, func::FuncDialect,
                        linalg::LinalgDialect, math::MathDialect,
@@ -488,6 +542,10 @@ OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *context,
   std::string error;
   std::unique_ptr<onnx::ModelProto> model = readModel(path, error);
   if (!model) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  if (!bindInputs(*model, options.boundInputs, error)) {
     emitError(fileLoc) << error;
     return nullptr;
   }

@@ -82,6 +82,9 @@ public:
   bool canFold(llvm::ArrayRef<int64_t> shape) const;
   /// Whether every present input is known at import.
   bool allInputsKnown() const;
+  /// The input's contents, or null after an error naming the input when it
+  /// is not known at import.
+  const HostTensor *requireConstant(unsigned i);
   /// The input's contents as integers, with an error naming it when it is
   /// not known at import.
   mlir::FailureOr<llvm::SmallVector<int64_t>> constantInts(unsigned i);
@@ -133,6 +136,7 @@ void registerPoolingConverters(ConverterTable &table);
 void registerNormalizationConverters(ConverterTable &table);
 void registerShapeConverters(ConverterTable &table);
 void registerIndexingConverters(ConverterTable &table);
+void registerMaskConverters(ConverterTable &table);
 void registerDataConverters(ConverterTable &table);
 
 class Importer {
@@ -150,6 +154,12 @@ public:
   /// Reads a TensorProto (raw, typed fields or external data).
   mlir::FailureOr<HostTensor> readTensor(const onnx::TensorProto &tensor,
                                          mlir::Location loc);
+
+  /// The type a value of `dtype` is computed in: float32 becomes f16 or
+  /// bf16 under a 16-bit precision.
+  DType computeType(DType dtype) const;
+  /// `t` converted to its compute type (weights are converted once, here).
+  HostTensor toComputeType(HostTensor t) const;
 
   TensorValue *lookup(const std::string &name);
   void define(const std::string &name, TensorValue value);

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Split, Slice, Gather, Tile and Pad. Each folds on known inputs; positive
+// Split, Slice, Gather, GatherElements, Tile, Pad, DepthToSpace and
+// SpaceToDepth. Each folds on known inputs; positive
 // strides are tensor.extract_slice and constant pads tensor.pad; the rest is
 // a linalg.generic that reads its source with tensor.extract at indices
 // computed from linalg.index.
@@ -310,9 +311,9 @@ LogicalResult convertPad(NodeContext &ctx) {
       return failure();
     pads = *p;
     if (ctx.hasInput(2)) {
-      const HostTensor *c = ctx.constant(2);
+      const HostTensor *c = ctx.requireConstant(2);
       if (!c)
-        return ctx.unsupported("with a constant_value computed at run time");
+        return failure();
       padValue = c->getDouble(0);
     }
     if (ctx.hasInput(3)) {
@@ -420,6 +421,67 @@ LogicalResult convertPad(NodeContext &ctx) {
   return success();
 }
 
+LogicalResult convertGatherElements(NodeContext &ctx) {
+  const TensorValue &data = ctx.input(0), &indices = ctx.input(1);
+  int64_t rank = data.rank();
+  std::optional<int64_t> axis = normalizeAxis(ctx.attrInt("axis", 0), rank);
+  if (!axis || indices.rank() != rank)
+    return ctx.emitError() << "GatherElements needs indices of the data's "
+                              "rank and an axis in range";
+  int64_t extent = data.shape[*axis];
+  OpBuilder &b = ctx.builder();
+  Value result = gatherGeneric(
+      b, ctx.getLoc(), ctx.value(0), indices.shape, {ctx.value(1)},
+      {b.getMultiDimIdentityMap(rank)},
+      [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange s) {
+        SmallVector<Value> src(o.begin(), o.end());
+        Value k = toIndex(nb, l, s[0]);
+        Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, k,
+                                          indexConst(nb, l, 0));
+        Value wrapped =
+            arith::AddIOp::create(nb, l, k, indexConst(nb, l, extent));
+        src[*axis] = arith::SelectOp::create(nb, l, neg, wrapped, k);
+        return src;
+      });
+  ctx.setOutput(0, result, data.dtype);
+  return success();
+}
+
+/// DepthToSpace and SpaceToDepth: a reshape, a transpose and a reshape.
+LogicalResult convertDepthSpace(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0);
+  if (x.rank() != 4)
+    return ctx.unsupported("of rank " + std::to_string(x.rank()));
+  int64_t bs = ctx.attrInt("blocksize", 0);
+  int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Value v = ctx.value(0);
+  if (ctx.opType() == "DepthToSpace") {
+    if (bs <= 0 || c % (bs * bs))
+      return ctx.emitError() << "DepthToSpace blocksize " << bs
+                             << " does not divide " << c << " channels";
+    int64_t cc = c / (bs * bs);
+    bool crd = ctx.attrString("mode", "DCR") == "CRD";
+    v = reshape(b, loc, v,
+                crd ? SmallVector<int64_t>{n, cc, bs, bs, h, w}
+                    : SmallVector<int64_t>{n, bs, bs, cc, h, w});
+    v = transpose(b, loc, v,
+                  crd ? SmallVector<int64_t>{0, 1, 4, 2, 5, 3}
+                      : SmallVector<int64_t>{0, 3, 4, 1, 5, 2});
+    v = reshape(b, loc, v, {n, cc, h * bs, w * bs});
+  } else {
+    if (bs <= 0 || h % bs || w % bs)
+      return ctx.emitError() << "SpaceToDepth blocksize " << bs
+                             << " does not divide the spatial extents";
+    v = reshape(b, loc, v, {n, c, h / bs, bs, w / bs, bs});
+    v = transpose(b, loc, v, {0, 3, 5, 1, 2, 4});
+    v = reshape(b, loc, v, {n, c * bs * bs, h / bs, w / bs});
+  }
+  ctx.setOutput(0, v, x.dtype);
+  return success();
+}
+
 } // namespace
 
 void registerIndexingConverters(ConverterTable &table) {
@@ -428,6 +490,9 @@ void registerIndexingConverters(ConverterTable &table) {
   table["Gather"] = convertGather;
   table["Tile"] = convertTile;
   table["Pad"] = convertPad;
+  table["GatherElements"] = convertGatherElements;
+  table["DepthToSpace"] = convertDepthSpace;
+  table["SpaceToDepth"] = convertDepthSpace;
 }
 
 } // namespace hidet::onnx_import

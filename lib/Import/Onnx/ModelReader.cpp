@@ -65,6 +65,38 @@ std::unique_ptr<onnx::ModelProto> readModel(llvm::StringRef path,
   return model;
 }
 
+bool bindInputs(onnx::ModelProto &model,
+                const llvm::StringMap<std::string> &boundInputs,
+                std::string &error) {
+  onnx::GraphProto *graph = model.mutable_graph();
+  for (const auto &entry : boundInputs) {
+    std::string name = entry.getKey().str();
+    bool found = false;
+    for (const onnx::ValueInfoProto &input : graph->input())
+      found |= input.name() == name;
+    if (!found) {
+      error = "--bind-input names '" + name +
+              "', which is not an input of the graph";
+      return false;
+    }
+    auto buffer = llvm::MemoryBuffer::getFile(entry.getValue(),
+                                              /*IsText=*/false);
+    if (!buffer) {
+      error = "cannot read '" + entry.getValue() +
+              "': " + buffer.getError().message();
+      return false;
+    }
+    onnx::TensorProto *tensor = graph->add_initializer();
+    llvm::StringRef bytes = (*buffer)->getBuffer();
+    if (!tensor->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      error = "'" + entry.getValue() + "' is not an ONNX TensorProto";
+      return false;
+    }
+    tensor->set_name(name);
+  }
+  return true;
+}
+
 bool specializeInputs(onnx::ModelProto &model,
                       const llvm::StringMap<llvm::SmallVector<int64_t>> &shapes,
                       int64_t defaultDim, std::string &notes,

@@ -33,6 +33,12 @@ namespace hidet::onnx_import {
 std::unique_ptr<onnx::ModelProto> readModel(llvm::StringRef path,
                                             std::string &error);
 
+/// Makes each named graph input an initializer holding the TensorProto
+/// read from its file (`boundInputs`: name -> path).
+bool bindInputs(onnx::ModelProto &model,
+                const llvm::StringMap<std::string> &boundInputs,
+                std::string &error);
+
 /// Gives every graph input a static shape: the one in `shapes` when named
 /// there (its rank must match), else the model's extents with `defaultDim`
 /// for symbolic or unknown ones. `notes` receives one line per input whose

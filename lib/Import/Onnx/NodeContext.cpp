@@ -59,14 +59,19 @@ bool NodeContext::allInputsKnown() const {
   return true;
 }
 
-FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i) {
+const HostTensor *NodeContext::requireConstant(unsigned i) {
   const HostTensor *c = constant(i);
-  if (!c) {
+  if (!c)
     emitError() << opType() << " input " << i << " ('" << node.input(i)
                 << "') must be known at import (a constant or computed from "
                    "shapes); it is computed at run time";
+  return c;
+}
+
+FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i) {
+  const HostTensor *c = requireConstant(i);
+  if (!c)
     return failure();
-  }
   return c->getInts();
 }
 
@@ -90,6 +95,7 @@ void NodeContext::setOutput(unsigned i, Value value, DType dtype) {
 void NodeContext::setOutput(unsigned i, HostTensor constant) {
   if (!hasOutput(i))
     return;
+  constant = importer.toComputeType(std::move(constant));
   TensorValue v;
   v.dtype = constant.getDType();
   v.shape.assign(constant.getShape().begin(), constant.getShape().end());

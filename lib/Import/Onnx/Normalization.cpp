@@ -115,8 +115,6 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   const TensorValue &x = ctx.input(0);
   if (!isFloat(x.dtype))
     return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
-  if (ctx.hasOutput(1) || ctx.hasOutput(2))
-    return ctx.unsupported("with Mean or InvStdDev outputs");
   int64_t rank = x.rank();
   std::optional<int64_t> axis = normalizeAxis(ctx.attrInt("axis", -1), rank);
   if (!axis)
@@ -191,6 +189,27 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
         return toType(nb, l, r, elem);
       });
   ctx.setOutput(0, reshape(b, loc, y, x.shape), x.dtype);
+  // Optional outputs: the mean and 1 / sqrt(var + eps) of each row, with
+  // the normalized dims kept as 1, in the stash type (f32 by default).
+  if (ctx.hasOutput(1) || ctx.hasOutput(2)) {
+    auto stash = static_cast<DType>(ctx.attrInt("stash_type", 1));
+    Type stashType = imp.elementType(stash);
+    if (!stashType || !isFloat(stash))
+      return ctx.unsupported("with this stash_type");
+    SmallVector<int64_t> kept(s.take_front(*axis));
+    kept.append(rank - *axis, 1);
+    Value m = convertTensor(b, loc, mean, stashType, false);
+    ctx.setOutput(1, reshape(b, loc, m, kept), stash);
+    Value inv =
+        buildElementwise(b, loc, Operand{sq, {}}, {outer}, stashType,
+                         [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                           Value var = arith::DivFOp::create(nb, l, v[0], n);
+                           Value rs = math::RsqrtOp::create(
+                               nb, l, arith::AddFOp::create(nb, l, var, eps));
+                           return toType(nb, l, rs, stashType);
+                         });
+    ctx.setOutput(2, reshape(b, loc, inv, kept), stash);
+  }
   return success();
 }
 
@@ -323,72 +342,68 @@ LogicalResult convertArgReduce(NodeContext &ctx) {
   std::optional<int64_t> axis = normalizeAxis(ctx.attrInt("axis", 0), x.rank());
   if (!axis)
     return ctx.emitError() << ctx.opType() << " axis out of range";
-  bool isMax = ctx.opType() == "ArgMax";
-  bool last = ctx.attrInt("select_last_index", 0) != 0;
   OpBuilder &b = ctx.builder();
   Location loc = ctx.getLoc();
-  Type elem = ctx.getImporter().elementType(x.dtype);
-  bool isF = isa<FloatType>(elem);
-  int64_t rank = x.rank();
-  SmallVector<int64_t> outShape;
-  SmallVector<AffineExpr> outExprs;
-  SmallVector<utils::IteratorType> iterators;
-  for (int64_t d = 0; d < rank; ++d) {
-    bool reduced = d == *axis;
-    iterators.push_back(reduced ? utils::IteratorType::reduction
-                                : utils::IteratorType::parallel);
-    if (!reduced) {
-      outShape.push_back(x.shape[d]);
-      outExprs.push_back(b.getAffineDimExpr(d));
-    }
-  }
-  Value best = filledTensor(
-      b, loc, outShape,
-      isF ? scalarConstant(b, loc, elem, isMax ? -INFINITY : INFINITY)
-          : arith::ConstantOp::create(
-                b, loc,
-                b.getIntegerAttr(elem, isMax
-                                           ? APInt::getSignedMinValue(
-                                                 elem.getIntOrFloatBitWidth())
-                                           : APInt::getSignedMaxValue(
-                                                 elem.getIntOrFloatBitWidth())))
-                .getResult());
-  Value index =
-      filledTensor(b, loc, outShape, scalarConstant(b, loc, b.getI64Type(), 0));
-  AffineMap outMap = AffineMap::get(rank, 0, outExprs, b.getContext());
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank), outMap,
-                                 outMap};
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{best.getType(), index.getType()},
-      ValueRange{ctx.value(0)}, ValueRange{best, index}, maps, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange v) {
-        Value i = arith::IndexCastOp::create(
-            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, *axis));
-        Value better;
-        if (isF)
-          better =
-              arith::CmpFOp::create(nb, l,
-                                    isMax ? (last ? arith::CmpFPredicate::OGE
-                                                  : arith::CmpFPredicate::OGT)
-                                          : (last ? arith::CmpFPredicate::OLE
-                                                  : arith::CmpFPredicate::OLT),
-                                    v[0], v[1]);
-        else
-          better =
-              arith::CmpIOp::create(nb, l,
-                                    isMax ? (last ? arith::CmpIPredicate::sge
-                                                  : arith::CmpIPredicate::sgt)
-                                          : (last ? arith::CmpIPredicate::sle
-                                                  : arith::CmpIPredicate::slt),
-                                    v[0], v[1]);
-        Value nv = arith::SelectOp::create(nb, l, better, v[0], v[1]);
-        Value ni = arith::SelectOp::create(nb, l, better, i, v[2]);
-        linalg::YieldOp::create(nb, l, ValueRange{nv, ni});
-      });
-  Value r = generic.getResult(1);
+  Value r =
+      buildArgReduce(b, loc, ctx.value(0), *axis, ctx.opType() == "ArgMax",
+                     ctx.attrInt("select_last_index", 0) != 0);
   if (ctx.attrInt("keepdims", 1))
     r = reshape(b, loc, r, keptShape(x.shape, {*axis}));
   ctx.setOutput(0, r, DType::I64);
+  return success();
+}
+
+/// y = scale * (x - mean) / sqrt(var + eps) + B over each (n, c) plane.
+LogicalResult convertInstanceNorm(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0);
+  if (!isFloat(x.dtype) || x.rank() < 3)
+    return ctx.unsupported("on this input");
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.getLoc();
+  Type elem = ctx.getImporter().elementType(x.dtype);
+  Type acc = accumulatorType(b, elem);
+  int64_t n = x.shape[0], c = x.shape[1];
+  int64_t inner = product(ArrayRef<int64_t>(x.shape).drop_front(2));
+  Value x3 = reshape(b, loc, ctx.value(0), {n, c, inner});
+  Value count = scalarConstant(b, loc, acc, inner);
+  Value eps = scalarConstant(b, loc, acc, ctx.attrFloat("epsilon", 1e-5f));
+  SmallVector<int64_t> axes = {2};
+  auto sumOf = [&](Value v, bool square) {
+    return buildReduction(
+        b, loc, v, axes, scalarConstant(b, loc, acc, 0),
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          Value e = toType(nb, l, a[0], acc);
+          if (square)
+            e = arith::MulFOp::create(nb, l, e, e);
+          return arith::AddFOp::create(nb, l, e, a[1]);
+        });
+  };
+  Value mean = reshape(b, loc, sumOf(x3, false), {n, c, 1});
+  Value centered = buildElementwise(
+      b, loc, {Operand{x3, {}}, Operand{mean, {}}}, {n, c, inner}, acc,
+      [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+        Value m = arith::DivFOp::create(nb, l, v[1], count);
+        return arith::SubFOp::create(nb, l, toType(nb, l, v[0], acc), m);
+      });
+  Value sq = reshape(b, loc, sumOf(centered, true), {n, c, 1});
+  Value scale = reshape(b, loc, ctx.value(1), {c, 1});
+  Value bias = reshape(b, loc, ctx.value(2), {c, 1});
+  Value y = buildElementwise(
+      b, loc,
+      {Operand{centered, {}}, Operand{sq, {}}, Operand{scale, {}},
+       Operand{bias, {}}},
+      {n, c, inner}, elem,
+      [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+        Value var = arith::DivFOp::create(nb, l, v[1], count);
+        Value rs = math::RsqrtOp::create(
+            nb, l, arith::AddFOp::create(nb, l, var, eps));
+        Value r =
+            arith::MulFOp::create(nb, l, arith::MulFOp::create(nb, l, v[0], rs),
+                                  toType(nb, l, v[2], acc));
+        r = arith::AddFOp::create(nb, l, r, toType(nb, l, v[3], acc));
+        return toType(nb, l, r, elem);
+      });
+  ctx.setOutput(0, reshape(b, loc, y, x.shape), x.dtype);
   return success();
 }
 
@@ -403,6 +418,7 @@ void registerNormalizationConverters(ConverterTable &table) {
     table[(Twine("Reduce") + kind).str()] = convertReduce;
   table["ArgMax"] = convertArgReduce;
   table["ArgMin"] = convertArgReduce;
+  table["InstanceNormalization"] = convertInstanceNorm;
 }
 
 } // namespace hidet::onnx_import
