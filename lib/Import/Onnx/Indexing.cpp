@@ -28,6 +28,11 @@ namespace {
 void sliceOutput(NodeContext &ctx, unsigned out, ArrayRef<int64_t> starts,
                  ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
   const TensorValue &in = ctx.input(0);
+  if (product(sizes) == 0) {
+    // An empty slice: nothing to read (its offsets may lie at the end).
+    ctx.setOutput(out, HostTensor::zeros(in.dtype, sizes));
+    return;
+  }
   if (in.constant && ctx.canFold(sizes)) {
     ctx.setOutput(out,
                   moveData(*in.constant, sizes, [&](ArrayRef<int64_t> idx) {

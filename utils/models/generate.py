@@ -1,0 +1,523 @@
+#!/usr/bin/env python3
+"""Generate ONNX models (random weights) and reference data for Hidet-MLIR.
+
+Writes float32 ONNX models of a few well-known networks, exported with
+PyTorch's ONNX exporter, and optionally one random input set with PyTorch's
+own float32 outputs for it, in the ONNX backend-test layout, so that the
+compiler's results can be checked against PyTorch's.
+
+Nothing is downloaded: weights are random (torch.manual_seed(--seed) before
+each model is built), torchvision models are built with weights=None, and
+BERT and GPT-2 are written here as plain torch.nn.Modules (transformers is not
+needed).
+
+Usage (Debian's python3-torch; on machines where `python3` on PATH is another
+interpreter without torch, run /usr/bin/python3 explicitly):
+
+    python3 utils/models/generate.py --out DIR
+        [--models bert,gpt2,resnet50,vit,mobilenetv2,efficientnet_b0]
+        [--batch 1] [--seq 128] [--opset 17] [--seed 0]
+        [--layers N] [--gpt2-lm-head tied|separate]
+        [--dynamic-batch] [--external-data] [--reference] [--threads 1]
+
+Models (--models, comma-separated; default all):
+    bert             BERT-base encoder: word, position and token-type
+                     embeddings + LayerNorm, 12 post-LayerNorm layers, hidden
+                     768, 12 heads, FFN 3072 with GELU (erf). Inputs input_ids
+                     and attention_mask (int64 [B, S]); the mask becomes the
+                     additive (1 - mask) * -10000 attention bias. Output
+                     last_hidden_state float32 [B, S, 768].
+    gpt2             GPT-2 small: learned positions, 12 pre-LayerNorm layers,
+                     hidden 768, 12 heads, fused qkv Linear then split, causal
+                     mask from a tril buffer, GELU (tanh), final LayerNorm,
+                     lm_head (tied to the token embedding by default). Input
+                     input_ids int64 [B, S]; output logits float32
+                     [B, S, 50257].
+    resnet50, mobilenetv2, efficientnet_b0, vit (vit_b_16)
+                     torchvision, eval mode. Input `input` float32
+                     [B, 3, 224, 224]; output `output` float32 [B, 1000].
+
+Options:
+    --layers N       number of transformer layers of bert, gpt2 and vit
+                     (default: the model's own, 12). A model built with
+                     another count is written as <model>_l<N>, e.g. bert_l2.
+    --dynamic-batch  marks dim 0 of every graph input and output symbolic
+                     ("batch", through dynamic_axes); importers must
+                     specialize it. Reference data still uses --batch.
+    --external-data  saves the weights next to the model, in
+                     <stem>.onnx.data (onnx.save_model with
+                     save_as_external_data=True), instead of inside it.
+    --reference      also writes one random input set and PyTorch's outputs
+                     for it (see below).
+    --threads N      torch intra-op threads (default 1, to stay light on
+                     shared machines).
+
+Writes, for each model (stem = model name, plus _l<N> for --layers):
+    DIR/<stem>.onnx                  the model (opset --opset, constant-folded)
+    DIR/<stem>.onnx.data             its weights, with --external-data
+    DIR/<stem>/test_data_set_0/input_<k>.pb, output_<k>.pb
+                                     with --reference: ONNX TensorProtos
+                                     named after the graph inputs/outputs
+    DIR/<stem>/test_data_set_0/input_<k>.npy, output_<k>.npy
+                                     the same arrays as .npy
+and prints for each model the export wall time, file size, node count and
+the census of node op types.
+"""
+
+import argparse
+import collections
+import gc
+import math
+import os
+import resource
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional
+
+try:
+    import numpy as np
+    import onnx
+    import torch
+    import torchvision
+    from onnx import numpy_helper
+    from torch import nn
+except ImportError as error:  # pragma: no cover - environment problem
+    sys.exit(f"generate.py: {error}; this needs torch, torchvision and onnx "
+             "(Debian: python3-torch, python3-torchvision, python3-onnx); "
+             "if `python3` is not /usr/bin/python3, run /usr/bin/python3 "
+             "utils/models/generate.py ...")
+
+
+# --------------------------------------------------------------------------
+# Weight initialization shared by BERT and GPT-2: the Hugging Face scheme
+# (normal(0, 0.02) weights, zero biases, unit LayerNorm), so that random
+# models have activations of realistic magnitude (PyTorch's default Linear
+# init would give larger, softmax-saturating attention scores).
+# --------------------------------------------------------------------------
+
+def init_transformer_weights(module: nn.Module, std: float = 0.02) -> None:
+    for m in module.modules():
+        if isinstance(m, (nn.Linear, nn.Embedding)):
+            nn.init.normal_(m.weight, mean=0.0, std=std)
+            if isinstance(m, nn.Linear) and m.bias is not None:
+                nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.LayerNorm):
+            nn.init.ones_(m.weight)
+            nn.init.zeros_(m.bias)
+
+
+def split_heads(x: torch.Tensor, heads: int) -> torch.Tensor:
+    """[B, S, H*D] -> [B, H, S, D]."""
+    b, s, hidden = x.shape
+    return x.view(b, s, heads, hidden // heads).permute(0, 2, 1, 3)
+
+
+def merge_heads(x: torch.Tensor) -> torch.Tensor:
+    """[B, H, S, D] -> [B, S, H*D]."""
+    b, h, s, d = x.shape
+    return x.permute(0, 2, 1, 3).reshape(b, s, h * d)
+
+
+# --------------------------------------------------------------------------
+# BERT-base encoder (no pooler), post-LayerNorm.
+# --------------------------------------------------------------------------
+
+@dataclass
+class BertConfig:
+    vocab_size: int = 30522
+    hidden: int = 768
+    layers: int = 12
+    heads: int = 12
+    intermediate: int = 3072
+    max_positions: int = 512
+    type_vocab_size: int = 2
+    eps: float = 1e-12
+
+
+class BertSelfAttention(nn.Module):
+    def __init__(self, c: BertConfig):
+        super().__init__()
+        self.heads = c.heads
+        self.scale = 1.0 / math.sqrt(c.hidden // c.heads)
+        self.query = nn.Linear(c.hidden, c.hidden)
+        self.key = nn.Linear(c.hidden, c.hidden)
+        self.value = nn.Linear(c.hidden, c.hidden)
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        q = split_heads(self.query(x), self.heads)
+        k = split_heads(self.key(x), self.heads)
+        v = split_heads(self.value(x), self.heads)
+        scores = torch.matmul(q, k.transpose(-1, -2)) * self.scale + bias
+        probs = torch.softmax(scores, dim=-1)
+        return merge_heads(torch.matmul(probs, v))
+
+
+class BertLayer(nn.Module):
+    def __init__(self, c: BertConfig):
+        super().__init__()
+        self.attention = BertSelfAttention(c)
+        self.attention_output = nn.Linear(c.hidden, c.hidden)
+        self.attention_norm = nn.LayerNorm(c.hidden, eps=c.eps)
+        self.intermediate = nn.Linear(c.hidden, c.intermediate)
+        self.activation = nn.GELU()  # erf form
+        self.output = nn.Linear(c.intermediate, c.hidden)
+        self.output_norm = nn.LayerNorm(c.hidden, eps=c.eps)
+
+    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        x = self.attention_norm(x + self.attention_output(self.attention(x, bias)))
+        return self.output_norm(x + self.output(self.activation(self.intermediate(x))))
+
+
+class Bert(nn.Module):
+    """BERT encoder: (input_ids, attention_mask) -> last_hidden_state."""
+
+    def __init__(self, c: BertConfig):
+        super().__init__()
+        self.word_embeddings = nn.Embedding(c.vocab_size, c.hidden)
+        self.position_embeddings = nn.Embedding(c.max_positions, c.hidden)
+        self.token_type_embeddings = nn.Embedding(c.type_vocab_size, c.hidden)
+        self.embedding_norm = nn.LayerNorm(c.hidden, eps=c.eps)
+        self.layers = nn.ModuleList(BertLayer(c) for _ in range(c.layers))
+        # Like Hugging Face: positions and (all-zero) token types are buffers
+        # sliced to the sequence length, not inputs.
+        self.register_buffer("position_ids", torch.arange(c.max_positions).unsqueeze(0),
+                             persistent=False)
+        self.register_buffer("token_type_ids",
+                             torch.zeros(1, c.max_positions, dtype=torch.long),
+                             persistent=False)
+        init_transformer_weights(self)
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        s = input_ids.shape[1]
+        x = (self.word_embeddings(input_ids)
+             + self.token_type_embeddings(self.token_type_ids[:, :s])
+             + self.position_embeddings(self.position_ids[:, :s]))
+        x = self.embedding_norm(x)
+        # [B, S] -> additive bias [B, 1, 1, S]: 0 where attended, -10000 where masked.
+        mask = attention_mask[:, None, None, :].to(x.dtype)
+        bias = (1.0 - mask) * -10000.0
+        for layer in self.layers:
+            x = layer(x, bias)
+        return x
+
+
+# --------------------------------------------------------------------------
+# GPT-2 small, pre-LayerNorm, causal.
+# --------------------------------------------------------------------------
+
+@dataclass
+class GPT2Config:
+    vocab_size: int = 50257
+    hidden: int = 768
+    layers: int = 12
+    heads: int = 12
+    max_positions: int = 1024
+    eps: float = 1e-5
+    tied_lm_head: bool = True
+
+
+class GPT2Attention(nn.Module):
+    def __init__(self, c: GPT2Config):
+        super().__init__()
+        self.heads = c.heads
+        self.hidden = c.hidden
+        self.scale = 1.0 / math.sqrt(c.hidden // c.heads)
+        self.c_attn = nn.Linear(c.hidden, 3 * c.hidden)
+        self.c_proj = nn.Linear(c.hidden, c.hidden)
+        n = c.max_positions
+        self.register_buffer("bias", torch.tril(torch.ones(n, n, dtype=torch.bool)).view(1, 1, n, n),
+                             persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s = x.shape[1]
+        q, k, v = self.c_attn(x).split(self.hidden, dim=2)
+        q, k, v = (split_heads(t, self.heads) for t in (q, k, v))
+        scores = torch.matmul(q, k.transpose(-1, -2)) * self.scale
+        causal = self.bias[:, :, :s, :s]
+        masked = torch.tensor(torch.finfo(scores.dtype).min, dtype=scores.dtype)
+        scores = torch.where(causal, scores, masked)
+        probs = torch.softmax(scores, dim=-1)
+        return self.c_proj(merge_heads(torch.matmul(probs, v)))
+
+
+class GPT2Block(nn.Module):
+    def __init__(self, c: GPT2Config):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(c.hidden, eps=c.eps)
+        self.attn = GPT2Attention(c)
+        self.ln_2 = nn.LayerNorm(c.hidden, eps=c.eps)
+        self.c_fc = nn.Linear(c.hidden, 4 * c.hidden)
+        self.act = nn.GELU(approximate="tanh")
+        self.c_proj = nn.Linear(4 * c.hidden, c.hidden)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.ln_1(x))
+        return x + self.c_proj(self.act(self.c_fc(self.ln_2(x))))
+
+
+class GPT2(nn.Module):
+    """GPT-2 language model: input_ids -> logits."""
+
+    def __init__(self, c: GPT2Config):
+        super().__init__()
+        self.wte = nn.Embedding(c.vocab_size, c.hidden)
+        self.wpe = nn.Embedding(c.max_positions, c.hidden)
+        self.h = nn.ModuleList(GPT2Block(c) for _ in range(c.layers))
+        self.ln_f = nn.LayerNorm(c.hidden, eps=c.eps)
+        self.lm_head = nn.Linear(c.hidden, c.vocab_size, bias=False)
+        self.register_buffer("position_ids", torch.arange(c.max_positions).unsqueeze(0),
+                             persistent=False)
+        init_transformer_weights(self)
+        # GPT-2's scaled init of the residual projections.
+        for block in self.h:
+            for proj in (block.attn.c_proj, block.c_proj):
+                nn.init.normal_(proj.weight, mean=0.0, std=0.02 / math.sqrt(2 * c.layers))
+        if c.tied_lm_head:
+            self.lm_head.weight = self.wte.weight
+
+    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+        s = input_ids.shape[1]
+        x = self.wte(input_ids) + self.wpe(self.position_ids[:, :s])
+        for block in self.h:
+            x = block(x)
+        return self.lm_head(self.ln_f(x))
+
+
+# --------------------------------------------------------------------------
+# The model registry.
+# --------------------------------------------------------------------------
+
+Inputs = Dict[str, torch.Tensor]  # graph input name -> example/reference value
+
+
+@dataclass
+class ModelSpec:
+    description: str
+    build: Callable[[argparse.Namespace, Optional[int]], nn.Module]  # (args, layers)
+    make_inputs: Callable[[argparse.Namespace, torch.Generator], Inputs]
+    output_names: List[str]
+    default_layers: Optional[int] = None  # None: --layers does not apply
+
+
+def token_inputs(vocab_size: int, with_mask: bool):
+    def make(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
+        ids = torch.randint(0, vocab_size, (args.batch, args.seq), generator=gen, dtype=torch.long)
+        inputs = {"input_ids": ids}
+        if with_mask:
+            inputs["attention_mask"] = torch.ones(args.batch, args.seq, dtype=torch.long)
+        return inputs
+    return make
+
+
+def image_inputs(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
+    return {"input": torch.randn(args.batch, 3, 224, 224, generator=gen)}
+
+
+def build_vit(args: argparse.Namespace, layers: Optional[int]) -> nn.Module:
+    if layers == 12:
+        return torchvision.models.vit_b_16(weights=None)
+    from torchvision.models.vision_transformer import VisionTransformer
+    return VisionTransformer(image_size=224, patch_size=16, num_layers=layers, num_heads=12,
+                             hidden_dim=768, mlp_dim=3072)
+
+
+MODELS: Dict[str, ModelSpec] = {
+    "bert": ModelSpec(
+        "BERT-base encoder (post-LN, GELU erf, hidden 768, 12 heads, FFN 3072)",
+        lambda args, layers: Bert(BertConfig(layers=layers)),
+        token_inputs(BertConfig.vocab_size, with_mask=True),
+        ["last_hidden_state"], default_layers=12),
+    "gpt2": ModelSpec(
+        "GPT-2 small (pre-LN, causal, GELU tanh, hidden 768, 12 heads, vocab 50257)",
+        lambda args, layers: GPT2(GPT2Config(layers=layers,
+                                             tied_lm_head=args.gpt2_lm_head == "tied")),
+        token_inputs(GPT2Config.vocab_size, with_mask=False),
+        ["logits"], default_layers=12),
+    "resnet50": ModelSpec(
+        "torchvision resnet50",
+        lambda args, layers: torchvision.models.resnet50(weights=None),
+        image_inputs, ["output"]),
+    "vit": ModelSpec(
+        "torchvision vit_b_16 (patch 16, hidden 768, 12 heads, MLP 3072)",
+        build_vit, image_inputs, ["output"], default_layers=12),
+    "mobilenetv2": ModelSpec(
+        "torchvision mobilenet_v2",
+        lambda args, layers: torchvision.models.mobilenet_v2(weights=None),
+        image_inputs, ["output"]),
+    "efficientnet_b0": ModelSpec(
+        "torchvision efficientnet_b0",
+        lambda args, layers: torchvision.models.efficientnet_b0(weights=None),
+        image_inputs, ["output"]),
+}
+
+
+# --------------------------------------------------------------------------
+# Export, reference data, reporting.
+# --------------------------------------------------------------------------
+
+def mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def peak_rss() -> str:
+    return mib(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)  # Linux: KiB
+
+
+def describe_values(values) -> str:
+    """'name dtype [d0, d1, ...]' for graph inputs/outputs (symbolic dims by name)."""
+    out = []
+    for v in values:
+        t = v.type.tensor_type
+        dims = [d.dim_param if d.dim_param else str(d.dim_value) for d in t.shape.dim]
+        dtype = onnx.TensorProto.DataType.Name(t.elem_type).lower()
+        out.append(f"{v.name} {dtype} [{', '.join(dims)}]")
+    return "; ".join(out)
+
+
+def write_reference(directory: str, inputs: Dict[str, np.ndarray],
+                    outputs: Dict[str, np.ndarray]) -> None:
+    """One test_data_set_0 in the ONNX backend-test layout, plus .npy copies."""
+    os.makedirs(directory, exist_ok=True)
+    for kind, arrays in (("input", inputs), ("output", outputs)):
+        for k, (name, array) in enumerate(arrays.items()):
+            base = os.path.join(directory, f"{kind}_{k}")
+            with open(base + ".pb", "wb") as f:
+                f.write(numpy_helper.from_array(array, name).SerializeToString())
+            np.save(base + ".npy", array)
+
+
+def generate(name: str, args: argparse.Namespace) -> None:
+    spec = MODELS[name]
+    layers = None
+    stem = name
+    if spec.default_layers is not None:
+        layers = args.layers if args.layers is not None else spec.default_layers
+        if layers != spec.default_layers:
+            stem = f"{name}_l{layers}"
+    path = os.path.join(args.out, stem + ".onnx")
+    data_name = stem + ".onnx.data"
+    data_path = os.path.join(args.out, data_name)
+    print(f"== {stem}: {spec.description}" + (f", {layers} layers" if layers else ""), flush=True)
+
+    torch.manual_seed(args.seed)
+    model = spec.build(args, layers).eval()
+    inputs = spec.make_inputs(args, torch.Generator().manual_seed(args.seed))
+    input_names = list(inputs)
+    output_names = spec.output_names
+
+    reference_outputs = None
+    if args.reference:
+        start = time.perf_counter()
+        with torch.no_grad():
+            result = model(*inputs.values())
+        if isinstance(result, torch.Tensor):
+            result = (result,)
+        assert len(result) == len(output_names), (name, len(result))
+        reference_outputs = {n: t.detach().numpy() for n, t in zip(output_names, result)}
+        print(f"   pytorch forward {time.perf_counter() - start:.1f} s", flush=True)
+
+    dynamic_axes = None
+    if args.dynamic_batch:
+        dynamic_axes = {n: {0: "batch"} for n in input_names + output_names}
+    for stale in (path, data_path):
+        if os.path.exists(stale):
+            os.remove(stale)  # onnx appends to an existing external-data file
+    start = time.perf_counter()
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        torch.onnx.export(model, tuple(inputs.values()), path,
+                          opset_version=args.opset,
+                          input_names=input_names,
+                          output_names=output_names,
+                          dynamic_axes=dynamic_axes,
+                          do_constant_folding=True)
+    export_seconds = time.perf_counter() - start
+    del model
+    gc.collect()
+
+    proto = onnx.load(path)
+    onnx.checker.check_model(proto)
+    graph = proto.graph
+    got_inputs = [i.name for i in graph.input]
+    got_outputs = [o.name for o in graph.output]
+    assert got_inputs == input_names, f"{name}: graph inputs {got_inputs} != {input_names}"
+    assert got_outputs == output_names, f"{name}: graph outputs {got_outputs} != {output_names}"
+    census = collections.Counter(node.op_type for node in graph.node)
+    node_count, initializer_count = len(graph.node), len(graph.initializer)
+    weight_bytes = sum(len(t.raw_data) for t in graph.initializer)
+    signature = (describe_values(graph.input), describe_values(graph.output))
+    if args.external_data:
+        onnx.save_model(proto, path, save_as_external_data=True, all_tensors_to_one_file=True,
+                        location=data_name, size_threshold=1024)
+    del proto, graph
+    gc.collect()
+
+    size = os.path.getsize(path)
+    print(f"   export {export_seconds:.1f} s -> {path} {mib(size)}"
+          + (f" + {data_name} {mib(os.path.getsize(data_path))}" if args.external_data else ""))
+    print(f"   {node_count} nodes, {initializer_count} initializers "
+          f"({mib(weight_bytes)}), opset {args.opset}")
+    print(f"   inputs:  {signature[0]}")
+    print(f"   outputs: {signature[1]}")
+    print("   ops: " + ", ".join(f"{op} {n}" for op, n in census.most_common()))
+
+    if reference_outputs is not None:
+        directory = os.path.join(args.out, stem, "test_data_set_0")
+        write_reference(directory, {n: t.numpy() for n, t in inputs.items()}, reference_outputs)
+        ref_bytes = sum(os.path.getsize(os.path.join(directory, f)) for f in os.listdir(directory))
+        print(f"   reference: {directory} ({len(inputs)} inputs, {len(reference_outputs)} outputs, "
+              f"{mib(ref_bytes)})")
+    print(f"   peak RSS so far {peak_rss()}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description="Generate ONNX models with random weights (and reference data).",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument("--models", default=",".join(MODELS),
+                        help=f"comma-separated, from {','.join(MODELS)} (default all)")
+    parser.add_argument("--batch", type=int, default=1, help="batch size (default 1)")
+    parser.add_argument("--seq", type=int, default=128,
+                        help="sequence length of bert and gpt2 (default 128)")
+    parser.add_argument("--opset", type=int, default=17, help="ONNX opset (default 17)")
+    parser.add_argument("--seed", type=int, default=0, help="weights and inputs seed (default 0)")
+    parser.add_argument("--layers", type=int, default=None,
+                        help="transformer layers of bert, gpt2, vit (default 12); "
+                             "files are named <model>_l<N> when not the default")
+    parser.add_argument("--gpt2-lm-head", choices=("tied", "separate"), default="tied",
+                        help="GPT-2's lm_head shares the token embedding (default) or not")
+    parser.add_argument("--dynamic-batch", action="store_true",
+                        help="make dim 0 of the graph inputs and outputs symbolic ('batch')")
+    parser.add_argument("--external-data", action="store_true",
+                        help="save weights in <model>.onnx.data next to the model")
+    parser.add_argument("--reference", action="store_true",
+                        help="write test_data_set_0 with random inputs and PyTorch's outputs")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch intra-op threads (default 1)")
+    args = parser.parse_args()
+
+    names = [m.strip() for m in args.models.split(",") if m.strip()]
+    unknown = [m for m in names if m not in MODELS]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(MODELS)}")
+    if args.batch < 1 or args.seq < 1 or (args.layers is not None and args.layers < 1):
+        parser.error("--batch, --seq and --layers must be positive")
+    if "bert" in names and args.seq > BertConfig.max_positions:
+        parser.error(f"bert: --seq at most {BertConfig.max_positions}")
+    if "gpt2" in names and args.seq > GPT2Config.max_positions:
+        parser.error(f"gpt2: --seq at most {GPT2Config.max_positions}")
+
+    torch.set_num_threads(args.threads)
+    os.makedirs(args.out, exist_ok=True)
+    print(f"torch {torch.__version__}, torchvision {torchvision.__version__}, "
+          f"onnx {onnx.__version__}; batch {args.batch}, seq {args.seq}, opset {args.opset}, "
+          f"seed {args.seed}" + (", dynamic batch" if args.dynamic_batch else ""), flush=True)
+    for name in names:
+        generate(name, args)
+
+
+if __name__ == "__main__":
+    main()
