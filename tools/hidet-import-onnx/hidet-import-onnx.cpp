@@ -65,6 +65,14 @@ static cl::opt<bool> printInputs(
     cl::desc("Print the names of the graph inputs, one per line, and exit"),
     cl::init(false), cl::cat(category));
 static cl::opt<bool>
+    listOps("list-ops",
+            cl::desc("Print the ONNX op types the importer converts and exit"),
+            cl::init(false), cl::cat(category), cl::callback([](const bool &) {
+              for (const std::string &op : onnx_import::supportedOnnxOps())
+                llvm::outs() << op << "\n";
+              std::exit(0);
+            }));
+static cl::opt<bool>
     elideWeights("elide-weights",
                  cl::desc("Print weights as elided resources (for reading; "
                           "the output cannot be compiled)"),

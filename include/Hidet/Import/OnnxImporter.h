@@ -58,6 +58,10 @@ bool listOnnxInputs(llvm::StringRef path,
                     llvm::SmallVectorImpl<std::string> &names,
                     std::string &error);
 
+/// The op types of the default ONNX domain that the importer converts,
+/// sorted.
+llvm::SmallVector<std::string> supportedOnnxOps();
+
 /// Parses extents written as "1x128" ("scalar" for rank 0).
 bool parseShape(llvm::StringRef text, llvm::SmallVector<int64_t> &shape);
 

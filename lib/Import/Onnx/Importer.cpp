@@ -48,10 +48,7 @@ bool parseShape(StringRef text, SmallVector<int64_t> &shape) {
   return !shape.empty();
 }
 
-Importer::Importer(MLIRContext *context, onnx::ModelProto &model,
-                   StringRef modelPath, const ImportOptions &options)
-    : builder(context), options(options), context(context), model(model),
-      modelPath(modelPath.str()) {
+static void registerAllConverters(ConverterTable &converters) {
   registerElementwiseConverters(converters);
   registerLinearConverters(converters);
   registerPoolingConverters(converters);
@@ -60,6 +57,23 @@ Importer::Importer(MLIRContext *context, onnx::ModelProto &model,
   registerIndexingConverters(converters);
   registerMaskConverters(converters);
   registerDataConverters(converters);
+}
+
+SmallVector<std::string> supportedOnnxOps() {
+  ConverterTable table;
+  registerAllConverters(table);
+  SmallVector<std::string> names;
+  for (const auto &entry : table)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+Importer::Importer(MLIRContext *context, onnx::ModelProto &model,
+                   StringRef modelPath, const ImportOptions &options)
+    : builder(context), options(options), context(context), model(model),
+      modelPath(modelPath.str()) {
+  registerAllConverters(converters);
   for (const onnx::OperatorSetIdProto &set : model.opset_import())
     if (set.domain().empty() || set.domain() == "ai.onnx")
       opset = set.version();
