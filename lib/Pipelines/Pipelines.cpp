@@ -120,8 +120,11 @@ void hidet::buildGPUPipeline(OpPassManager &pm,
 void hidet::buildCPUPipeline(OpPassManager &pm,
                              const CPUPipelineOptions &options) {
   buildBufferizationPipeline(pm, options.fromTosa);
+  // bf16 conversions become integer arithmetic (arith-expand): the host's
+  // C runtime need not provide __truncsfbf2 and friends.
   addPipeline(pm, "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-                  "lower-affine,convert-math-to-llvm,convert-math-to-libm,"
+                  "lower-affine,func.func(arith-expand{include-bf16=true}),"
+                  "convert-math-to-llvm,convert-math-to-libm,"
                   "convert-scf-to-cf,"
                   "convert-to-llvm,reconcile-unrealized-casts");
 }
