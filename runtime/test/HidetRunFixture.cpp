@@ -4,19 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Shared libraries in the shape hidet-compile produces (a hidet_manifest and
-// _mlir_ciface_ entry points), written by hand so that hidet-run can be
-// tested without MLIR, a GPU compiler or, for most variants, a GPU. One
-// source, one variant per HIDET_FIXTURE_* macro:
+// Shared libraries in the shape hidet-compile produces (a hidet_manifest,
+// _mlir_ciface_ and _hidet_packed_ entry points), written by hand so that
+// hidet-run can be tested without MLIR, a GPU compiler or, for most variants, a
+// GPU. One source, one variant per HIDET_FIXTURE_* macro:
 //
-//   CPU           the reference: host pointers, computes on the host. Given
-//                 as the GPU library it only serves where there is no device
-//                 (hidet-run exits 3 before calling it); on a GPU machine it
-//                 would read device pointers on the host and crash.
+//   CPU           the reference: host pointers, computes on the host; its
+//                 manifest says `target cpu`, so hidet-run runs it anywhere.
 //   GPU           device pointers: stages data through the runtime's
 //                 mgpuMemcpy on an mgpuStreamCreate stream, computes on the
 //                 host. Agrees with CPU, so hidet-run passes on a GPU machine.
-//   GPU_WRONG     as GPU, but add is off by 1e-3: a mismatch (exit 1).
+//   GPU_WRONG     as GPU, but add is off by 1e-3: a mismatch (exit 1). Its
+//                 manifest names no target, which hidet-run takes for a GPU
+//                 build.
 //   GPU_PARTIAL   as GPU, but leaves the last element of each output
 //                 unwritten: the poison shows up as NaN (exit 1).
 //   BAD_VERSION, BAD_DTYPE, BAD_COUNT, BAD_ORDER, BAD_SHAPE
@@ -149,7 +149,15 @@ EXPORT const char hidet_manifest[] = "hidet-manifest 1\n"
                                      "arg 1 in f32 4x9\n"
                                      "arg 2 out f32 4x9\n";
 #elif !defined(HIDET_FIXTURE_NO_MANIFEST)
-EXPORT const char hidet_manifest[] = "hidet-manifest 1\n"
+#if defined(HIDET_FIXTURE_CPU)
+#define HIDET_FIXTURE_TARGET "target cpu\n"
+#elif HIDET_FIXTURE_ON_GPU && !defined(HIDET_FIXTURE_GPU_WRONG)
+#define HIDET_FIXTURE_TARGET "target gpu\n"
+#else
+// No target: hidet-run takes the library it runs for a GPU build.
+#define HIDET_FIXTURE_TARGET ""
+#endif
+EXPORT const char hidet_manifest[] = "hidet-manifest 1\n" HIDET_FIXTURE_TARGET
                                      "# Written by hand: runtime/test.\n"
                                      "func add 2 1\n"
                                      "arg 0 in f32 4x8\n"
@@ -179,6 +187,13 @@ EXPORT void _mlir_ciface_add(MemRef<float, 2> *a, MemRef<float, 2> *b,
   storeResult(*c, x, stream);
   closeStream(stream);
 }
+
+// The packed entry points that hidet-compile generates in LLVM IR.
+EXPORT void _hidet_packed_add(void **args) {
+  _mlir_ciface_add(static_cast<MemRef<float, 2> *>(args[0]),
+                   static_cast<MemRef<float, 2> *>(args[1]),
+                   static_cast<MemRef<float, 2> *>(args[2]));
+}
 #endif
 
 EXPORT void _mlir_ciface_neg(MemRef<uint16_t, 1> *a, MemRef<uint16_t, 1> *b) {
@@ -188,4 +203,9 @@ EXPORT void _mlir_ciface_neg(MemRef<uint16_t, 1> *a, MemRef<uint16_t, 1> *b) {
     value ^= 0x8000;
   storeResult(*b, x, stream);
   closeStream(stream);
+}
+
+EXPORT void _hidet_packed_neg(void **args) {
+  _mlir_ciface_neg(static_cast<MemRef<uint16_t, 1> *>(args[0]),
+                   static_cast<MemRef<uint16_t, 1> *>(args[1]));
 }

@@ -42,6 +42,7 @@
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -134,10 +135,13 @@ static std::string dtypeName(Type t) {
 }
 
 /// Describes the public functions of `module` and marks them for C
-/// interface emission. Fails on signatures the libraries cannot expose.
+/// interface emission. Fails on signatures the libraries cannot expose. The
+/// `target` statement lets a runner give the library host or device buffers
+/// without being told.
 static FailureOr<std::string> buildManifest(ModuleOp module) {
   std::string text = "hidet-manifest 1\n";
   llvm::raw_string_ostream os(text);
+  os << "target " << target << "\n";
   bool ok = true;
   module.walk([&](func::FuncOp func) {
     if (func.isPrivate() || func.isExternal())
@@ -175,13 +179,66 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
   return text;
 }
 
-/// Adds `hidet_manifest` as an exported NUL-terminated string.
+/// The names of the functions that `manifest` declares, in order.
+static SmallVector<StringRef> getManifestFuncNames(StringRef manifest) {
+  SmallVector<StringRef> names;
+  SmallVector<StringRef> lines;
+  manifest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    SmallVector<StringRef> tokens;
+    line.split(tokens, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    if (tokens.size() == 4 && tokens[0] == "func")
+      names.push_back(tokens[1]);
+  }
+  return names;
+}
+
+/// Adds `void _hidet_packed_<name>(void **args)`, which loads args[i] for
+/// each parameter of `_mlir_ciface_<name>` and calls it. A runner calls
+/// functions of any arity through it: C can call a function pointer only
+/// through a type of fixed arity. Where the C interface is missing or does
+/// not take pointers only, nothing is added and the runner reports the
+/// missing entry point.
+static void addPackedEntry(llvm::Module &module, StringRef name) {
+  llvm::Function *ciface = module.getFunction(("_mlir_ciface_" + name).str());
+  if (!ciface || !ciface->getReturnType()->isVoidTy() ||
+      !llvm::all_of(ciface->getFunctionType()->params(),
+                    [](llvm::Type *t) { return t->isPointerTy(); })) {
+    llvm::errs() << "hidet-compile: warning: no C interface of pointers "
+                    "for '"
+                 << name << "'; the library has no _hidet_packed_" << name
+                 << "\n";
+    return;
+  }
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::PointerType *ptrType = llvm::PointerType::getUnqual(ctx);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrType},
+                                       /*isVarArg=*/false);
+  llvm::Function *packed =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                             "_hidet_packed_" + name, module);
+  llvm::Argument *args = packed->getArg(0);
+  args->setName("args");
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(ctx, "entry", packed));
+  SmallVector<llvm::Value *> operands;
+  for (unsigned i = 0, e = ciface->arg_size(); i < e; ++i) {
+    llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(ptrType, args, i);
+    operands.push_back(builder.CreateLoad(ptrType, slot));
+  }
+  builder.CreateCall(ciface, operands);
+  builder.CreateRetVoid();
+}
+
+/// Adds `hidet_manifest` as an exported NUL-terminated string, and the
+/// packed entry point of each function it declares.
 static void addManifest(llvm::Module &module, StringRef manifest) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Constant *data = llvm::ConstantDataArray::getString(ctx, manifest);
   new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, data,
                            "hidet_manifest");
+  for (StringRef name : getManifestFuncNames(manifest))
+    addPackedEntry(module, name);
 }
 
 static LogicalResult emitObject(llvm::Module &module, StringRef path) {

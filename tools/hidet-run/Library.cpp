@@ -36,6 +36,14 @@ bool hidet::run::openLibrary(const std::string &path, Library &library,
     error = "cannot load " + path + ": " + (reason ? reason : "dlopen failed");
     return false;
   }
+  // A GPU library loads its device code from a constructor that dlopen
+  // runs; the runtime records a failure, which the caller reports only
+  // where a device exists (without one, every GPU library fails there).
+  const char *loadMessage = nullptr;
+  if (hidetRuntimeLastError(&loadMessage) != HIDET_RUNTIME_OK) {
+    library.loadError = loadMessage ? loadMessage : "unknown error";
+    hidetRuntimeClearError();
+  }
   auto *text =
       static_cast<const char *>(dlsym(library.handle, HIDET_MANIFEST_SYMBOL));
   if (!text) {
@@ -62,39 +70,20 @@ bool hidet::run::openLibrary(const std::string &path, Library &library,
 
 void *hidet::run::lookupEntry(const Library &library, const FuncSpec &func,
                               std::string &error) {
-  std::string symbol = HIDET_MANIFEST_ENTRY_PREFIX + func.name;
+  std::string symbol = HIDET_MANIFEST_PACKED_PREFIX + func.name;
   void *entry = dlsym(library.handle, symbol.c_str());
   if (!entry)
     error = library.path + ": the manifest lists '" + func.name +
-            "' but the library does not export '" + symbol + "'";
+            "' but the library does not export '" + symbol +
+            "' (hidet-compile writes it next to '" +
+            HIDET_MANIFEST_ENTRY_PREFIX + func.name +
+            "'; see hidet/Manifest.h)";
   return entry;
 }
 
 //===----------------------------------------------------------------------===//
 // Calls
 //===----------------------------------------------------------------------===//
-
-namespace {
-
-template <size_t... I>
-void callWithArity(void *entry, void *const *args, std::index_sequence<I...>) {
-  using Function = void (*)(decltype((void)I, static_cast<void *>(nullptr))...);
-  reinterpret_cast<Function>(entry)(args[I]...);
-}
-
-template <size_t N> void callWithCount(void *entry, void *const *args) {
-  callWithArity(entry, args, std::make_index_sequence<N>());
-}
-
-template <size_t... N>
-void dispatchCall(void *entry, const std::vector<void *> &args,
-                  std::index_sequence<N...>) {
-  using Caller = void (*)(void *, void *const *);
-  static constexpr Caller callers[] = {&callWithCount<N>...};
-  callers[args.size()](entry, args.data());
-}
-
-} // namespace
 
 void CallArgs::add(void *data, const ArgSpec &arg) {
   size_t rank = arg.shape.size();
@@ -115,7 +104,9 @@ void CallArgs::add(void *data, const ArgSpec &arg) {
 }
 
 void CallArgs::call(void *entry) const {
-  dispatchCall(entry, pointers, std::make_index_sequence<kMaxArgs + 1>());
+  // The callee only reads the array.
+  reinterpret_cast<void (*)(void **)>(entry)(
+      const_cast<void **>(pointers.data()));
 }
 
 DeviceBuffers::~DeviceBuffers() {

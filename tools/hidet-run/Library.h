@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Loading a compiled library with its manifest, and calling its entry
-// points: `void _mlir_ciface_<name>(void *, ...)` with one pointer per
-// buffer to a ranked memref descriptor, inputs then outputs.
+// Loading a compiled library with its manifest, and calling its functions
+// through their packed entry points, `void _hidet_packed_<name>(void **)`,
+// which take an array of pointers to ranked memref descriptors, inputs then
+// outputs (hidet/Manifest.h). One function type serves every arity.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,13 +23,16 @@
 
 namespace hidet::run {
 
-/// The entry points are called through a table of fixed arities.
-constexpr size_t kMaxArgs = 32;
-
 struct Library {
   std::string path;
   void *handle = nullptr;
   Manifest manifest;
+  /// Where its buffers live: the manifest's `target`, else what the command
+  /// line says the library is.
+  Target target = Target::Gpu;
+  /// The runtime's error from loading the library's GPU code when it was
+  /// opened, if any.
+  std::string loadError;
 };
 
 /// dlopens `path` and parses its manifest. On failure returns false and sets
@@ -36,18 +40,18 @@ struct Library {
 bool openLibrary(const std::string &path, Library &library,
                  std::string &error);
 
-/// The entry point of `func`, or null with `error` set.
+/// The packed entry point of `func`, or null with `error` set.
 void *lookupEntry(const Library &library, const FuncSpec &func,
                   std::string &error);
 
 /// The arguments of one call: a memref descriptor per buffer and the
-/// pointers to them that the entry point takes.
+/// pointers to them that the packed entry point takes.
 class CallArgs {
 public:
   /// Appends the descriptor of `data`, a row-major contiguous buffer of
   /// `arg`.
   void add(void *data, const ArgSpec &arg);
-  /// Calls `entry` with the descriptors added so far (at most kMaxArgs).
+  /// Calls the packed entry point `entry` with the descriptors added so far.
   void call(void *entry) const;
 
 private:

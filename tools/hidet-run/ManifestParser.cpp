@@ -132,7 +132,10 @@ public:
         sawHeader = true;
         continue;
       }
-      if (tokens[0] == "func") {
+      if (tokens[0] == "target") {
+        if (!parseTarget(tokens))
+          return false;
+      } else if (tokens[0] == "func") {
         if (!finishFunc() || !parseFunc(tokens))
           return false;
       } else if (tokens[0] == "arg") {
@@ -140,7 +143,7 @@ public:
           return false;
       } else {
         return fail("unknown statement '" + std::string(tokens[0]) +
-                    "'; expected 'func' or 'arg'");
+                    "'; expected 'target', 'func' or 'arg'");
       }
     }
     if (!sawHeader)
@@ -170,6 +173,20 @@ private:
       return fail("manifest version " + std::to_string(version) +
                   " is not supported (this hidet-run reads version " +
                   std::to_string(HIDET_MANIFEST_VERSION) + ")");
+    return true;
+  }
+
+  bool parseTarget(const std::vector<std::string_view> &tokens) {
+    if (!manifest.funcs.empty())
+      return fail("'target' must come before the first 'func'");
+    if (manifest.target)
+      return fail("'target' is given twice");
+    if (tokens.size() == 2 && tokens[1] == "cpu")
+      manifest.target = Target::Cpu;
+    else if (tokens.size() == 2 && tokens[1] == "gpu")
+      manifest.target = Target::Gpu;
+    else
+      return fail("expected 'target cpu' or 'target gpu'");
     return true;
   }
 
@@ -263,6 +280,10 @@ private:
 
 } // namespace
 
+const char *hidet::run::getTargetName(Target target) {
+  return target == Target::Cpu ? "cpu" : "gpu";
+}
+
 const char *hidet::run::getDTypeName(DType dtype) {
   return getInfo(dtype).name;
 }
@@ -326,6 +347,6 @@ const FuncSpec *Manifest::lookup(std::string_view name) const {
 
 bool hidet::run::parseManifest(std::string_view text, Manifest &manifest,
                                std::string &error) {
-  manifest.funcs.clear();
+  manifest = Manifest();
   return Parser(manifest, error).parse(text);
 }

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,12 @@
 namespace hidet::run {
 
 enum class DType { F32, F16, BF16, F64, I32, I64, I8, I1 };
+
+/// Where a library's buffers live: host memory or CUDA device memory.
+enum class Target { Cpu, Gpu };
+
+/// The manifest spelling ("cpu" or "gpu").
+const char *getTargetName(Target target);
 
 /// The manifest spelling ("f32", ...).
 const char *getDTypeName(DType dtype);
@@ -51,6 +58,8 @@ struct FuncSpec {
 };
 
 struct Manifest {
+  /// The `target` statement; absent in manifests without one.
+  std::optional<Target> target;
   std::vector<FuncSpec> funcs;
 
   const FuncSpec *lookup(std::string_view name) const;

@@ -111,13 +111,6 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
   }
   std::vector<std::pair<void *, void *>> entries;
   for (const FuncSpec *func : selected) {
-    if (func->args.size() > kMaxArgs) {
-      printError("'" + func->name + "' has " +
-                 std::to_string(func->args.size()) +
-                 " args; hidet-run calls functions of at most " +
-                 std::to_string(kMaxArgs));
-      return kExitError;
-    }
     void *gpuEntry = lookupEntry(gpu, *func, error);
     if (!gpuEntry)
       return reportError(error);

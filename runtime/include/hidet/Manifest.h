@@ -17,16 +17,23 @@
 // Format, one statement per line:
 //
 //   hidet-manifest 1
+//   target cpu|gpu
 //   func <name> <num_inputs> <num_outputs>
 //   arg <index> in|out <dtype> <shape>
 //
 // - The first statement is the header; the version is 1.
+// - `target` says where the library's buffers live: `cpu` (host memory) or
+//   `gpu` (CUDA device memory). It is optional, at most once, and comes
+//   before the first `func`. A runner that finds none goes by what its user
+//   says the library is (hidet-run: the library it runs is a GPU build, its
+//   --ref a CPU build unless --ref-gpu).
 // - Each `func` opens a block that is followed by exactly
 //   num_inputs + num_outputs `arg` statements with indices 0, 1, ... in order;
 //   indices below num_inputs are `in`, the others `out`. A manifest has at
 //   least one `func`, and names are unique. A func without outputs can be
 //   run and timed but not checked.
-// - <name> is a C identifier; the entry point is `_mlir_ciface_<name>`.
+// - <name> is a C identifier; the entry points are `_mlir_ciface_<name>` and
+//   `_hidet_packed_<name>` (below).
 // - <dtype> is one of f32 f16 bf16 f64 i32 i64 i8 i1. In memory: IEEE binary32,
 //   binary16, bfloat16 (upper half of a binary32), binary64, two's complement
 //   integers, and one byte holding 0 or 1 for i1.
@@ -47,9 +54,16 @@
 // device pointers and the function may return before the GPU finishes
 // unless it synchronizes; in a CPU library they are host pointers.
 //
-// Example: an elementwise add of two 4x8 f32 matrices.
+// Packed entry point. `void _hidet_packed_<name>(void **args)` calls
+// `_mlir_ciface_<name>(args[0], args[1], ...)`, args[i] being the pointer to
+// the descriptor of arg i. A runner calls it through the one type
+// `void (*)(void **)` whatever the number of args, where calling
+// `_mlir_ciface_<name>` from C needs a function type of that arity.
+//
+// Example: an elementwise add of two 4x8 f32 matrices, built for the GPU.
 //
 //   hidet-manifest 1
+//   target gpu
 //   func add 2 1
 //   arg 0 in f32 4x8
 //   arg 1 in f32 4x8
@@ -65,7 +79,9 @@
 // The first token of the header statement, and the one version defined.
 #define HIDET_MANIFEST_MAGIC "hidet-manifest"
 #define HIDET_MANIFEST_VERSION 1
-// Entry point of func <name>: HIDET_MANIFEST_ENTRY_PREFIX "<name>".
+// Entry points of func <name>: HIDET_MANIFEST_ENTRY_PREFIX "<name>", and
+// HIDET_MANIFEST_PACKED_PREFIX "<name>" taking `void **`.
 #define HIDET_MANIFEST_ENTRY_PREFIX "_mlir_ciface_"
+#define HIDET_MANIFEST_PACKED_PREFIX "_hidet_packed_"
 
 #endif // HIDET_MANIFEST_H
