@@ -274,3 +274,51 @@ double hidet::run::getDefaultRelL2Tolerance(DType dtype) {
   }
   return 0;
 }
+
+Closeness hidet::run::checkClose(const ArgSpec &arg, const void *out,
+                                 const void *expected, double rtol,
+                                 double atol) {
+  Closeness result;
+  double worstRank = -1;
+  int64_t count = arg.getNumElements();
+  for (int64_t i = 0; i < count; ++i) {
+    double o, e, diff;
+    if (arg.dtype == DType::I64) {
+      // Exactly, where doubles would round values above 2^53.
+      int64_t a = load<int64_t>(out, i), b = load<int64_t>(expected, i);
+      uint64_t apart =
+          a >= b ? uint64_t(a) - uint64_t(b) : uint64_t(b) - uint64_t(a);
+      o = static_cast<double>(a);
+      e = static_cast<double>(b);
+      diff = static_cast<double>(apart);
+    } else {
+      o = readElement(arg.dtype, out, i);
+      e = readElement(arg.dtype, expected, i);
+      diff = std::fabs(o - e);
+    }
+    // Whether the element passes, and how much of its bound it uses;
+    // failing elements rank above all passing ones.
+    bool pass;
+    double rank;
+    if (!std::isfinite(e) || !std::isfinite(o)) {
+      pass = (std::isnan(e) && std::isnan(o)) || o == e;
+      rank = pass ? 0 : INFINITY;
+    } else {
+      result.maxAbs = std::max(result.maxAbs, diff);
+      double bound = atol + rtol * std::fabs(e);
+      pass = diff <= bound;
+      rank = bound > 0 ? diff / bound : (pass ? 0 : INFINITY);
+    }
+    if (!pass) {
+      ++result.mismatches;
+      rank += 2;
+    }
+    if (rank > worstRank) {
+      worstRank = rank;
+      result.worstIndex = i;
+      result.worstOut = o;
+      result.worstExpected = e;
+    }
+  }
+  return result;
+}

@@ -52,6 +52,23 @@ struct Comparison {
 
 Comparison compare(const ArgSpec &arg, const void *gpu, const void *ref);
 
+/// An elementwise comparison with expected values, as
+/// numpy.testing.assert_allclose makes it for ONNX's backend tests: element
+/// i passes when |out - exp| <= atol + rtol * |exp|; a NaN passes only where
+/// NaN is expected, an infinity only where the same infinity is.
+struct Closeness {
+  int64_t mismatches = 0;
+  /// The element furthest beyond its bound (relative to the bound), or,
+  /// when all pass, the nearest to it; -1 for no elements.
+  int64_t worstIndex = -1;
+  double worstOut = 0, worstExpected = 0;
+  /// max |out - exp| over the elements where both are finite.
+  double maxAbs = 0;
+};
+
+Closeness checkClose(const ArgSpec &arg, const void *out, const void *expected,
+                     double rtol, double atol);
+
 /// Default bound on the relative L2 error: 1e-5 for f32, 2e-3 for f16,
 /// 1.6e-2 for bf16, 1e-10 for f64, exact for integers.
 double getDefaultRelL2Tolerance(DType dtype);
