@@ -36,11 +36,22 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-import-onnx")):
     config.available_features.add("onnx")
-if os.path.isdir("/usr/share/libonnx-testdata/data/node"):
+# The ONNX backend test data (Debian's libonnx-testdata).
+onnx_node_data = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_node_data):
     config.available_features.add("onnx-testdata")
+    config.substitutions.append(("%onnx_node_data", onnx_node_data))
 
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
     config.available_features.add("hidet-runtime")
+    # hidet-run reads ONNX TensorProto (.pb) files when built with protobuf;
+    # the build's protoc then writes them from text for the tests.
+    if config.hidet_run_has_protobuf:
+        config.available_features.add("hidet-run-onnx")
+        config.substitutions.append(
+            ("%encode_tensor_proto",
+             f"{config.protoc} --encode=onnx.TensorProto "
+             f"-I{config.onnx_proto_dir} onnx/onnx.proto"))
 
 # GPU tests run only where a CUDA driver and device are present.
 if os.path.exists("/dev/nvidia0") or os.environ.get("HIDET_TEST_CUDA") == "1":

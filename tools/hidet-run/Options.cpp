@@ -6,7 +6,10 @@
 
 #include "Options.h"
 
+#include "OnnxTensor.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -53,57 +56,108 @@ public:
   }
 };
 
+/// `@<file>`: a file to read or write. The `@` leaves room for values
+/// given inline.
+class FileParser : public cl::parser<std::string> {
+public:
+  using cl::parser<std::string>::parser;
+
+  bool parse(cl::Option &option, StringRef argName, StringRef arg,
+             std::string &value) {
+    if (arg.size() >= 2 && arg.front() == '@') {
+      value = arg.drop_front().str();
+      return false;
+    }
+    return option.error("'" + arg + "' is not @<file>", argName);
+  }
+};
+
 constexpr unsigned long long kMaxCalls = 100000000;
 
 cl::OptionCategory libraryCategory("Libraries");
+cl::OptionCategory dataCategory("Inputs and outputs");
 cl::OptionCategory checkCategory("Verification");
 cl::OptionCategory timingCategory("Timing");
-cl::OptionCategory outputCategory("Output");
+cl::OptionCategory reportCategory("Report");
 
-cl::opt<std::string> gpuLib(cl::Positional, cl::Required,
-                            cl::desc("<gpu-lib.so>"),
-                            cl::value_desc("gpu-lib.so"),
-                            cl::cat(libraryCategory));
+cl::opt<std::string> libPath(cl::Positional, cl::Required, cl::desc("<lib.so>"),
+                             cl::value_desc("lib.so"),
+                             cl::cat(libraryCategory));
 
 cl::opt<std::string>
     refLib("ref",
-           cl::desc("CPU reference build; without it nothing is "
-                    "verified"),
-           cl::value_desc("cpu-lib.so"), cl::cat(libraryCategory));
+           cl::desc("Reference build of the same program (usually the CPU "
+                    "build), run on the same inputs: every output is "
+                    "compared with its"),
+           cl::value_desc("ref-lib.so"), cl::cat(libraryCategory));
 
 cl::opt<bool>
     refGpu("ref-gpu",
-           cl::desc("The reference is a GPU build too (e.g. naive kernels "
-                    "from hidet-gpu-pipeline{anchors=0}): it gets device "
-                    "buffers"),
+           cl::desc("The reference is a GPU build although its manifest "
+                    "names no target: give it device buffers"),
            cl::cat(libraryCategory));
 
 cl::opt<std::string>
     funcName("func",
-             cl::desc("Only this function (default: all in the manifest)"),
+             cl::desc("Only this function (default: all in the manifest; "
+                      "needed with several and file options)"),
              cl::value_desc("name"), cl::cat(libraryCategory));
 
+cl::list<std::string, bool, FileParser>
+    inputFiles("input",
+               cl::desc("An input from a NumPy .npy or ONNX TensorProto .pb "
+                        "file of the manifest's dtype and shape; repeat for "
+                        "the inputs in order, the rest are random"),
+               cl::value_desc("@file"), cl::cat(dataCategory));
+
+cl::list<std::string, bool, FileParser> expectedFiles(
+    "expected-output",
+    cl::desc("An expected output from a .npy or .pb file; repeat for the "
+             "outputs in order. Compared elementwise (--rtol, --atol)"),
+    cl::value_desc("@file"), cl::cat(dataCategory));
+
+cl::list<std::string, bool, FileParser>
+    outputFiles("output",
+                cl::desc("Save an output as .npy; repeat for the outputs in "
+                         "order. Nothing is written when the run fails "
+                         "with an error"),
+                cl::value_desc("@file.npy"), cl::cat(dataCategory));
+
 cl::opt<unsigned long long, false, CountParser<>>
-    seed("seed", cl::desc("Input generator seed (default 0)"),
-         cl::value_desc("n"), cl::init(0), cl::cat(checkCategory));
+    seed("seed", cl::desc("Seed of the random inputs (default 0)"),
+         cl::value_desc("n"), cl::init(0), cl::cat(dataCategory));
+
+cl::opt<double, false, BoundParser> relTolerance(
+    "rtol",
+    cl::desc("Against --expected-output: relative tolerance, each "
+             "element within atol + rtol*|expected|, NaN only where "
+             "NaN is expected (default 1e-3)"),
+    cl::value_desc("x"), cl::init(1e-3), cl::cat(checkCategory));
+
+cl::opt<double, false, BoundParser> absTolerance(
+    "atol",
+    cl::desc("Against --expected-output: absolute tolerance (default "
+             "1e-7)"),
+    cl::value_desc("x"), cl::init(1e-7), cl::cat(checkCategory));
 
 cl::opt<double, false, BoundParser> relL2Bound(
     "rtol-l2",
-    cl::desc("Bound on ||gpu-ref||/||ref|| for every output (default per "
-             "dtype: f32 1e-5, f16 2e-3, bf16 1.6e-2, f64 1e-10, integers "
-             "exact)"),
+    cl::desc("Against --ref: bound on ||out-ref||/||ref|| for every output "
+             "(default per dtype: f32 1e-5, f16 2e-3, bf16 1.6e-2, f64 "
+             "1e-10, integers exact)"),
     cl::value_desc("x"), cl::cat(checkCategory));
 
 cl::opt<double, false, BoundParser>
-    absBound("atol",
-             cl::desc("Also bound max |gpu-ref| (default: not checked)"),
-             cl::value_desc("x"), cl::cat(checkCategory));
+    maxAbs("max-abs",
+           cl::desc("Against --ref: also bound max |out-ref| (default: not "
+                    "checked)"),
+           cl::value_desc("x"), cl::cat(checkCategory));
 
 cl::opt<unsigned long long, false, CountParser<>> maxUlp(
     "max-ulp",
-    cl::desc("Also bound, for float outputs, how many values of the dtype "
-             "lie between gpu and ref, and print the most and the count of "
-             "differing elements (default: not checked)"),
+    cl::desc("Against --ref: also bound, for float outputs, how many values "
+             "of the dtype lie between out and ref, and print the most and "
+             "the count of differing elements (default: not checked)"),
     cl::value_desc("n"), cl::cat(checkCategory));
 
 cl::opt<unsigned long long, false, CountParser<kMaxCalls>>
@@ -115,14 +169,14 @@ cl::opt<unsigned long long, false, CountParser<kMaxCalls>>
          cl::value_desc("n"), cl::init(100), cl::cat(timingCategory));
 
 cl::opt<bool> noSpin("no-spin",
-                     cl::desc("Time without first queueing a ~100 us spin "
-                              "kernel (the spin keeps host launch gaps out "
-                              "of the GPU time)"),
+                     cl::desc("Time a GPU library without first queueing a "
+                              "~100 us spin kernel (the spin keeps host "
+                              "launch gaps out of the GPU time)"),
                      cl::cat(timingCategory));
 
 cl::opt<std::string> jsonPath("json",
                               cl::desc("Also write the results as JSON"),
-                              cl::value_desc("file"), cl::cat(outputCategory));
+                              cl::value_desc("file"), cl::cat(reportCategory));
 
 // Not listed: --help shows --help only.
 cl::opt<bool> shortHelp("h", cl::desc("Alias for --help"), cl::Hidden,
@@ -134,43 +188,110 @@ cl::opt<bool> shortHelp("h", cl::desc("Alias for --help"), cl::Hidden,
                           std::exit(kExitPass);
                         }));
 
+cl::extrahelp filesHelp(
+    "\nTensor files: NumPy .npy (format 1 to 3, little-endian, C order; "
+    "bf16 as\nml_dtypes saves it, '<V2') or, for names ending in .pb, ONNX "
+    "TensorProto\n(raw_data or the typed fields; no strings or external "
+    "data).\n");
+
 cl::extrahelp exitStatusHelp(
-    "\nExit status: 0 pass, 1 mismatch, 2 usage/loading/CUDA error, 3 no "
+    "\nExit status: 0 pass, 1 mismatch, 2 usage/loading/file/CUDA error, 3 no "
     "CUDA device.\n");
 
 const char *const kOverview =
     "run, check and time compiled Hidet libraries\n"
     "\n"
-    "Runs the functions that <gpu-lib.so> lists in its hidet_manifest on\n"
-    "random inputs, checks each output against the --ref library's and\n"
-    "times them.\n";
+    "Runs the functions that <lib.so> lists in its hidet_manifest, on the\n"
+    "CPU or the GPU as the manifest's target says, on inputs from files or\n"
+    "a seeded generator; checks each output against expected files and\n"
+    "against the --ref library's, and times them.\n";
+
+const char *const kUsage =
+    "usage: hidet-run <lib.so> [--ref <ref-lib.so>] [--input=@x.npy ...] "
+    "[--expected-output=@y.npy ...] [options]; see hidet-run --help\n";
+
+/// llvm::cl reads an argument that starts with `@` as a response file and
+/// puts its contents in its place, so a file value that follows its option
+/// as a separate argument (`--input @x.npy`) is joined to it
+/// (`--input=@x.npy`), which llvm::cl leaves alone.
+std::vector<std::string> joinFileValues(int argc, char **argv) {
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    StringRef arg = argv[i];
+    bool takesFile =
+        arg == "--input" || arg == "--expected-output" || arg == "--output";
+    if (takesFile && i + 1 < argc && argv[i + 1][0] == '@') {
+      args.push_back((arg + "=" + argv[i + 1]).str());
+      ++i;
+      continue;
+    }
+    args.push_back(arg.str());
+  }
+  return args;
+}
+
+/// Checks what the parser cannot: how the options go together.
+bool checkCombinations() {
+  auto usageError = [](const Twine &message) {
+    errs() << "hidet-run: " << message << "\n" << kUsage;
+    return false;
+  };
+  if ((relTolerance.getNumOccurrences() || absTolerance.getNumOccurrences()) &&
+      expectedFiles.empty())
+    return usageError("--rtol and --atol bound the comparison with "
+                      "--expected-output files; against --ref, bound "
+                      "--rtol-l2, --max-abs or --max-ulp");
+  StringSet<> seen;
+  for (const std::string &path : outputFiles) {
+    if (!StringRef(path).ends_with(".npy"))
+      return usageError("--output=@" + path +
+                        ": outputs are saved as NumPy files, whose names end "
+                        "in .npy");
+    if (!seen.insert(path).second)
+      return usageError("--output=@" + path + " is given twice");
+  }
+  return true;
+}
 
 } // namespace
 
 bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
-  cl::HideUnrelatedOptions(
-      {&libraryCategory, &checkCategory, &timingCategory, &outputCategory});
+  cl::HideUnrelatedOptions({&libraryCategory, &dataCategory, &checkCategory,
+                            &timingCategory, &reportCategory});
   cl::SetVersionPrinter([](raw_ostream &os) {
-    os << "hidet-run (Hidet-MLIR), with LLVM " LLVM_VERSION_STRING " Support\n";
+    os << "hidet-run (Hidet-MLIR), with LLVM " LLVM_VERSION_STRING
+          " Support; ONNX TensorProto files "
+       << (hasTensorProtoSupport() ? "supported" : "not supported") << "\n";
   });
-  if (!cl::ParseCommandLineOptions(argc, argv, kOverview, &errs(),
+  std::vector<std::string> args = joinFileValues(argc, argv);
+  std::vector<const char *> argPointers;
+  for (const std::string &arg : args)
+    argPointers.push_back(arg.c_str());
+  if (!cl::ParseCommandLineOptions(static_cast<int>(argPointers.size()),
+                                   argPointers.data(), kOverview, &errs(),
                                    /*VFS=*/nullptr, /*EnvVar=*/nullptr,
                                    /*LongOptionsUseDoubleDash=*/true)) {
-    errs() << "usage: hidet-run <gpu-lib.so> [--ref <cpu-lib.so> "
-              "[--ref-gpu]] [options]; see hidet-run --help\n";
+    errs() << kUsage;
     return false;
   }
-  options.gpuLib = gpuLib;
+  if (!checkCombinations())
+    return false;
+  options.lib = libPath;
   options.refLib = refLib;
   options.func = funcName;
   options.jsonPath = jsonPath;
+  options.inputs.assign(inputFiles.begin(), inputFiles.end());
+  options.expectedOutputs.assign(expectedFiles.begin(), expectedFiles.end());
+  options.outputs.assign(outputFiles.begin(), outputFiles.end());
   options.seed = seed;
   options.warmup = static_cast<long long>(warmup);
   options.reps = static_cast<long long>(reps);
+  options.rtol = relTolerance;
+  options.atol = absTolerance;
   if (relL2Bound.getNumOccurrences())
     options.rtolL2 = relL2Bound;
-  if (absBound.getNumOccurrences())
-    options.atol = absBound;
+  if (maxAbs.getNumOccurrences())
+    options.maxAbs = maxAbs;
   // No distance between two 64-bit values exceeds the largest int64_t.
   if (maxUlp.getNumOccurrences())
     options.maxUlp = static_cast<long long>(std::min<unsigned long long>(

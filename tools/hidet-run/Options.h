@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hidet::run {
 
@@ -25,18 +26,31 @@ enum ExitCode {
 };
 
 struct Options {
-  std::string gpuLib;
-  std::string refLib;   // Empty: nothing is verified.
+  std::string lib;
+  std::string refLib;   // Empty: no reference.
   std::string func;     // Empty: every function in the manifest.
   std::string jsonPath; // Empty: no JSON report.
+  /// Files of the first inputs, expected outputs and outputs, in order.
+  std::vector<std::string> inputs;
+  std::vector<std::string> expectedOutputs;
+  std::vector<std::string> outputs;
   uint64_t seed = 0;
   long long warmup = 10;
   long long reps = 100;
+  /// Against expected outputs: |out - exp| <= atol + rtol * |exp|.
+  double rtol = 1e-3;
+  double atol = 1e-7;
+  /// Against the reference.
   double rtolL2 = -1;          // Negative: the dtype's default.
-  double atol = -1;            // Negative: not checked.
+  double maxAbs = -1;          // Negative: not checked.
   long long maxUlp = -1;       // Negative: not checked.
   bool queueBehindSpin = true; // --no-spin turns it off.
   bool refOnGpu = false;       // --ref-gpu
+
+  /// Whether any option names files for one function's args.
+  bool hasArgFiles() const {
+    return !inputs.empty() || !expectedOutputs.empty() || !outputs.empty();
+  }
 };
 
 /// Parses the command line into `options`. --help, -h and --version print

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace hidet::run;
 using namespace llvm;
@@ -59,14 +60,37 @@ void printBound(raw_ostream &os, double value) {
   os << " (bound " << format("%.2g", value) << ")";
 }
 
-void printOutput(raw_ostream &os, const OutputResult &output) {
+/// The position of element `flat` of a row-major `shape`: "[1, 2, 3]".
+std::string formatIndex(const std::vector<int64_t> &shape, int64_t flat) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    index[i] = flat % shape[i];
+    flat /= shape[i];
+  }
+  std::string text = "[";
+  for (size_t i = 0; i < index.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(index[i]);
+  return text + "]";
+}
+
+/// An element value with the digits its dtype has.
+std::string formatValue(DType dtype, double value) {
+  const char *style = !isFloatDType(dtype)  ? "%.0f"
+                      : dtype == DType::F64 ? "%.17g"
+                                            : "%.9g";
+  char text[64];
+  std::snprintf(text, sizeof(text), style, value);
+  return text;
+}
+
+void printRefCheck(raw_ostream &os, const OutputResult &output) {
   const Comparison &c = output.comparison;
   os << "  output " << output.index << " (" << output.arg->str() << "):";
   printMeasure(os, "rel_l2", c.relL2);
   printBound(os, output.rtolL2);
   printMeasure(os, "max_abs", c.maxAbs);
-  if (output.atol >= 0)
-    printBound(os, output.atol);
+  if (output.maxAbs >= 0)
+    printBound(os, output.maxAbs);
   if (isFloatDType(output.arg->dtype)) {
     os << " max_ulp=" << c.maxUlp;
     if (output.maxUlp >= 0)
@@ -77,7 +101,26 @@ void printOutput(raw_ostream &os, const OutputResult &output) {
     os << " gpu_nan_or_inf=" << c.gpuNonFinite;
   if (c.refNonFinite)
     os << " ref_nan_or_inf=" << c.refNonFinite;
-  os << (output.pass ? " ok" : " MISMATCH") << "\n";
+  os << (output.refPass ? " ok" : " MISMATCH") << "\n";
+}
+
+void printExpectedCheck(raw_ostream &os, const OutputResult &output) {
+  const Closeness &c = output.closeness;
+  const ArgSpec &arg = *output.arg;
+  os << "  output " << output.index << " (" << arg.str() << ") vs "
+     << output.expectedFile << ":";
+  printMeasure(os, "max_abs", c.maxAbs);
+  os << " mismatches=" << c.mismatches;
+  if (output.expectedPass) {
+    os << " ok\n";
+    return;
+  }
+  os << " of " << arg.getNumElements() << " beyond atol + rtol*|expected| ("
+     << "rtol=" << format("%g", output.rtol)
+     << " atol=" << format("%g", output.atol) << "); worst at "
+     << formatIndex(arg.shape, c.worstIndex) << " (element " << c.worstIndex
+     << "): got " << formatValue(arg.dtype, c.worstOut) << ", expected "
+     << formatValue(arg.dtype, c.worstExpected) << " MISMATCH\n";
 }
 
 /// A number, or null where JSON has none (NaN, infinities).
@@ -94,20 +137,53 @@ json::Value jsonStringOrNull(const std::string &text) {
   return text;
 }
 
+void writeExpectedJson(json::OStream &json, const OutputResult &output) {
+  const Closeness &c = output.closeness;
+  json.object([&] {
+    json.attribute("file", output.expectedFile);
+    json.attribute("rtol", jsonNumber(output.rtol));
+    json.attribute("atol", jsonNumber(output.atol));
+    json.attribute("max_abs", jsonNumber(c.maxAbs));
+    json.attribute("mismatches", c.mismatches);
+    if (c.worstIndex < 0) {
+      json.attribute("worst", nullptr);
+    } else {
+      json.attributeObject("worst", [&] {
+        json.attribute("element", c.worstIndex);
+        json.attribute("index", formatIndex(output.arg->shape, c.worstIndex));
+        json.attribute("got", jsonNumber(c.worstOut));
+        json.attribute("expected", jsonNumber(c.worstExpected));
+      });
+    }
+    json.attribute("pass", output.expectedPass);
+  });
+}
+
 void writeOutputJson(json::OStream &json, const OutputResult &output) {
   const Comparison &c = output.comparison;
+  // The measures against the reference, or null where there was none.
+  auto measure = [&](json::Value value) {
+    return output.refChecked ? std::move(value) : json::Value(nullptr);
+  };
   json.object([&] {
     json.attribute("index", static_cast<int64_t>(output.index));
     json.attribute("type", output.arg->str());
-    json.attribute("rel_l2", jsonNumber(c.relL2));
-    json.attribute("max_abs", jsonNumber(c.maxAbs));
-    json.attribute("rtol_l2", jsonNumber(output.rtolL2));
-    json.attribute("atol", output.atol < 0 ? json::Value(nullptr)
-                                           : jsonNumber(output.atol));
-    json.attribute("max_ulp", c.maxUlp);
-    json.attribute("ulp_mismatches", c.ulpMismatches);
-    json.attribute("gpu_nonfinite", c.gpuNonFinite);
-    json.attribute("ref_nonfinite", c.refNonFinite);
+    json.attribute("rel_l2", measure(jsonNumber(c.relL2)));
+    json.attribute("max_abs", measure(jsonNumber(c.maxAbs)));
+    json.attribute("rtol_l2", measure(jsonNumber(output.rtolL2)));
+    json.attribute("max_abs_bound", output.maxAbs < 0
+                                        ? json::Value(nullptr)
+                                        : measure(jsonNumber(output.maxAbs)));
+    json.attribute("max_ulp", measure(c.maxUlp));
+    json.attribute("ulp_mismatches", measure(c.ulpMismatches));
+    json.attribute("gpu_nonfinite", measure(c.gpuNonFinite));
+    json.attribute("ref_nonfinite", measure(c.refNonFinite));
+    json.attributeBegin("expected");
+    if (output.expectedFile.empty())
+      json.value(nullptr);
+    else
+      writeExpectedJson(json, output);
+    json.attributeEnd();
     json.attribute("pass", output.pass);
   });
 }
@@ -141,7 +217,9 @@ void hidet::run::printResult(const FuncResult &result,
                              const std::string &device) {
   raw_ostream &os = outs();
   os << "hidet-run: " << result.func->name << " " << statusWord(result);
-  if (result.verified) {
+  bool refChecked = any_of(result.outputs,
+                           [](const OutputResult &o) { return o.refChecked; });
+  if (refChecked) {
     printMeasure(os, "rel_l2", result.worstRelL2);
     printMeasure(os, "max_abs", result.worstMaxAbs);
     // Only when bounded: near zero the distance in values says little (an
@@ -158,6 +236,11 @@ void hidet::run::printResult(const FuncResult &result,
     if (nonFinite)
       os << " gpu_nan_or_inf=" << nonFinite;
   }
+  if (result.expectedChecked) {
+    printMeasure(os, "expected_max_abs", result.worstExpectedMaxAbs);
+    if (result.expectedMismatches)
+      os << " expected_mismatches=" << result.expectedMismatches;
+  }
   if (result.timed)
     os << " median_ms=" << format("%.4g", result.medianMs)
        << " min_ms=" << format("%.4g", result.minMs)
@@ -166,13 +249,17 @@ void hidet::run::printResult(const FuncResult &result,
   // Per-output details when they say more than the summary.
   if (result.pass && result.outputs.size() <= 1)
     return;
-  for (const OutputResult &output : result.outputs)
-    printOutput(os, output);
+  for (const OutputResult &output : result.outputs) {
+    if (output.refChecked)
+      printRefCheck(os, output);
+    if (!output.expectedFile.empty())
+      printExpectedCheck(os, output);
+  }
 }
 
 bool hidet::run::writeJson(const std::string &path, const Options &options,
-                           const std::string &status, const std::string &device,
-                           const std::string &reason,
+                           const std::string &status, const std::string &target,
+                           const std::string &device, const std::string &reason,
                            const std::vector<FuncResult> &results,
                            int exitCode) {
   std::error_code error;
@@ -189,7 +276,8 @@ bool hidet::run::writeJson(const std::string &path, const Options &options,
       if (!reason.empty())
         json.attribute("reason", reason);
       json.attribute("device", jsonStringOrNull(device));
-      json.attribute("gpu_library", options.gpuLib);
+      json.attribute("library", options.lib);
+      json.attribute("target", target);
       json.attribute("reference_library", jsonStringOrNull(options.refLib));
       json.attribute("seed", options.seed);
       json.attribute("warmup", options.warmup);

@@ -23,13 +23,22 @@ namespace hidet::run {
 
 struct Options;
 
+/// The checks of one output: against the reference's, against an expected
+/// file, or both.
 struct OutputResult {
   size_t index = 0;
   const ArgSpec *arg = nullptr;
+  bool refChecked = false;
   Comparison comparison;
   double rtolL2 = 0;
-  double atol = -1;
+  double maxAbs = -1;
   long long maxUlp = -1;
+  bool refPass = true;
+  /// Empty: no expected file.
+  std::string expectedFile;
+  Closeness closeness;
+  double rtol = 0, atol = 0;
+  bool expectedPass = true;
   bool pass = true;
 };
 
@@ -40,6 +49,10 @@ struct FuncResult {
   std::vector<OutputResult> outputs;
   double worstRelL2 = 0;
   double worstMaxAbs = 0;
+  /// Over the outputs checked against expected files.
+  bool expectedChecked = false;
+  double worstExpectedMaxAbs = 0;
+  int64_t expectedMismatches = 0;
   /// Over the float outputs (-1: none).
   int64_t worstMaxUlp = -1;
   int64_t ulpMismatches = 0;
@@ -62,12 +75,12 @@ bool reportCudaError(const std::string &what);
 void printResult(const FuncResult &result, const std::string &device);
 
 /// Writes the JSON report to `path`. `status` is the run's ("pass", "fail",
-/// "unverified", "error" or "no-device"); `device` and `reason` are left
-/// out (null, absent) when empty. Returns false, with the error printed,
-/// when the file cannot be written.
+/// "unverified", "error" or "no-device"); `target` the library's ("cpu" or
+/// "gpu"); `device` and `reason` are left out (null, absent) when empty.
+/// Returns false, with the error printed, when the file cannot be written.
 bool writeJson(const std::string &path, const Options &options,
-               const std::string &status, const std::string &device,
-               const std::string &reason,
+               const std::string &status, const std::string &target,
+               const std::string &device, const std::string &reason,
                const std::vector<FuncResult> &results, int exitCode);
 
 } // namespace hidet::run

@@ -1,4 +1,4 @@
-//===- Timing.cpp - Timing a GPU build with CUDA events -------------------===//
+//===- Timing.cpp - Timing compiled functions -----------------------------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -9,6 +9,7 @@
 #include "Options.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,16 +72,37 @@ void recordTimes(std::vector<double> times, FuncResult &result) {
   result.meanMs = sum / static_cast<double>(n);
 }
 
+/// Times the calls of a CPU library with the host's steady clock.
+void timeHostCalls(const PreparedCall &call, const Options &options,
+                   FuncResult &result) {
+  using Clock = std::chrono::steady_clock;
+  for (long long i = 0; i < options.warmup; ++i)
+    call.call();
+  std::vector<double> times;
+  times.reserve(static_cast<size_t>(options.reps));
+  for (long long i = 0; i < options.reps; ++i) {
+    Clock::time_point start = Clock::now();
+    call.call();
+    std::chrono::duration<double, std::milli> elapsed = Clock::now() - start;
+    times.push_back(elapsed.count());
+  }
+  recordTimes(std::move(times), result);
+}
+
 } // namespace
 
-bool hidet::run::timeCalls(const FuncSpec &func, const GpuCall &call,
+bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
                            const Options &options, hidetStream_t stream,
                            FuncResult &result) {
   const std::string &label = func.name;
   if (options.reps == 0)
     return true;
+  if (call.entry.target == Target::Cpu) {
+    timeHostCalls(call, options, result);
+    return true;
+  }
   for (long long i = 0; i < options.warmup; ++i) {
-    call.args.call(call.entry);
+    call.call();
     if (!checkRuntime(label + ": warm-up"))
       return false;
   }
@@ -105,7 +127,7 @@ bool hidet::run::timeCalls(const FuncSpec &func, const GpuCall &call,
     // The end is recorded inside the function's final stream wait, so the
     // host's wake-up stays out; a function that does not wait gets it here.
     hidetRuntimeRecordBeforeSync(ends[i]);
-    call.args.call(call.entry);
+    call.call();
     if (hidetRuntimeRecordBeforeSync(nullptr) == ends[i])
       hidetEventRecord(ends[i], stream);
     ok = checkRuntime(label + ": timed run");

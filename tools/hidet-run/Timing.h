@@ -1,12 +1,13 @@
-//===- Timing.h - Timing a GPU build with CUDA events -----------*- C++ -*-===//
+//===- Timing.h - Timing compiled functions ---------------------*- C++ -*-===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Times repeated calls of a GPU build on one stream: untimed warm-up calls,
-// then each timed call bracketed by CUDA events and, unless --no-spin,
-// queued behind a spin kernel so that host launch gaps stay out.
+// Times repeated calls: untimed warm-up calls, then timed ones. A GPU
+// library's calls go to one stream, each bracketed by CUDA events and,
+// unless --no-spin, queued behind a spin kernel so that host launch gaps
+// stay out; a CPU library's are timed with the host's steady clock.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +26,7 @@ struct Options;
 /// Times `call` (options.warmup untimed calls, then options.reps timed
 /// ones) and records the median, min and mean in `result`. Returns false on
 /// a CUDA error (reported).
-bool timeCalls(const FuncSpec &func, const GpuCall &call,
+bool timeCalls(const FuncSpec &func, const PreparedCall &call,
                const Options &options, hidetStream_t stream,
                FuncResult &result);
 

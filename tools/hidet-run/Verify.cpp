@@ -1,4 +1,4 @@
-//===- Verify.cpp - Checking a GPU build against its reference ------------===//
+//===- Verify.cpp - Running a function and checking its outputs -----------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -18,129 +18,174 @@ using namespace hidet::run;
 
 namespace {
 
-/// One host buffer per arg of a function.
-using HostBuffers = std::vector<std::vector<unsigned char>>;
-
-/// Inputs from the seeded generator; outputs all 0xFF bytes.
-HostBuffers makeHostBuffers(const FuncSpec &func, uint64_t seed) {
+/// The inputs: the generator's values, then the files' in place of those
+/// given. Every input is generated, so that a seed gives the same values
+/// whichever inputs come from files. Output buffers stay empty.
+HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, ArgFiles &files) {
   std::mt19937_64 rng(seed);
   HostBuffers host(func.args.size());
-  for (size_t i = 0; i < func.args.size(); ++i) {
+  for (size_t i = 0; i < func.numInputs; ++i) {
     const ArgSpec &arg = func.args[i];
-    host[i].assign(arg.getSizeBytes(), 0xFF);
-    if (!arg.isOutput)
-      fillRandom(arg, rng, host[i].data());
+    host[i].resize(arg.getSizeBytes());
+    fillRandom(arg, rng, host[i].data());
+    if (files.has(i))
+      host[i] = std::move(files.data[i]);
   }
   return host;
 }
 
-/// Allocates a device buffer per arg of `func` and describes it in `args`:
-/// inputs are copies of `host`, outputs start as 0xFF bytes (NaN), so that
+/// Describes the buffers of `call` in its args: for a GPU library device
+/// copies of `inputs` and device outputs, for a CPU library `inputs`
+/// themselves (compiled functions do not write their inputs), which must
+/// outlive `call`, and host outputs. Outputs start as 0xFF bytes (NaN), so that
 /// unwritten elements fail. `what` names an arg in messages.
-bool prepareDeviceArgs(const FuncSpec &func, const HostBuffers &host,
-                       const std::string &what, DeviceBuffers &buffers,
-                       CallArgs &args) {
+bool prepareCall(const FuncSpec &func, const HostBuffers &inputs,
+                 const std::string &what, PreparedCall &call) {
+  if (call.entry.target == Target::Cpu) {
+    call.hostOutputs.resize(func.args.size());
+    for (size_t i = 0; i < func.args.size(); ++i) {
+      const ArgSpec &arg = func.args[i];
+      if (!arg.isOutput) {
+        call.args.add(const_cast<unsigned char *>(inputs[i].data()), arg);
+        continue;
+      }
+      call.hostOutputs[i].assign(arg.getSizeBytes(), 0xFF);
+      call.args.add(call.hostOutputs[i].data(), arg);
+    }
+    return true;
+  }
   for (size_t i = 0; i < func.args.size(); ++i) {
     const ArgSpec &arg = func.args[i];
     void *buffer = hidetMalloc(arg.getSizeBytes());
     if (!buffer)
       return reportCudaError(func.name + ": allocating " + what + " " +
                              std::to_string(i));
-    buffers.pointers.push_back(buffer);
+    call.deviceBuffers.pointers.push_back(buffer);
     int status = arg.isOutput ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
-                              : hidetMemcpyHtoD(buffer, host[i].data(),
+                              : hidetMemcpyHtoD(buffer, inputs[i].data(),
                                                 arg.getSizeBytes());
     if (status != HIDET_RUNTIME_OK)
       return reportCudaError(func.name + ": preparing " + what + " " +
                              std::to_string(i));
-    args.add(buffer, arg);
+    call.args.add(buffer, arg);
   }
   return true;
 }
 
-/// Calls `entry` on device buffers, waits for it and copies its outputs into
-/// `outputs`. `what` names the step in messages.
-bool runOnDevice(const FuncSpec &func, void *entry, const CallArgs &args,
-                 const DeviceBuffers &buffers, hidetStream_t stream,
-                 const std::string &what, HostBuffers &outputs) {
-  args.call(entry);
+/// Makes `call` once and copies its outputs into `outputs`. `what` names the
+/// step in messages.
+bool runCall(const FuncSpec &func, const PreparedCall &call,
+             hidetStream_t stream, const std::string &what,
+             HostBuffers &outputs) {
+  outputs.resize(func.args.size());
+  call.call();
+  if (call.entry.target == Target::Cpu) {
+    for (size_t i = func.numInputs; i < func.args.size(); ++i)
+      outputs[i] = call.hostOutputs[i];
+    return true;
+  }
   hidetStreamSynchronize(stream);
   hidetDeviceSynchronize();
   if (!checkRuntime(what))
     return false;
-  outputs.resize(func.args.size());
   for (size_t i = func.numInputs; i < func.args.size(); ++i) {
     outputs[i].resize(func.args[i].getSizeBytes());
-    hidetMemcpyDtoH(outputs[i].data(), buffers.pointers[i], outputs[i].size());
+    hidetMemcpyDtoH(outputs[i].data(), call.deviceBuffers.pointers[i],
+                    outputs[i].size());
   }
   return checkRuntime(what + ": copying outputs back");
 }
 
-/// Compares output `index` of `func` and records it in `result`.
-void compareOutput(const FuncSpec &func, size_t index, const void *gpu,
-                   const void *ref, const Options &options,
-                   FuncResult &result) {
-  const ArgSpec &arg = func.args[index];
-  OutputResult output;
-  output.index = index;
-  output.arg = &arg;
-  output.comparison = compare(arg, gpu, ref);
+/// Compares `out` with the reference's `ref` into `output`.
+void compareWithRef(const void *out, const void *ref, const Options &options,
+                    OutputResult &output) {
+  const ArgSpec &arg = *output.arg;
+  output.refChecked = true;
+  output.comparison = compare(arg, out, ref);
   output.rtolL2 = options.rtolL2 >= 0 ? options.rtolL2
                                       : getDefaultRelL2Tolerance(arg.dtype);
-  output.atol = options.atol;
+  output.maxAbs = options.maxAbs;
   output.maxUlp = options.maxUlp;
   const Comparison &c = output.comparison;
-  output.pass = c.gpuNonFinite == 0 && c.refNonFinite == 0 &&
-                c.relL2 <= output.rtolL2 &&
-                (output.atol < 0 || c.maxAbs <= output.atol) &&
-                (output.maxUlp < 0 || c.maxUlp <= output.maxUlp);
+  output.refPass = c.gpuNonFinite == 0 && c.refNonFinite == 0 &&
+                   c.relL2 <= output.rtolL2 &&
+                   (output.maxAbs < 0 || c.maxAbs <= output.maxAbs) &&
+                   (output.maxUlp < 0 || c.maxUlp <= output.maxUlp);
+}
+
+/// Compares `out` with the expected elements from `path` into `output`.
+void compareWithExpected(const void *out,
+                         const std::vector<unsigned char> &expected,
+                         const std::string &path, const Options &options,
+                         OutputResult &output) {
+  output.expectedFile = path;
+  output.rtol = options.rtol;
+  output.atol = options.atol;
+  output.closeness =
+      checkClose(*output.arg, out, expected.data(), options.rtol, options.atol);
+  output.expectedPass = output.closeness.mismatches == 0;
+}
+
+/// Records `output` in `result`.
+void addOutput(OutputResult output, FuncResult &result) {
+  output.pass = output.refPass && output.expectedPass;
+  result.verified = true;
   result.pass = result.pass && output.pass;
-  result.worstRelL2 = std::max(result.worstRelL2, c.relL2);
-  result.worstMaxAbs = std::max(result.worstMaxAbs, c.maxAbs);
-  if (isFloatDType(arg.dtype)) {
-    result.worstMaxUlp = std::max(result.worstMaxUlp, c.maxUlp);
-    result.ulpMismatches += c.ulpMismatches;
+  if (output.refChecked) {
+    const Comparison &c = output.comparison;
+    result.worstRelL2 = std::max(result.worstRelL2, c.relL2);
+    result.worstMaxAbs = std::max(result.worstMaxAbs, c.maxAbs);
+    if (isFloatDType(output.arg->dtype)) {
+      result.worstMaxUlp = std::max(result.worstMaxUlp, c.maxUlp);
+      result.ulpMismatches += c.ulpMismatches;
+    }
   }
-  result.outputs.push_back(output);
+  if (!output.expectedFile.empty()) {
+    result.expectedChecked = true;
+    result.worstExpectedMaxAbs =
+        std::max(result.worstExpectedMaxAbs, output.closeness.maxAbs);
+    result.expectedMismatches += output.closeness.mismatches;
+  }
+  result.outputs.push_back(std::move(output));
 }
 
 } // namespace
 
-bool hidet::run::runAndVerify(const FuncSpec &func, void *gpuEntry,
-                              void *refEntry, const Options &options,
-                              hidetStream_t stream, GpuCall &call,
+bool hidet::run::runAndVerify(const FuncSpec &func, const Entry &main,
+                              const Entry &ref, ArgFiles &files,
+                              const Options &options, hidetStream_t stream,
+                              PreparedCall &call, HostBuffers &outputs,
                               FuncResult &result) {
   result.func = &func;
-  // The reference gets the same input bytes; its outputs are written here.
-  HostBuffers host = makeHostBuffers(func, options.seed);
-  call.entry = gpuEntry;
-  if (!prepareDeviceArgs(func, host, "arg", call.buffers, call.args))
+  call.hostInputs = makeInputs(func, options.seed, files);
+  const HostBuffers &inputs = call.hostInputs;
+  call.entry = main;
+  if (!prepareCall(func, inputs, "arg", call) ||
+      !runCall(func, call, stream, func.name, outputs))
     return false;
-  HostBuffers gpuOutputs;
-  if (!runOnDevice(func, gpuEntry, call.args, call.buffers, stream, func.name,
-                   gpuOutputs))
-    return false;
-  if (!refEntry)
-    return true;
 
-  if (options.refOnGpu) {
-    // A GPU reference gets its own device copies of the same inputs.
-    DeviceBuffers refBuffers;
-    CallArgs refArgs;
-    if (!prepareDeviceArgs(func, host, "reference arg", refBuffers, refArgs) ||
-        !runOnDevice(func, refEntry, refArgs, refBuffers, stream,
-                     func.name + ": running the GPU reference", host))
+  HostBuffers refOutputs;
+  if (ref.entry) {
+    PreparedCall refCall;
+    refCall.entry = ref;
+    if (!prepareCall(func, inputs, "reference arg", refCall) ||
+        !runCall(func, refCall, stream, func.name + ": running the reference",
+                 refOutputs))
       return false;
-  } else {
-    CallArgs refArgs;
-    for (size_t i = 0; i < func.args.size(); ++i)
-      refArgs.add(host[i].data(), func.args[i]);
-    refArgs.call(refEntry);
   }
 
-  result.verified = true;
-  for (size_t i = func.numInputs; i < func.args.size(); ++i)
-    compareOutput(func, i, gpuOutputs[i].data(), host[i].data(), options,
-                  result);
+  for (size_t i = func.numInputs; i < func.args.size(); ++i) {
+    if (!ref.entry && !files.has(i))
+      continue;
+    OutputResult output;
+    output.index = i;
+    output.arg = &func.args[i];
+    if (ref.entry)
+      compareWithRef(outputs[i].data(), refOutputs[i].data(), options, output);
+    if (files.has(i))
+      compareWithExpected(outputs[i].data(), files.data[i], files.paths[i],
+                          options, output);
+    addOutput(std::move(output), result);
+  }
   return true;
 }

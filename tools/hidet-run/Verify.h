@@ -1,19 +1,22 @@
-//===- Verify.h - Checking a GPU build against its reference ----*- C++ -*-===//
+//===- Verify.h - Running a function and checking its outputs ---*- C++ -*-===//
 //
 // Part of the Hidet-MLIR project.
 //
 //===----------------------------------------------------------------------===//
 //
-// One checked run of a function: inputs from a seeded generator, outputs
-// poisoned with 0xFF bytes (NaN for floats) so that unwritten elements
-// fail, the GPU build run once, the reference run on the same inputs, and
-// every output compared within its bounds.
+// One checked run of a function: inputs from files or a seeded generator,
+// outputs poisoned with 0xFF bytes (NaN for floats) so that unwritten
+// elements fail, the library run once, the reference run on the same
+// inputs, and every output compared with the reference's and with its
+// expected file. A library runs on host buffers or device buffers as its
+// target says.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef HIDET_RUN_VERIFY_H
 #define HIDET_RUN_VERIFY_H
 
+#include "ArgFiles.h"
 #include "Library.h"
 #include "Report.h"
 
@@ -23,21 +26,38 @@ namespace hidet::run {
 
 struct Options;
 
-/// A GPU build's call of one function, with the device buffers it reads
-/// and writes.
-struct GpuCall {
+/// Host buffers, one per arg of a function.
+using HostBuffers = std::vector<std::vector<unsigned char>>;
+
+/// A function of a library: its packed entry point, and where its buffers
+/// live.
+struct Entry {
   void *entry = nullptr;
-  DeviceBuffers buffers;
-  CallArgs args;
+  Target target = Target::Gpu;
 };
 
-/// Runs `gpuEntry` once and, when `refEntry` is not null, the reference on
-/// the same inputs, then compares every output into `result`. Leaves `call`
-/// ready to be called again on the same buffers. Returns false on a CUDA
-/// error (reported).
-bool runAndVerify(const FuncSpec &func, void *gpuEntry, void *refEntry,
-                  const Options &options, hidetStream_t stream,
-                  GpuCall &call, FuncResult &result);
+/// One library's call of one function on buffers of its target, ready to
+/// be made again on the same buffers: a CPU library reads host inputs and
+/// writes host outputs, a GPU library gets device buffers.
+struct PreparedCall {
+  Entry entry;
+  /// The inputs on the host; a CPU library reads them in place.
+  HostBuffers hostInputs;
+  HostBuffers hostOutputs;
+  DeviceBuffers deviceBuffers;
+  CallArgs args;
+
+  void call() const { args.call(entry.entry); }
+};
+
+/// Runs `main` once, on the inputs that `files` holds (moved out of it) and
+/// generated ones for the rest, and `ref` (when it has an entry) on the
+/// same inputs; compares every output with the reference's and with its
+/// expected file. Keeps the outputs of `main` in `outputs` and leaves
+/// `call` ready to be made again. Returns false on a CUDA error (reported).
+bool runAndVerify(const FuncSpec &func, const Entry &main, const Entry &ref,
+                  ArgFiles &files, const Options &options, hidetStream_t stream,
+                  PreparedCall &call, HostBuffers &outputs, FuncResult &result);
 
 } // namespace hidet::run
 

@@ -4,27 +4,32 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   hidet-run <gpu-lib.so> [--ref <cpu-lib.so> [--ref-gpu]] [options]
+//   hidet-run <lib.so> [--ref <ref-lib.so>] [--input=@x.npy ...]
+//             [--expected-output=@y.npy ...] [--output=@out.npy ...] [options]
 //
-// Loads an ahead-of-time compiled GPU library and, optionally, the CPU build
-// of the same program, reads their manifests (hidet/Manifest.h), and for
-// each function (or the one named by --func): fills the inputs from a seeded
-// generator, poisons the outputs with 0xFF bytes (NaN for floats) so that
-// unwritten elements fail, runs the GPU build once, runs the reference on
-// the same inputs, compares every output (Verify.h), then times the GPU
-// build with CUDA events on one stream (Timing.h). `hidet-run --help` lists
-// the options (Options.cpp).
+// Loads an ahead-of-time compiled library and, optionally, a reference
+// build of the same program, reads their manifests (hidet/Manifest.h), and
+// for each function (or the one named by --func): fills the inputs from
+// files or a seeded generator, poisons the outputs with 0xFF bytes (NaN for
+// floats) so that unwritten elements fail, runs the library once, runs the
+// reference on the same inputs, compares every output with the reference's
+// and with its expected file (Verify.h), then times the library (Timing.h)
+// and saves the outputs asked for. A library runs on the CPU or the GPU as
+// its manifest's target says; a run without a GPU library never touches
+// the CUDA driver. `hidet-run --help` lists the options (Options.cpp).
 //
-// Exit status: 0 all checks passed (or nothing was checked, without --ref),
-// 1 a numerical mismatch, 2 a usage, loading or CUDA error, 3 no usable CUDA
-// device (so scripts can report a skip).
+// Exit status: 0 all checks passed (or nothing was checked), 1 a numerical
+// mismatch, 2 a usage, loading, file or CUDA error, 3 no usable CUDA device
+// for a GPU library (so scripts can report a skip).
 //
-// Besides libhidet_runtime and libdl, only LLVM's Support library is used,
-// linked statically: it runs where nothing but the NVIDIA driver is
-// installed.
+// Besides libhidet_runtime and libdl, only LLVM's Support library and
+// protobuf are used, linked statically: it runs where nothing but the
+// NVIDIA driver is installed, or nothing at all for CPU libraries.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArgFiles.h"
+#include "FileSet.h"
 #include "Library.h"
 #include "Options.h"
 #include "Report.h"
@@ -35,6 +40,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <string>
 #include <utility>
@@ -50,142 +56,224 @@ int reportError(const std::string &message) {
   return kExitError;
 }
 
+/// The functions to run: the one --func names, or all.
+std::vector<const FuncSpec *> selectFunctions(const Library &library,
+                                              const Options &options,
+                                              std::string &error) {
+  std::vector<const FuncSpec *> selected;
+  std::string names;
+  for (const FuncSpec &func : library.manifest.funcs) {
+    names += (names.empty() ? "" : ", ") + func.name;
+    if (options.func.empty() || func.name == options.func)
+      selected.push_back(&func);
+  }
+  if (selected.empty())
+    error = library.path + " has no function '" + options.func +
+            "' (it has: " + names + ")";
+  else if (options.hasArgFiles() && selected.size() > 1)
+    error = "--input, --expected-output and --output are for one function, "
+            "but " +
+            library.path + " has several (" + names +
+            "): choose one with --func";
+  else
+    return selected;
+  return {};
+}
+
+/// The entry points of `func` in the library and the reference, after
+/// checking that both have the same signature. Returns false with `error`
+/// set on failure.
+bool lookupEntries(const FuncSpec &func, const Library &lib, const Library *ref,
+                   const Options &options, Entry &main, Entry &refEntry,
+                   std::string &error) {
+  main.target = lib.target;
+  main.entry = lookupEntry(lib, func, error);
+  if (!main.entry)
+    return false;
+  if (!ref)
+    return true;
+  const FuncSpec *refFunc = ref->manifest.lookup(func.name);
+  if (!refFunc) {
+    error = "signature mismatch: " + options.lib + " has '" + func.name +
+            "' but " + options.refLib + " does not";
+    return false;
+  }
+  if (refFunc->numInputs != func.numInputs || refFunc->args != func.args) {
+    error = "signature mismatch for '" + func.name + "': " + options.lib +
+            " has " + func.signature() + " but " + options.refLib + " has " +
+            refFunc->signature();
+    return false;
+  }
+  refEntry.target = ref->target;
+  refEntry.entry = lookupEntry(*ref, *refFunc, error);
+  return refEntry.entry != nullptr;
+}
+
+/// The GPU side of a run: the device and the one stream that all work goes
+/// to. Opens the CUDA driver only when asked to.
+struct Gpu {
+  std::string deviceName;
+  hidetStream_t stream = nullptr;
+
+  Gpu() = default;
+  Gpu(const Gpu &) = delete;
+  Gpu &operator=(const Gpu &) = delete;
+  ~Gpu() {
+    if (!stream)
+      return;
+    hidetRuntimeSetStream(nullptr);
+    hidetStreamDestroy(stream);
+  }
+
+  /// Initializes the runtime. Returns kExitPass, or kExitNoDevice with
+  /// `reason` set, or kExitError (reported) when the libraries' GPU code
+  /// did not load or the stream cannot be created.
+  int start(const std::vector<Library> &libraries, std::string &reason) {
+    if (hidetRuntimeInit() != HIDET_RUNTIME_OK) {
+      const char *message = nullptr;
+      hidetRuntimeLastError(&message);
+      reason = message ? message : "unknown error";
+      const std::string prefix = "hidetRuntimeInit: ";
+      if (reason.compare(0, prefix.size(), prefix) == 0)
+        reason.erase(0, prefix.size());
+      return kExitNoDevice;
+    }
+    hidetRuntimeSetErrorPrinting(1);
+    for (const Library &library : libraries) {
+      if (library.target == Target::Gpu && !library.loadError.empty()) {
+        printError(library.path +
+                   ": loading its GPU code: CUDA error: " + library.loadError);
+        return kExitError;
+      }
+    }
+    char name[256] = {};
+    if (hidetRuntimeDeviceName(name, sizeof(name)) != HIDET_RUNTIME_OK) {
+      reportCudaError("querying the device");
+      return kExitError;
+    }
+    deviceName = name;
+    stream = hidetStreamCreate();
+    if (!stream) {
+      reportCudaError("creating a stream");
+      return kExitError;
+    }
+    hidetRuntimeSetStream(stream);
+    return kExitPass;
+  }
+};
+
 /// Runs, checks and times `func`. Returns false on a CUDA error (reported).
-bool runFunction(const FuncSpec &func, void *gpuEntry, void *refEntry,
-                 const Options &options, hidetStream_t stream,
-                 FuncResult &result) {
-  GpuCall call;
-  return runAndVerify(func, gpuEntry, refEntry, options, stream, call,
+bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
+                 ArgFiles &files, const Options &options, hidetStream_t stream,
+                 HostBuffers &outputs, FuncResult &result) {
+  PreparedCall call;
+  return runAndVerify(func, main, ref, files, options, stream, call, outputs,
                       result) &&
          timeCalls(func, call, options, stream, result);
 }
 
 /// Everything after parsing the command line.
 int runTool(const Options &options, std::vector<Library> &libraries) {
-  // Probe the device first, quietly: without one, the GPU library's
-  // constructor fails to load its module, which is expected, not news.
+  // A GPU library loads its device code when it is opened, which fails
+  // where there is no device: expected, not news. The runtime records the
+  // failure quietly; it is reported if a device turns out to exist.
   hidetRuntimeSetErrorPrinting(0);
-  int initStatus = hidetRuntimeInit();
-  std::string noDeviceReason;
-  if (initStatus != HIDET_RUNTIME_OK) {
-    const char *message = nullptr;
-    hidetRuntimeLastError(&message);
-    noDeviceReason = message ? message : "unknown error";
-    const std::string prefix = "hidetRuntimeInit: ";
-    if (noDeviceReason.compare(0, prefix.size(), prefix) == 0)
-      noDeviceReason.erase(0, prefix.size());
-  } else {
-    hidetRuntimeSetErrorPrinting(1);
-  }
 
-  // Manifests and entry points are checked even without a device, so that
-  // broken libraries are reported as such everywhere.
+  // Manifests, entry points and files are checked even without a device,
+  // so that broken libraries and files are reported as such everywhere.
   std::string error;
   libraries.reserve(2);
   libraries.emplace_back();
-  Library &gpu = libraries.back();
-  if (!openLibrary(options.gpuLib, gpu, error))
+  Library &lib = libraries.back();
+  if (!openLibrary(options.lib, lib, error))
     return reportError(error);
-  if (initStatus == HIDET_RUNTIME_OK &&
-      !checkRuntime(options.gpuLib + ": loading its GPU code"))
-    return kExitError;
+  lib.target = lib.manifest.target.value_or(Target::Gpu);
   Library *ref = nullptr;
   if (!options.refLib.empty()) {
     libraries.emplace_back();
     ref = &libraries.back();
     if (!openLibrary(options.refLib, *ref, error))
       return reportError(error);
+    if (options.refOnGpu && ref->manifest.target == Target::Cpu)
+      return reportError("--ref-gpu, but the manifest of " + options.refLib +
+                         " says 'target cpu'");
+    ref->target = ref->manifest.target.value_or(options.refOnGpu ? Target::Gpu
+                                                                 : Target::Cpu);
   }
 
-  std::vector<const FuncSpec *> selected;
-  for (const FuncSpec &func : gpu.manifest.funcs)
-    if (options.func.empty() || func.name == options.func)
-      selected.push_back(&func);
-  if (selected.empty()) {
-    std::string names;
-    for (const FuncSpec &func : gpu.manifest.funcs)
-      names += (names.empty() ? "" : ", ") + func.name;
-    printError(options.gpuLib + " has no function '" + options.func +
-               "' (it has: " + names + ")");
-    return kExitError;
-  }
-  std::vector<std::pair<void *, void *>> entries;
-  for (const FuncSpec *func : selected) {
-    void *gpuEntry = lookupEntry(gpu, *func, error);
-    if (!gpuEntry)
+  std::vector<const FuncSpec *> selected = selectFunctions(lib, options, error);
+  if (selected.empty())
+    return reportError(error);
+  std::vector<std::pair<Entry, Entry>> entries(selected.size());
+  for (size_t i = 0; i < selected.size(); ++i)
+    if (!lookupEntries(*selected[i], lib, ref, options, entries[i].first,
+                       entries[i].second, error))
       return reportError(error);
-    void *refEntry = nullptr;
-    if (ref) {
-      const FuncSpec *refFunc = ref->manifest.lookup(func->name);
-      if (!refFunc) {
-        printError("signature mismatch: " + options.gpuLib + " has '" +
-                   func->name + "' but " + options.refLib + " does not");
-        return kExitError;
-      }
-      if (refFunc->numInputs != func->numInputs ||
-          refFunc->args != func->args) {
-        printError("signature mismatch for '" + func->name +
-                   "': " + options.gpuLib + " has " + func->signature() +
-                   " but " + options.refLib + " has " + refFunc->signature());
-        return kExitError;
-      }
-      refEntry = lookupEntry(*ref, *refFunc, error);
-      if (!refEntry)
-        return reportError(error);
+  ArgFiles files;
+  if (options.hasArgFiles() &&
+      !readArgFiles(*selected.front(), options, files, error))
+    return reportError(error);
+
+  Gpu gpu;
+  bool needsGpu =
+      lib.target == Target::Gpu || (ref && ref->target == Target::Gpu);
+  const char *target = getTargetName(lib.target);
+  if (needsGpu) {
+    std::string reason;
+    int status = gpu.start(libraries, reason);
+    if (status == kExitNoDevice) {
+      printError("no CUDA device available: " + reason);
+      if (!options.jsonPath.empty())
+        writeJson(options.jsonPath, options, "no-device", target, "", reason,
+                  {}, kExitNoDevice);
     }
-    entries.emplace_back(gpuEntry, refEntry);
+    if (status != kExitPass)
+      return status;
   }
+  std::string device = lib.target == Target::Gpu ? gpu.deviceName : "cpu";
 
-  if (initStatus != HIDET_RUNTIME_OK) {
-    printError("no CUDA device available: " + noDeviceReason);
-    if (!options.jsonPath.empty())
-      writeJson(options.jsonPath, options, "no-device", "", noDeviceReason, {},
-                kExitNoDevice);
-    return kExitNoDevice;
-  }
-
-  char deviceName[256] = {};
-  if (hidetRuntimeDeviceName(deviceName, sizeof(deviceName)) !=
-      HIDET_RUNTIME_OK) {
-    reportCudaError("querying the device");
-    return kExitError;
-  }
-  hidetStream_t stream = hidetStreamCreate();
-  if (!stream) {
-    reportCudaError("creating a stream");
-    return kExitError;
-  }
-  hidetRuntimeSetStream(stream);
-
-  if (!ref)
-    llvm::outs() << "hidet-run: no --ref library given: outputs are not "
-                    "verified\n";
+  if (!ref && options.expectedOutputs.empty())
+    llvm::outs() << "hidet-run: no --ref library or --expected-output file "
+                    "given: outputs are not verified\n";
   std::vector<FuncResult> results;
   int exitCode = kExitPass;
+  HostBuffers outputs;
   for (size_t i = 0; i < selected.size(); ++i) {
     FuncResult result;
-    if (!runFunction(*selected[i], entries[i].first, entries[i].second, options,
-                     stream, result)) {
+    if (!runFunction(*selected[i], entries[i].first, entries[i].second, files,
+                     options, gpu.stream, outputs, result)) {
       exitCode = kExitError;
       break;
     }
-    printResult(result, deviceName);
+    printResult(result, device);
     if (result.verified && !result.pass)
       exitCode = kExitMismatch;
     results.push_back(std::move(result));
   }
-  hidetRuntimeSetStream(nullptr);
-  hidetStreamDestroy(stream);
+
+  // Outputs are saved, all of them, only when the run had no error; the
+  // outputs of a mismatch are saved too, for a look at what went wrong.
+  OutputFileSet outputFiles;
+  if (exitCode != kExitError && !options.outputs.empty() &&
+      (!stageOutputs(*selected.front(), options, outputs, outputFiles, error) ||
+       !outputFiles.commit(error))) {
+    printError(error);
+    exitCode = kExitError;
+  }
 
   if (!options.jsonPath.empty()) {
+    bool verified = std::any_of(results.begin(), results.end(),
+                                [](const FuncResult &r) { return r.verified; });
     const char *status = exitCode == kExitError      ? "error"
                          : exitCode == kExitMismatch ? "fail"
-                         : ref                       ? "pass"
+                         : verified                  ? "pass"
                                                      : "unverified";
-    if (!writeJson(options.jsonPath, options, status, deviceName, "", results,
-                   exitCode) &&
-        exitCode == kExitPass)
+    if (!writeJson(options.jsonPath, options, status, target, device, "",
+                   results, exitCode) &&
+        exitCode != kExitError) {
+      outputFiles.removeCommitted();
       exitCode = kExitError;
+    }
   }
   return exitCode;
 }
@@ -199,8 +287,8 @@ int main(int argc, char **argv) {
   std::vector<Library> libraries;
   int exitCode = runTool(options, libraries);
   llvm::outs().flush();
-  // Unload while the driver is alive: the GPU library's destructor unloads
-  // its module. Reverse order, the GPU library last.
+  // Unload while the driver is alive: a GPU library's destructor unloads
+  // its module. Reverse order, the library run last.
   for (auto it = libraries.rbegin(); it != libraries.rend(); ++it)
     if (it->handle)
       dlclose(it->handle);

@@ -7,9 +7,9 @@
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
-// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --atol 0.004 --rtol-l2 1e-3 | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --max-abs 0.004 --rtol-l2 1e-3 | FileCheck %s
 // RUN: hidet-compile %s -o %t.exp2.gpu.so --runtime-dir=%hidet_libs --pipeline-options=exp2-tanh=1
-// RUN: hidet-run %t.exp2.gpu.so --ref %t.cpu.so --atol 0.004 --rtol-l2 1e-3 | FileCheck %s
+// RUN: hidet-run %t.exp2.gpu.so --ref %t.cpu.so --max-abs 0.004 --rtol-l2 1e-3 | FileCheck %s
 // CHECK-COUNT-2: PASS
 
 #id = affine_map<(i, j) -> (i, j)>
