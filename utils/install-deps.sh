@@ -2,8 +2,9 @@
 # Installs what a fresh Debian 12 machine lacks to build and test Hidet-MLIR:
 # LLVM/MLIR 22.1 (headers, libMLIR.so, mlir-tblgen, lit/FileCheck), clang-22,
 # CMake, Ninja, GoogleTest, and the ONNX front door's libonnx 1.12 with
-# protobuf 3.21 and the ONNX backend test data. Idempotent: packages already
-# present are skipped.
+# protobuf 3.21 (protoc, libprotobuf.a and onnx.proto also give hidet-run its
+# TensorProto files) and the ONNX backend test data. Idempotent: packages
+# already present are skipped.
 set -euo pipefail
 
 packages=(
