@@ -47,7 +47,7 @@ bool readFiles(const std::vector<std::string> &paths, const char *option,
       error = name + ": " + problem;
       return false;
     }
-    if (tensor.dtype != arg.dtype || tensor.shape != arg.shape) {
+    if (!tensor.fits(arg)) {
       error = name + ": expected " + arg.str() + ", got " + tensor.str() +
               " (" + tensor.fileType + ")";
       return false;

@@ -21,13 +21,19 @@ constexpr size_t kAlignment = 64;
 struct NpyType {
   DType dtype;
   const char *descr;
+  bool isUnsigned;
 };
 
 /// The spellings read; the first one of each dtype is the one written.
+/// Unsigned integers stand for bits of their width (Tensor::isUnsigned).
 const NpyType npyTypes[] = {
-    {DType::F32, "<f4"},  {DType::F16, "<f2"}, {DType::BF16, "<V2"},
-    {DType::BF16, "|V2"}, {DType::F64, "<f8"}, {DType::I32, "<i4"},
-    {DType::I64, "<i8"},  {DType::I8, "|i1"},  {DType::I1, "|b1"},
+    {DType::F32, "<f4", false},  {DType::F16, "<f2", false},
+    {DType::BF16, "<V2", false}, {DType::BF16, "|V2", false},
+    {DType::F64, "<f8", false},  {DType::I32, "<i4", false},
+    {DType::I64, "<i8", false},  {DType::I8, "|i1", false},
+    {DType::I1, "|b1", false},   {DType::I8, "|u1", true},
+    {DType::BF16, "<u2", true},  {DType::I32, "<u4", true},
+    {DType::I64, "<u8", true},
 };
 
 /// A parser for the header: a Python dict literal whose values are strings,
@@ -234,7 +240,8 @@ bool hidet::run::decodeNpy(const unsigned char *bytes, size_t size,
     else
       error = "element type '" + descr +
               "' is none of hidet's (f32 '<f4', f16 '<f2', bf16 '<V2', f64 "
-              "'<f8', i32 '<i4', i64 '<i8', i8 '|i1', i1 '|b1')";
+              "'<f8', i32 '<i4', i64 '<i8', i8 '|i1', i1 '|b1') nor an "
+              "unsigned integer ('|u1', '<u2', '<u4', '<u8')";
     return false;
   }
   int64_t count = 0;
@@ -262,6 +269,7 @@ bool hidet::run::decodeNpy(const unsigned char *bytes, size_t size,
     return false;
   }
   tensor.dtype = type->dtype;
+  tensor.isUnsigned = type->isUnsigned;
   tensor.shape = std::move(shape);
   tensor.fileType = "'" + descr + "'";
   const unsigned char *data = bytes + prefix + headerSize;
@@ -273,7 +281,7 @@ std::string hidet::run::encodeNpyHeader(DType dtype,
                                         const std::vector<int64_t> &shape) {
   const char *descr = "";
   for (const NpyType &type : npyTypes) {
-    if (type.dtype == dtype) {
+    if (type.dtype == dtype && !type.isUnsigned) {
       descr = type.descr;
       break;
     }

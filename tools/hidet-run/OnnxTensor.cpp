@@ -11,6 +11,7 @@
 #include "onnx/onnx.pb.h"
 
 #include <climits>
+#include <cstdint>
 #include <cstring>
 
 using namespace hidet::run;
@@ -19,32 +20,38 @@ namespace {
 
 using onnx::TensorProto;
 
-/// The hidet dtype of an ONNX data type, and the type's name.
+/// What hidet makes of an ONNX data type.
+enum class Kind {
+  Dtype,      // A manifest dtype.
+  Unsigned,   // Bits of a width (Tensor::isUnsigned).
+  Unsupported // Nothing.
+};
+
 struct OnnxType {
   int dataType;
   const char *name;
-  bool supported;
-  DType dtype;
+  Kind kind;
+  DType dtype; // For Unsigned, a dtype of the width.
 };
 
 const OnnxType onnxTypes[] = {
-    {TensorProto::UNDEFINED, "UNDEFINED", false, DType::F32},
-    {TensorProto::FLOAT, "FLOAT", true, DType::F32},
-    {TensorProto::UINT8, "UINT8", false, DType::F32},
-    {TensorProto::INT8, "INT8", true, DType::I8},
-    {TensorProto::UINT16, "UINT16", false, DType::F32},
-    {TensorProto::INT16, "INT16", false, DType::F32},
-    {TensorProto::INT32, "INT32", true, DType::I32},
-    {TensorProto::INT64, "INT64", true, DType::I64},
-    {TensorProto::STRING, "STRING", false, DType::F32},
-    {TensorProto::BOOL, "BOOL", true, DType::I1},
-    {TensorProto::FLOAT16, "FLOAT16", true, DType::F16},
-    {TensorProto::DOUBLE, "DOUBLE", true, DType::F64},
-    {TensorProto::UINT32, "UINT32", false, DType::F32},
-    {TensorProto::UINT64, "UINT64", false, DType::F32},
-    {TensorProto::COMPLEX64, "COMPLEX64", false, DType::F32},
-    {TensorProto::COMPLEX128, "COMPLEX128", false, DType::F32},
-    {TensorProto::BFLOAT16, "BFLOAT16", true, DType::BF16},
+    {TensorProto::UNDEFINED, "UNDEFINED", Kind::Unsupported, DType::F32},
+    {TensorProto::FLOAT, "FLOAT", Kind::Dtype, DType::F32},
+    {TensorProto::UINT8, "UINT8", Kind::Unsigned, DType::I8},
+    {TensorProto::INT8, "INT8", Kind::Dtype, DType::I8},
+    {TensorProto::UINT16, "UINT16", Kind::Unsigned, DType::BF16},
+    {TensorProto::INT16, "INT16", Kind::Unsupported, DType::F32},
+    {TensorProto::INT32, "INT32", Kind::Dtype, DType::I32},
+    {TensorProto::INT64, "INT64", Kind::Dtype, DType::I64},
+    {TensorProto::STRING, "STRING", Kind::Unsupported, DType::F32},
+    {TensorProto::BOOL, "BOOL", Kind::Dtype, DType::I1},
+    {TensorProto::FLOAT16, "FLOAT16", Kind::Dtype, DType::F16},
+    {TensorProto::DOUBLE, "DOUBLE", Kind::Dtype, DType::F64},
+    {TensorProto::UINT32, "UINT32", Kind::Unsigned, DType::I32},
+    {TensorProto::UINT64, "UINT64", Kind::Unsigned, DType::I64},
+    {TensorProto::COMPLEX64, "COMPLEX64", Kind::Unsupported, DType::F32},
+    {TensorProto::COMPLEX128, "COMPLEX128", Kind::Unsupported, DType::F32},
+    {TensorProto::BFLOAT16, "BFLOAT16", Kind::Dtype, DType::BF16},
 };
 
 /// Checks that a typed field holds one value per element.
@@ -68,63 +75,95 @@ void storeAll(const Field &field, std::vector<unsigned char> &data) {
   }
 }
 
-/// Decodes the typed field that holds `dtype` (no raw_data).
-bool decodeTypedData(const TensorProto &proto, DType dtype, int64_t count,
-                     std::vector<unsigned char> &data, std::string &error) {
-  switch (dtype) {
-  case DType::F32:
+/// Checks that every value of `field` (named `name`) lies in [min, max].
+template <typename Field>
+bool checkRange(const char *name, const Field &field, int64_t min, uint64_t max,
+                const OnnxType &type, std::string &error) {
+  for (int i = 0; i < field.size(); ++i) {
+    auto value = field.Get(i);
+    bool fits = value < 0 ? static_cast<int64_t>(value) >= min
+                          : static_cast<uint64_t>(value) <= max;
+    if (fits)
+      continue;
+    error = std::string(name) + "[" + std::to_string(i) +
+            "] = " + std::to_string(value) + " is out of range for " +
+            type.name;
+    return false;
+  }
+  return true;
+}
+
+/// Decodes the typed field that holds elements of `type` (no raw_data).
+bool decodeTypedData(const TensorProto &proto, const OnnxType &type,
+                     int64_t count, std::vector<unsigned char> &data,
+                     std::string &error) {
+  switch (type.dataType) {
+  case TensorProto::FLOAT:
     if (!checkCount("float_data", proto.float_data_size(), count, error))
       return false;
     storeAll<float>(proto.float_data(), data);
     return true;
-  case DType::F64:
+  case TensorProto::DOUBLE:
     if (!checkCount("double_data", proto.double_data_size(), count, error))
       return false;
     storeAll<double>(proto.double_data(), data);
     return true;
-  case DType::I64:
+  case TensorProto::INT64:
     if (!checkCount("int64_data", proto.int64_data_size(), count, error))
       return false;
     storeAll<int64_t>(proto.int64_data(), data);
     return true;
-  case DType::I32:
-  case DType::I8:
-  case DType::I1:
-  case DType::F16:
-  case DType::BF16:
+  case TensorProto::UINT64:
+    if (!checkCount("uint64_data", proto.uint64_data_size(), count, error))
+      return false;
+    storeAll<uint64_t>(proto.uint64_data(), data);
+    return true;
+  case TensorProto::UINT32:
+    if (!checkCount("uint64_data", proto.uint64_data_size(), count, error) ||
+        !checkRange("uint64_data", proto.uint64_data(), 0, UINT32_MAX, type,
+                    error))
+      return false;
+    storeAll<uint32_t>(proto.uint64_data(), data);
+    return true;
+  default:
     break;
   }
-  // The narrower types travel in int32_data: integers by value, f16 and
-  // bf16 as their bits in the low half.
-  if (!checkCount("int32_data", proto.int32_data_size(), count, error))
-    return false;
-  const auto &values = proto.int32_data();
-  for (int i = 0; i < values.size(); ++i) {
-    int32_t value = values.Get(i);
-    bool fits = dtype == DType::I32 ||
-                (dtype == DType::I8 && value >= -128 && value <= 127) ||
-                (dtype == DType::I1 && (value == 0 || value == 1)) ||
-                ((dtype == DType::F16 || dtype == DType::BF16) && value >= 0 &&
-                 value <= 0xffff);
-    if (!fits) {
-      error = "int32_data[" + std::to_string(i) +
-              "] = " + std::to_string(value) + " is out of range for " +
-              getDTypeName(dtype);
-      return false;
-    }
+  // The narrower types travel in int32_data: integers by value, FLOAT16 and
+  // BFLOAT16 as their bits in the low half.
+  int64_t min = 0;
+  uint64_t max = 0xffff;
+  switch (type.dataType) {
+  case TensorProto::INT32:
+    min = INT32_MIN;
+    max = INT32_MAX;
+    break;
+  case TensorProto::INT8:
+    min = INT8_MIN;
+    max = INT8_MAX;
+    break;
+  case TensorProto::UINT8:
+    max = UINT8_MAX;
+    break;
+  case TensorProto::BOOL:
+    max = 1;
+    break;
+  default: // FLOAT16, BFLOAT16, UINT16
+    break;
   }
-  switch (dtype) {
-  case DType::I32:
+  const auto &values = proto.int32_data();
+  if (!checkCount("int32_data", values.size(), count, error) ||
+      !checkRange("int32_data", values, min, max, type, error))
+    return false;
+  // Two's complement: the low bytes of each value are the element.
+  switch (getDTypeSize(type.dtype)) {
+  case 4:
     storeAll<int32_t>(values, data);
     break;
-  case DType::I8:
-    storeAll<int8_t>(values, data);
-    break;
-  case DType::I1:
-    storeAll<uint8_t>(values, data);
+  case 2:
+    storeAll<uint16_t>(values, data);
     break;
   default:
-    storeAll<uint16_t>(values, data);
+    storeAll<uint8_t>(values, data);
     break;
   }
   return true;
@@ -165,10 +204,10 @@ bool hidet::run::decodeTensorProto(const unsigned char *bytes, size_t size,
     error = "segmented tensors are not supported";
     return false;
   }
-  if (!type || !type->supported) {
+  if (!type || type->kind == Kind::Unsupported) {
     error = "ONNX " + typeName +
             " has no hidet dtype (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT32, "
-            "INT64, INT8 or BOOL)";
+            "INT64, INT8 or BOOL, or UINT8, UINT16, UINT32 or UINT64 as bits)";
     return false;
   }
   std::vector<int64_t> shape(proto.dims().begin(), proto.dims().end());
@@ -178,6 +217,7 @@ bool hidet::run::decodeTensorProto(const unsigned char *bytes, size_t size,
     return false;
   }
   tensor.dtype = type->dtype;
+  tensor.isUnsigned = type->kind == Kind::Unsigned;
   tensor.shape = std::move(shape);
   tensor.fileType = typeName;
   if (proto.has_raw_data()) {
@@ -192,7 +232,7 @@ bool hidet::run::decodeTensorProto(const unsigned char *bytes, size_t size,
     tensor.data.assign(raw.begin(), raw.end());
     return true;
   }
-  return decodeTypedData(proto, type->dtype, count, tensor.data, error);
+  return decodeTypedData(proto, *type, count, tensor.data, error);
 }
 
 #else // !HIDET_RUN_HAVE_PROTOBUF

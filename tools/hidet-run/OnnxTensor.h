@@ -26,10 +26,11 @@ bool hasTensorProtoSupport();
 
 /// Decodes a serialized TensorProto: its dims and data_type, and the
 /// elements from raw_data or from the typed field that holds the data type
-/// (float_data, double_data, int64_data, or int32_data for i32, i8, i1 and
-/// the bits of f16 and bf16). Rejects string tensors, data stored in
-/// external files, and data types without a hidet dtype. On failure returns
-/// false with `error` saying what is wrong.
+/// (float_data, double_data, int64_data, uint64_data for UINT32 and UINT64,
+/// or int32_data for the narrower integers and the bits of f16 and bf16).
+/// Unsigned integers become bits (Tensor::isUnsigned). Rejects string
+/// tensors, data stored in external files, and other data types without a
+/// hidet dtype. On failure returns false with `error` saying what is wrong.
 bool decodeTensorProto(const unsigned char *bytes, size_t size, Tensor &tensor,
                        std::string &error);
 

@@ -192,7 +192,8 @@ cl::extrahelp filesHelp(
     "\nTensor files: NumPy .npy (format 1 to 3, little-endian, C order; "
     "bf16 as\nml_dtypes saves it, '<V2') or, for names ending in .pb, ONNX "
     "TensorProto\n(raw_data or the typed fields; no strings or external "
-    "data).\n");
+    "data). Unsigned integers\nare bits: they fill integer args of their "
+    "width, and f16 or bf16 ones for 16 bits.\n");
 
 cl::extrahelp exitStatusHelp(
     "\nExit status: 0 pass, 1 mismatch, 2 usage/loading/file/CUDA error, 3 no "

@@ -16,11 +16,38 @@
 
 using namespace hidet::run;
 
+bool Tensor::fits(const ArgSpec &arg) const {
+  if (shape != arg.shape)
+    return false;
+  if (!isUnsigned)
+    return dtype == arg.dtype;
+  if (getDTypeSize(arg.dtype) != getDTypeSize(dtype))
+    return false;
+  switch (arg.dtype) {
+  case DType::I8:
+  case DType::I32:
+  case DType::I64:
+  case DType::F16:
+  case DType::BF16:
+    return true;
+  case DType::F32:
+  case DType::F64:
+  case DType::I1:
+    return false;
+  }
+  return false;
+}
+
 std::string Tensor::str() const {
   ArgSpec spec;
   spec.dtype = dtype;
   spec.shape = shape;
-  return spec.str();
+  std::string text = spec.str();
+  if (!isUnsigned)
+    return text;
+  // The dtype stood in for the width only.
+  return "u" + std::to_string(8 * getDTypeSize(dtype)) +
+         text.substr(text.find(' '));
 }
 
 bool hidet::run::countElements(const std::vector<int64_t> &shape,

@@ -29,9 +29,17 @@ struct Tensor {
   /// The element type as the file spells it ("'<f4'", "FLOAT"), for
   /// messages.
   std::string fileType;
+  /// Unsigned integers, for which manifests have no dtype: `dtype` is then
+  /// one of the same width, and the elements are bits that fill an integer
+  /// arg of that width, or for 16 bits an f16 or bf16 one (ONNX's test data
+  /// stores bfloat16 tensors as UINT16).
+  bool isUnsigned = false;
   std::vector<unsigned char> data;
 
-  /// "f32 3x4x5" or "f32 scalar", as ArgSpec::str().
+  /// Whether the elements can fill the buffer of `arg`.
+  bool fits(const ArgSpec &arg) const;
+  /// "f32 3x4x5", "u8 scalar": the dtype as ArgSpec::str() spells it, or
+  /// u<bits> for unsigned integers.
   std::string str() const;
 };
 

@@ -74,6 +74,37 @@ TEST_F(TensorProtoTest, ScalarWithoutDims) {
   EXPECT_EQ(tensor.data, (std::vector<unsigned char>{5, 0, 0, 0, 0, 0, 0, 0}));
 }
 
+TEST_F(TensorProtoTest, UnsignedIntegersAreBits) {
+  // dims: 2, data_type: UINT8, int32_data: 200 7.
+  std::vector<unsigned char> bytes = {0x08, 0x02, 0x10, 0x02, 0x2a,
+                                      0x03, 0xc8, 0x01, 0x07};
+  Tensor tensor;
+  std::string error;
+  ASSERT_TRUE(decode(bytes, tensor, error)) << error;
+  EXPECT_TRUE(tensor.isUnsigned);
+  EXPECT_EQ(tensor.str(), "u8 2");
+  EXPECT_EQ(tensor.data, (std::vector<unsigned char>{200, 7}));
+  ArgSpec arg;
+  arg.shape = {2};
+  for (DType dtype : {DType::I8, DType::I1, DType::F16}) {
+    arg.dtype = dtype;
+    EXPECT_EQ(tensor.fits(arg), dtype == DType::I8) << getDTypeName(dtype);
+  }
+  // dims: 1, data_type: UINT16, raw_data: the bits of bf16 1.0, as ONNX's
+  // test data stores bfloat16.
+  bytes = {0x08, 0x01, 0x10, 0x04, 0x4a, 0x02, 0x80, 0x3f};
+  ASSERT_TRUE(decode(bytes, tensor, error)) << error;
+  arg.shape = {1};
+  for (DType dtype : {DType::BF16, DType::F16, DType::I8}) {
+    arg.dtype = dtype;
+    EXPECT_EQ(tensor.fits(arg), dtype != DType::I8) << getDTypeName(dtype);
+  }
+  // dims: 1, data_type: UINT32, uint64_data: 2^32 does not fit.
+  bytes = {0x08, 0x01, 0x10, 0x0c, 0x5a, 0x05, 0x80, 0x80, 0x80, 0x80, 0x10};
+  EXPECT_FALSE(decode(bytes, tensor, error));
+  EXPECT_EQ(error, "uint64_data[0] = 4294967296 is out of range for UINT32");
+}
+
 TEST_F(TensorProtoTest, RejectsWithAReason) {
   Tensor tensor;
   std::string error;
@@ -84,9 +115,13 @@ TEST_F(TensorProtoTest, RejectsWithAReason) {
   // dims: 2, data_type: FLOAT, data_location: EXTERNAL.
   EXPECT_FALSE(decode({0x08, 0x02, 0x10, 0x01, 0x70, 0x01}, tensor, error));
   EXPECT_NE(error.find("external file"), std::string::npos);
-  // dims: 2, data_type: UINT16.
-  EXPECT_FALSE(decode({0x08, 0x02, 0x10, 0x04}, tensor, error));
-  EXPECT_NE(error.find("ONNX UINT16 has no hidet dtype"), std::string::npos);
+  // dims: 2, data_type: INT16.
+  EXPECT_FALSE(decode({0x08, 0x02, 0x10, 0x05}, tensor, error));
+  EXPECT_NE(error.find("ONNX INT16 has no hidet dtype"), std::string::npos);
+  // dims: 1, data_type: INT8, int32_data: 200.
+  EXPECT_FALSE(
+      decode({0x08, 0x01, 0x10, 0x03, 0x2a, 0x02, 0xc8, 0x01}, tensor, error));
+  EXPECT_EQ(error, "int32_data[0] = 200 is out of range for INT8");
   // dims: 2, data_type: FLOAT, float_data: 1.0 (one value for two).
   EXPECT_FALSE(
       decode({0x08, 0x02, 0x10, 0x01, 0x22, 0x04, 0x00, 0x00, 0x80, 0x3f},

@@ -13,6 +13,8 @@
 // RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }\n" > %t.d/big.npy
 // RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '<f4', 'fortran_order': True , 'shape': (2, 3), }\n" > %t.d/fortran.npy
 // RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), }\n" > %t.d/u32.npy
+// RUN: head -c 24 /dev/zero >> %t.d/u32.npy
+// RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '<c8', 'fortran_order': False, 'shape': (2, 3), }\n" > %t.d/c64.npy
 // RUN: printf "\x93NUMPY\x04\x00\x3c\x00{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }\n" > %t.d/v4.npy
 // RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '<f4', 'fortran_order': False, 'shape': [2, 3], }\n" > %t.d/list.npy
 // RUN: head -c 90 %t.d/a.npy > %t.d/short-data.npy
@@ -53,11 +55,13 @@
 // RUN: (hidet-run %t.so --input=@%t.d/big.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=BIG
 // RUN: (hidet-run %t.so --input=@%t.d/fortran.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=FORTRAN
 // RUN: (hidet-run %t.so --input=@%t.d/u32.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=U32
+// RUN: (hidet-run %t.so --input=@%t.d/c64.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=C64
 // RUN: (hidet-run %t.so --input=@%t.d/v4.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=V4
 // RUN: (hidet-run %t.so --input=@%t.d/list.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=LIST
 // BIG: big.npy, --input 0 (arg 0 of 'add'): big-endian data ('>f4') is not supported; save it little-endian
 // FORTRAN: fortran.npy, --input 0 (arg 0 of 'add'): Fortran-order data is not supported; save a C-order array (numpy.ascontiguousarray)
-// U32: u32.npy, --input 0 (arg 0 of 'add'): element type '<u4' is none of hidet's (f32 '<f4', f16 '<f2', bf16 '<V2', f64 '<f8', i32 '<i4', i64 '<i8', i8 '|i1', i1 '|b1')
+// C64: c64.npy, --input 0 (arg 0 of 'add'): element type '<c8' is none of hidet's (f32 '<f4', f16 '<f2', bf16 '<V2', f64 '<f8', i32 '<i4', i64 '<i8', i8 '|i1', i1 '|b1') nor an unsigned integer ('|u1', '<u2', '<u4', '<u8')
+// U32: u32.npy, --input 0 (arg 0 of 'add'): expected f32 2x3, got u32 2x3 ('<u4')
 // V4: v4.npy, --input 0 (arg 0 of 'add'): unsupported .npy format version 4.0 (versions 1 to 3 are read)
 // LIST: list.npy, --input 0 (arg 0 of 'add'): malformed header: 'shape' is not a tuple
 

@@ -40,6 +40,7 @@
 // What cannot be read is an error naming the file and the reason.
 // RUN: echo 'dims: 1 data_type: 8 string_data: "a"' | %encode_tensor_proto > %t.d/string.pb
 // RUN: echo 'dims: 2 data_type: 1 data_location: EXTERNAL external_data { key: "location" value: "x.bin" }' | %encode_tensor_proto > %t.d/external.pb
+// RUN: echo 'dims: 2 data_type: 5 raw_data: "\001\002\003\004"' | %encode_tensor_proto > %t.d/i16.pb
 // RUN: echo 'dims: 2 data_type: 2 raw_data: "\001\002"' | %encode_tensor_proto > %t.d/u8.pb
 // RUN: echo 'dims: 3 data_type: 1 float_data: [1, 2]' | %encode_tensor_proto > %t.d/count.pb
 // RUN: echo 'dims: 2 data_type: 1 raw_data: "\000\000"' | %encode_tensor_proto > %t.d/raw.pb
@@ -47,6 +48,7 @@
 // RUN: echo 'dims: 2 data_type: 1 float_data: [1, 2]' | %encode_tensor_proto | head -c 5 > %t.d/truncated.pb
 // RUN: (hidet-run %t.so --input=@%t.d/string.pb --output=@%t.d/out.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=STRING
 // RUN: (hidet-run %t.so --input=@%t.d/external.pb --output=@%t.d/out.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=EXTERNAL
+// RUN: (hidet-run %t.so --input=@%t.d/i16.pb --output=@%t.d/out.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=I16
 // RUN: (hidet-run %t.so --input=@%t.d/u8.pb --output=@%t.d/out.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=U8
 // RUN: (hidet-run %t.so --input=@%t.d/count.pb --output=@%t.d/out.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=COUNT
 // RUN: (hidet-run %t.so --input=@%t.d/raw.pb --output=@%t.d/out.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=RAW
@@ -56,12 +58,21 @@
 // RUN: test ! -e %t.d/out.npy
 // STRING: string.pb, --input 0 (arg 0 of 'identity'): string tensors are not supported
 // EXTERNAL: external.pb, --input 0 (arg 0 of 'identity'): the data is stored in an external file, which is not supported; save the tensor with its data inside
-// U8: u8.pb, --input 0 (arg 0 of 'identity'): ONNX UINT8 has no hidet dtype (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT32, INT64, INT8 or BOOL)
+// I16: i16.pb, --input 0 (arg 0 of 'identity'): ONNX INT16 has no hidet dtype (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT32, INT64, INT8 or BOOL, or UINT8, UINT16, UINT32 or UINT64 as bits)
+// U8: u8.pb, --input 0 (arg 0 of 'identity'): expected f32 2, got u8 2 (UINT8)
 // COUNT: count.pb, --input 0 (arg 0 of 'identity'): float_data holds 2 values for 3 elements
 // RAW: raw.pb, --input 0 (arg 0 of 'identity'): raw_data holds 2 bytes; 2 FLOAT elements take 8
-// RANGE: range.pb, --input 6 (arg 6 of 'identity'): int32_data[1] = 300 is out of range for i8
+// RANGE: range.pb, --input 6 (arg 6 of 'identity'): int32_data[1] = 300 is out of range for INT8
 // TRUNCATED: truncated.pb, --input 0 (arg 0 of 'identity'): not an ONNX TensorProto (protobuf parsing failed)
 // DTYPE: f16.pb, --input 0 (arg 0 of 'identity'): expected f32 2, got f16 2 (FLOAT16)
+
+// Unsigned integers are bits of their width: UINT8 fills the i8 arg, UINT16
+// the bf16 one (ONNX's test data stores bfloat16 tensors as UINT16).
+// RUN: echo 'dims: 2 data_type: 4 int32_data: [16256, 49152]' | %encode_tensor_proto > %t.d/u16.pb
+// RUN: hidet-run %t.so --input=@%t.d/f32.pb --input=@%t.d/f16.pb --input=@%t.d/u16.pb --input=@%t.d/f64.pb --input=@%t.d/i32.pb --input=@%t.d/i64.pb --input=@%t.d/u8.pb --expected-output=@%t.d/f32.pb --expected-output=@%t.d/f16.pb --expected-output=@%t.d/bf16.pb --expected-output=@%t.d/f64.pb --expected-output=@%t.d/i32.pb --expected-output=@%t.d/i64.pb --expected-output=@%t.d/u8.pb --rtol 0 --atol 0 --reps 0 | FileCheck %s --check-prefix=UNSIGNED
+// UNSIGNED: hidet-run: identity PASS expected_max_abs=0 (device: cpu)
+// UNSIGNED: output 11 (bf16 2) vs {{.*}}bf16.pb: max_abs=0 mismatches=0 ok
+// UNSIGNED: output 15 (i8 2) vs {{.*}}u8.pb: max_abs=0 mismatches=0 ok
 
 func.func @identity(%f32: tensor<2xf32>, %f16: tensor<2xf16>, %bf16: tensor<2xbf16>,
                     %f64: tensor<2xf64>, %i32: tensor<2xi32>, %i64: tensor<2xi64>,
