@@ -3,7 +3,8 @@
 # (to compile) is not the machine that has the GPU (to run):
 #
 #   utils/gpu-integration.sh prepare DIR [build-dir]
-#       compiles every test/Integration/GPU/*.mlir into DIR/<name>.gpu.so
+#       compiles every test/Integration/GPU/*.mlir (and *.onnxtxt, ONNX
+#       models in text syntax) into DIR/<name>.gpu.so
 #       (GPU) and DIR/<name>.cpu.so (CPU reference, built from
 #       Inputs/<name>.ref.mlir when the test has one), and copies hidet-run
 #       and libhidet_runtime.so into DIR, with the source tree's commit in
@@ -38,8 +39,10 @@ prepare)
   echo "$commit" >"$dir/commit"
   cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
   status=0
-  for f in "$src"/test/Integration/GPU/*.mlir; do
-    name="$(basename "$f" .mlir)"
+  for f in "$src"/test/Integration/GPU/*.mlir \
+    "$src"/test/Integration/GPU/*.onnxtxt; do
+    name="$(basename "$f")"
+    name="${name%.*}"
     "$build/bin/hidet-compile" "$f" -o "$dir/$name.gpu.so" \
       --runtime-dir="$build/lib" || status=1
     ref="$f"
@@ -47,17 +50,23 @@ prepare)
       ref="$src/test/Integration/GPU/Inputs/$name.ref.mlir"
     "$build/bin/hidet-compile" "$ref" --target=cpu -o "$dir/$name.cpu.so" ||
       status=1
-    sed -n 's#^// RUN: hidet-run %t.gpu.so --ref %t.cpu.so *\([^|]*\) |.*#\1#p' \
+    sed -n 's#^\(//\|\#\) RUN: hidet-run %t.gpu.so --ref %t.cpu.so *\([^|]*\) |.*#\2#p' \
       "$f" >"$dir/$name.options"
     # Variants (`// RUN: hidet-compile %s -o %t.V.gpu.so --runtime-dir=...
     # OPTIONS`) become NAME.V.gpu.so, checked against the same reference.
-    sed -n 's#^// RUN: hidet-compile %s -o %t\.\([a-z0-9_-]*\)\.gpu\.so --runtime-dir=%hidet_libs *\(.*\)$#\1 \2#p' \
+    sed -n 's#^\(//\|\#\) RUN: hidet-compile %s -o %t\.\([a-z0-9_-]*\)\.gpu\.so --runtime-dir=%hidet_libs *\(.*\)$#\2 \3#p' \
       "$f" | while read -r variant options; do
       read -r -a opts <<<"$options"
       "$build/bin/hidet-compile" "$f" -o "$dir/$name.$variant.gpu.so" \
         --runtime-dir="$build/lib" "${opts[@]}" || exit 1
       cp "$dir/$name.cpu.so" "$dir/$name.$variant.cpu.so"
       cp "$dir/$name.options" "$dir/$name.$variant.options"
+      # A variant's own hidet-run line (`hidet-run %t.V.gpu.so --ref
+      # %t.cpu.so OPTIONS |`) gives its options.
+      own="$(sed -n "s#^\\(//\\|\\#\\) RUN: hidet-run %t\\.$variant\\.gpu\\.so --ref %t\\.cpu\\.so *\\([^|]*\\) |.*#\\2#p" "$f")"
+      if [ -n "$own" ]; then
+        printf '%s\n' "$own" >"$dir/$name.$variant.options"
+      fi
     done || status=1
   done
   exit "$status"

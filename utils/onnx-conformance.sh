@@ -168,7 +168,8 @@ run() {
         args+=("--expected-output=@$set/output_$i.pb")
       done
       LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
-        "$dir/hidet-run" "$out/model.so" "${args[@]}" >>"$out/run.log" 2>&1
+        "$dir/hidet-run" "$out/model.so" "${args[@]}" --reps=0 --warmup=0 \
+        >>"$out/run.log" 2>&1
       rc=$?
       if [ "$rc" -eq 1 ]; then
         outcome=mismatch

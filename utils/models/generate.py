@@ -19,7 +19,7 @@ interpreter without torch, run /usr/bin/python3 explicitly):
     python3 utils/models/generate.py --out DIR
         [--models bert,gpt2,resnet50,vit,mobilenetv2,efficientnet_b0]
         [--batch 1] [--seq 128] [--opset 17] [--seed 0]
-        [--layers N] [--gpt2-lm-head tied|separate]
+        [--layers N] [--vocab N] [--gpt2-lm-head tied|separate]
         [--dynamic-batch] [--external-data] [--reference] [--threads 1]
 
 Models (--models, comma-separated; default all):
@@ -339,12 +339,18 @@ class ModelSpec:
 
 def token_inputs(vocab_size: int, with_mask: bool):
     def make(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
-        ids = torch.randint(0, vocab_size, (args.batch, args.seq), generator=gen, dtype=torch.long)
+        vocab = args.vocab if args.vocab else vocab_size
+        ids = torch.randint(0, vocab, (args.batch, args.seq), generator=gen, dtype=torch.long)
         inputs = {"input_ids": ids}
         if with_mask:
             inputs["attention_mask"] = torch.ones(args.batch, args.seq, dtype=torch.long)
         return inputs
     return make
+
+
+def vocab_of(args: argparse.Namespace) -> Dict[str, int]:
+    """The --vocab override of the token models' configs, if any."""
+    return {"vocab_size": args.vocab} if args.vocab else {}
 
 
 def image_inputs(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
@@ -362,13 +368,14 @@ def build_vit(args: argparse.Namespace, layers: Optional[int]) -> nn.Module:
 MODELS: Dict[str, ModelSpec] = {
     "bert": ModelSpec(
         "BERT-base encoder (post-LN, GELU erf, hidden 768, 12 heads, FFN 3072)",
-        lambda args, layers: Bert(BertConfig(layers=layers)),
+        lambda args, layers: Bert(BertConfig(layers=layers, **vocab_of(args))),
         token_inputs(BertConfig.vocab_size, with_mask=True),
         ["last_hidden_state"], default_layers=12),
     "gpt2": ModelSpec(
         "GPT-2 small (pre-LN, causal, GELU tanh, hidden 768, 12 heads, vocab 50257)",
         lambda args, layers: GPT2(GPT2Config(layers=layers,
-                                             tied_lm_head=args.gpt2_lm_head == "tied")),
+                                             tied_lm_head=args.gpt2_lm_head == "tied",
+                                             **vocab_of(args))),
         token_inputs(GPT2Config.vocab_size, with_mask=False),
         ["logits"], default_layers=12),
     "resnet50": ModelSpec(
@@ -438,6 +445,8 @@ def generate(name: str, args: argparse.Namespace) -> None:
         layers = args.layers if args.layers is not None else spec.default_layers
         if layers != spec.default_layers:
             stem = f"{name}_l{layers}"
+        if args.vocab:
+            stem += f"_v{args.vocab}"
     path = os.path.join(args.out, stem + ".onnx")
     data_name = stem + ".onnx.data"
     data_path = os.path.join(args.out, data_name)
@@ -549,6 +558,10 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=None,
                         help="transformer layers of bert, gpt2, vit (default 12); "
                              "files are named <model>_l<N> when not the default")
+    parser.add_argument("--vocab", type=int, default=None,
+                        help="vocabulary of bert and gpt2 (default 30522 and 50257); a small "
+                             "one keeps the embedding small for tests; files are named "
+                             "..._v<N>")
     parser.add_argument("--gpt2-lm-head", choices=("tied", "separate"), default="tied",
                         help="GPT-2's lm_head shares the token embedding (default) or not")
     parser.add_argument("--dynamic-batch", action="store_true",
