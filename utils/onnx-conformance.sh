@@ -13,6 +13,9 @@
 #       --build DIR        the build directory (default build/)
 #       --data DIR         the suite's root (default
 #                          /usr/share/libonnx-testdata/data)
+#       --import-options "OPTS"  more hidet-import-onnx options (e.g.
+#                          "--precision=f16")
+#       --tolerance "RTOL ATOL"   for run (default "1e-3 1e-7", ONNX's)
 #     writes DIR/<suite>/<test>/{model.mlir,model.so,test_data_set_*,status}
 #     and copies hidet-run and libhidet_runtime.so into DIR. Graph inputs
 #     that must be known at import (shapes, axes, pads: this compiler
@@ -37,7 +40,7 @@ dir="${2:?$usage}"
 shift 2
 
 prepare() {
-  local target=cpu filter='' build="$src/build"
+  local target=cpu filter='' build="$src/build" extra='' tolerance='1e-3 1e-7'
   local data=/usr/share/libonnx-testdata/data
   local suites=()
   while [ $# -gt 0 ]; do
@@ -47,6 +50,8 @@ prepare() {
     --filter) filter="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --data) data="$2"; shift 2 ;;
+    --import-options) extra="$2"; shift 2 ;;
+    --tolerance) tolerance="$2"; shift 2 ;;
     *) echo "onnx-conformance: unknown option $1" >&2; exit 2 ;;
     esac
   done
@@ -60,12 +65,16 @@ prepare() {
   done
   mkdir -p "$dir"
   echo "$target" >"$dir/target"
+  echo "$tolerance" >"$dir/tolerance"
+  echo "$extra" >"$dir/import-options"
   git -C "$src" rev-parse --short=7 HEAD >"$dir/commit" 2>/dev/null ||
     echo unknown >"$dir/commit"
   [ -x "$build/bin/hidet-run" ] &&
     cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
   local compileArgs=(--target="$target")
   [ "$target" = gpu ] && compileArgs=(--runtime-dir="$build/lib")
+  local -a importArgs
+  read -r -a importArgs <<<"$extra"
   local suite test name out
   for suite in "${suites[@]}"; do
     [ -d "$data/$suite" ] || {
@@ -78,7 +87,7 @@ prepare() {
       fi
       out="$dir/$suite/$name"
       mkdir -p "$out"
-      if ! import "$build" "$test" "$out"; then
+      if ! import "$build" "$test" "$out" "${importArgs[@]}"; then
         if grep -q "unsupported ONNX ops" "$out/log"; then
           echo "unsupported-op" >"$out/status"
         else
@@ -91,6 +100,7 @@ prepare() {
         echo "compile-error" >"$out/status"
         continue
       fi
+      rm -f "$out/model.mlir" # As large as the weights; the .so has them.
       cp -r "$test"/test_data_set_* "$out/"
       echo "ready" >"$out/status"
     done
@@ -103,12 +113,13 @@ prepare() {
 # by position, so that the runner does not pass it.
 import() {
   local build="$1" test="$2" out="$3" binds=() name index
+  shift 3
   : >"$out/bound"
   local -a inputs
   mapfile -t inputs < <("$build/bin/hidet-import-onnx" "$test/model.onnx" \
     --print-inputs 2>/dev/null)
   for _ in 1 2 3 4 5 6; do
-    if "$build/bin/hidet-import-onnx" "$test/model.onnx" "${binds[@]}" \
+    if "$build/bin/hidet-import-onnx" "$test/model.onnx" "$@" "${binds[@]}" \
       -o "$out/model.mlir" 2>"$out/log"; then
       return 0
     fi
@@ -138,7 +149,8 @@ run() {
   dir="$(cd "$dir" && pwd)"
   local results="$dir/results.tsv"
   : >"$results"
-  local out suite name status set args rc outcome i same
+  local out suite name status set args rc outcome i same rtol atol
+  read -r rtol atol <"$dir/tolerance"
   for out in "$dir"/*/*/; do
     [ -f "$out/status" ] || continue
     name="$(basename "$out")"
@@ -169,6 +181,7 @@ run() {
       done
       LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
         "$dir/hidet-run" "$out/model.so" "${args[@]}" --reps=0 --warmup=0 \
+        --rtol="$rtol" --atol="$atol" \
         >>"$out/run.log" 2>&1
       rc=$?
       if [ "$rc" -eq 1 ]; then
@@ -193,7 +206,11 @@ summarize() {
   echo "# ONNX backend conformance: $(cat "$dir/target") target"
   echo
   echo "Commit $(cat "$dir/commit"), $(date -u +%Y-%m-%d), ONNX test data from"
-  echo "Debian's libonnx-testdata (ONNX 1.12). Tolerances: rtol 1e-3, atol 1e-7."
+  echo "Debian's libonnx-testdata (ONNX 1.12) unless the suite says otherwise."
+  echo "Tolerances: rtol $(cut -d' ' -f1 "$dir/tolerance"), atol $(cut -d' ' -f2 "$dir/tolerance")."
+  if [ -s "$dir/import-options" ]; then
+    echo "hidet-import-onnx options: $(cat "$dir/import-options")."
+  fi
   [ -f "$dir/device" ] && echo "Device: $(cat "$dir/device")."
   echo
   echo "| suite | tests | pass | mismatch | run-error | compile-error | unsupported-op | import-error |"

@@ -347,6 +347,12 @@ int main(int argc, char **argv) {
                 "HIDET_ENABLE_ONNX=ON)");
 #endif
   } else {
+    // Import options on an MLIR input are a mistake, not a no-op.
+    if (!inputShapes.empty() || defaultDim.getNumOccurrences() ||
+        precision.getNumOccurrences())
+      return fail("--input-shape, --default-dim and --precision apply to "
+                  "ONNX models (.onnx, .onnxtxt), not to " +
+                  inputFile);
     std::string error;
     auto file = openInputFile(inputFile, &error);
     if (!file)

@@ -56,6 +56,26 @@ LogicalResult convertConstant(NodeContext &ctx) {
 
 /// Identity, Dropout (inference: its mask output is all true).
 LogicalResult convertIdentity(NodeContext &ctx) {
+  if (ctx.opType() == "Dropout") {
+    // Training mode (input 2 from opset 12, is_test = 0 before opset 7)
+    // draws a random mask, which this compiler does not do.
+    bool training = ctx.opset() < 7 && ctx.attrInt("is_test", 0) == 0;
+    if (ctx.opset() >= 12 && ctx.hasInput(2)) {
+      const HostTensor *t = ctx.requireConstant(2);
+      if (!t)
+        return failure();
+      training = t->getInt(0) != 0;
+    }
+    if (training) {
+      // A ratio of 0 drops nothing: the identity even in training.
+      const HostTensor *ratio =
+          ctx.hasInput(1) ? ctx.requireConstant(1) : nullptr;
+      if (ctx.hasInput(1) && !ratio)
+        return failure();
+      if (!ratio || ratio->getDouble(0) != 0.0)
+        return ctx.unsupported("in training mode");
+    }
+  }
   const TensorValue &in = ctx.input(0);
   if (in.constant)
     ctx.setOutput(0, *in.constant);

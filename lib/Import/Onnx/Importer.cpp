@@ -25,6 +25,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
+
 using namespace mlir;
 
 namespace hidet::onnx_import {
@@ -91,7 +93,21 @@ DType Importer::computeType(DType dtype) const {
 
 HostTensor Importer::toComputeType(HostTensor t) const {
   DType compute = computeType(t.getDType());
-  return compute == t.getDType() ? t : t.cast(compute);
+  if (compute == t.getDType())
+    return t;
+  HostTensor converted = t.cast(compute);
+  if (compute != DType::F16)
+    return converted;
+  // Finite float32 values beyond f16's range (exporters write masks as
+  // float32's lowest value) saturate at +-65504 rather than becoming
+  // infinities, as float16 model converters do.
+  constexpr double kHalfMax = 65504.0;
+  for (int64_t i = 0, n = t.getNumElements(); i < n; ++i) {
+    double v = t.getDouble(i);
+    if (std::isfinite(v) && std::fabs(v) > kHalfMax)
+      converted.setDouble(i, v > 0 ? kHalfMax : -kHalfMax);
+  }
+  return converted;
 }
 
 TensorValue *Importer::lookup(const std::string &name) {
