@@ -208,7 +208,7 @@ summarize() {
   echo "Commit $(cat "$dir/commit"), $(date -u +%Y-%m-%d), ONNX test data from"
   echo "Debian's libonnx-testdata (ONNX 1.12) unless the suite says otherwise."
   echo "Tolerances: rtol $(cut -d' ' -f1 "$dir/tolerance"), atol $(cut -d' ' -f2 "$dir/tolerance")."
-  if [ -s "$dir/import-options" ]; then
+  if [ -n "$(cat "$dir/import-options" 2>/dev/null)" ]; then
     echo "hidet-import-onnx options: $(cat "$dir/import-options")."
   fi
   [ -f "$dir/device" ] && echo "Device: $(cat "$dir/device")."
