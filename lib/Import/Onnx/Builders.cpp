@@ -21,6 +21,34 @@ RankedTensorType tensorTypeOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
+Value addValues(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value mulValues(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MulFOp::create(b, loc, x, y);
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
+Value maxValues(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MaximumFOp::create(b, loc, x, y);
+  if (isUnsigned)
+    return arith::MaxUIOp::create(b, loc, x, y);
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
+
+Value minValues(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MinimumFOp::create(b, loc, x, y);
+  if (isUnsigned)
+    return arith::MinUIOp::create(b, loc, x, y);
+  return arith::MinSIOp::create(b, loc, x, y);
+}
+
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
     return std::nullopt;

@@ -82,6 +82,17 @@ mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value value, mlir::Type to, bool srcUnsigned,
                           bool dstUnsigned);
 
+/// x + y and x * y on floats or integers, by the operands' type.
+mlir::Value addValues(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value mulValues(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+/// max and min (NaN-propagating on floats; unsigned integers when said).
+mlir::Value maxValues(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y, bool isUnsigned);
+mlir::Value minValues(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y, bool isUnsigned);
+
 /// Normalizes an axis in [-rank, rank) to [0, rank); nothing when out of
 /// range.
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);

@@ -172,18 +172,11 @@ ElementwiseSpec variadic(StringRef kind) {
     Value acc = a[0];
     for (Value v : a.drop_front()) {
       if (k == "Max")
-        acc =
-            isF(e.elem) ? arith::MaximumFOp::create(b, loc, acc, v).getResult()
-            : e.isUnsigned ? arith::MaxUIOp::create(b, loc, acc, v).getResult()
-                           : arith::MaxSIOp::create(b, loc, acc, v).getResult();
+        acc = maxValues(b, loc, acc, v, e.isUnsigned);
       else if (k == "Min")
-        acc =
-            isF(e.elem) ? arith::MinimumFOp::create(b, loc, acc, v).getResult()
-            : e.isUnsigned ? arith::MinUIOp::create(b, loc, acc, v).getResult()
-                           : arith::MinSIOp::create(b, loc, acc, v).getResult();
+        acc = minValues(b, loc, acc, v, e.isUnsigned);
       else
-        acc = isF(e.elem) ? arith::AddFOp::create(b, loc, acc, v).getResult()
-                          : arith::AddIOp::create(b, loc, acc, v).getResult();
+        acc = addValues(b, loc, acc, v);
     }
     if (k == "Mean")
       acc = arith::DivFOp::create(b, loc, acc, cst(b, loc, e.elem, a.size()));
@@ -445,13 +438,9 @@ void registerOps(llvm::StringMap<ElementwiseSpec> &ops) {
         hi = a[next++];
     }
     if (lo)
-      x = isF(e.elem)    ? arith::MaximumFOp::create(b, l, x, lo).getResult()
-          : e.isUnsigned ? arith::MaxUIOp::create(b, l, x, lo).getResult()
-                         : arith::MaxSIOp::create(b, l, x, lo).getResult();
+      x = maxValues(b, l, x, lo, e.isUnsigned);
     if (hi)
-      x = isF(e.elem)    ? arith::MinimumFOp::create(b, l, x, hi).getResult()
-          : e.isUnsigned ? arith::MinUIOp::create(b, l, x, hi).getResult()
-                         : arith::MinSIOp::create(b, l, x, hi).getResult();
+      x = minValues(b, l, x, hi, e.isUnsigned);
     return x;
   };
   ops["Clip"] = clip;

@@ -170,26 +170,14 @@ LogicalResult convertGemm(NodeContext &ctx) {
         b, loc, operands, shape, elem,
         [&](OpBuilder &nb, Location l, ValueRange x) -> Value {
           Value y = x[0];
-          bool f = isa<FloatType>(elem);
           if (alpha != 1)
-            y = f ? arith::MulFOp::create(nb, l, y,
-                                          scalarConstant(nb, l, elem, alpha))
-                        .getResult()
-                  : arith::MulIOp::create(nb, l, y,
-                                          scalarConstant(nb, l, elem, alpha))
-                        .getResult();
+            y = mulValues(nb, l, y, scalarConstant(nb, l, elem, alpha));
           if (!hasC)
             return y;
           Value c = x[1];
           if (beta != 1)
-            c = f ? arith::MulFOp::create(nb, l, c,
-                                          scalarConstant(nb, l, elem, beta))
-                        .getResult()
-                  : arith::MulIOp::create(nb, l, c,
-                                          scalarConstant(nb, l, elem, beta))
-                        .getResult();
-          return f ? arith::AddFOp::create(nb, l, y, c).getResult()
-                   : arith::AddIOp::create(nb, l, y, c).getResult();
+            c = mulValues(nb, l, c, scalarConstant(nb, l, elem, beta));
+          return addValues(nb, l, y, c);
         });
   }
   ctx.setOutput(0, result, dtype);
@@ -202,13 +190,11 @@ Value addChannelBias(OpBuilder &b, Location loc, Value y, Value bias) {
   SmallVector<int64_t> bshape = {type.getDimSize(1)};
   bshape.append(type.getRank() - 2, 1);
   Value b3 = reshape(b, loc, bias, bshape);
-  return buildElementwise(
-      b, loc, {Operand{y, {}}, Operand{b3, {}}}, type.getShape(),
-      type.getElementType(), [](OpBuilder &nb, Location l, ValueRange x) {
-        if (isa<FloatType>(x[0].getType()))
-          return arith::AddFOp::create(nb, l, x[0], x[1]).getResult();
-        return arith::AddIOp::create(nb, l, x[0], x[1]).getResult();
-      });
+  return buildElementwise(b, loc, {Operand{y, {}}, Operand{b3, {}}},
+                          type.getShape(), type.getElementType(),
+                          [](OpBuilder &nb, Location l, ValueRange x) {
+                            return addValues(nb, l, x[0], x[1]);
+                          });
 }
 
 /// When the only reader of the Conv's output is a BatchNormalization with

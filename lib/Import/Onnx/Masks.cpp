@@ -185,7 +185,6 @@ LogicalResult convertCumSum(NodeContext &ctx) {
   OpBuilder &b = ctx.builder();
   Location loc = ctx.getLoc();
   Type elem = ctx.getImporter().elementType(x.dtype);
-  bool isF = isa<FloatType>(elem);
   Value zero = scalarConstant(b, loc, elem, 0);
   Value acc = filledTensor(b, loc, x.shape, zero);
   // Dims: the output's, then j (the scanned source position).
@@ -205,20 +204,16 @@ LogicalResult convertCumSum(NodeContext &ctx) {
       reverse
           ? (exclusive ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::sge)
           : (exclusive ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sle);
-  Value y =
-      linalg::GenericOp::create(
-          b, loc, acc.getType(), ValueRange{ctx.value(0)}, ValueRange{acc},
-          maps, iterators,
-          [&](OpBuilder &nb, Location l, ValueRange v) {
-            Value take = arith::CmpIOp::create(nb, l, pred, index(nb, l, rank),
-                                               index(nb, l, *axis));
-            Value term = arith::SelectOp::create(nb, l, take, v[0], zero);
-            Value sum =
-                isF ? arith::AddFOp::create(nb, l, v[1], term).getResult()
-                    : arith::AddIOp::create(nb, l, v[1], term).getResult();
-            linalg::YieldOp::create(nb, l, sum);
-          })
-          .getResult(0);
+  Value y = linalg::GenericOp::create(
+                b, loc, acc.getType(), ValueRange{ctx.value(0)},
+                ValueRange{acc}, maps, iterators,
+                [&](OpBuilder &nb, Location l, ValueRange v) {
+                  Value take = arith::CmpIOp::create(
+                      nb, l, pred, index(nb, l, rank), index(nb, l, *axis));
+                  Value term = arith::SelectOp::create(nb, l, take, v[0], zero);
+                  linalg::YieldOp::create(nb, l, addValues(nb, l, v[1], term));
+                })
+                .getResult(0);
   ctx.setOutput(0, y, x.dtype);
   return success();
 }

@@ -297,18 +297,12 @@ LogicalResult convertReduce(NodeContext &ctx) {
         if (k == "LogSumExp")
           xv = math::ExpOp::create(nb, l, xv);
         if (k == "Max")
-          return isF   ? arith::MaximumFOp::create(nb, l, xv, a).getResult()
-                 : uns ? arith::MaxUIOp::create(nb, l, xv, a).getResult()
-                       : arith::MaxSIOp::create(nb, l, xv, a).getResult();
+          return maxValues(nb, l, xv, a, uns);
         if (k == "Min")
-          return isF   ? arith::MinimumFOp::create(nb, l, xv, a).getResult()
-                 : uns ? arith::MinUIOp::create(nb, l, xv, a).getResult()
-                       : arith::MinSIOp::create(nb, l, xv, a).getResult();
+          return minValues(nb, l, xv, a, uns);
         if (k == "Prod")
-          return isF ? arith::MulFOp::create(nb, l, xv, a).getResult()
-                     : arith::MulIOp::create(nb, l, xv, a).getResult();
-        return isF ? arith::AddFOp::create(nb, l, xv, a).getResult()
-                   : arith::AddIOp::create(nb, l, xv, a).getResult();
+          return mulValues(nb, l, xv, a);
+        return addValues(nb, l, xv, a);
       });
   SmallVector<int64_t> reducedShape;
   int64_t count = 1;
