@@ -38,6 +38,32 @@ bool isContiguous(MemRefType type) {
          type.isStrided();
 }
 
+bool operandsVectorAligned(linalg::LinalgOp op, int64_t width) {
+  if (width <= 1)
+    return true;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    // Scalars and operands broadcast along the vector are read one
+    // element at a time.
+    if (!type || type.getRank() == 0 || type.getShape().back() == 1)
+      continue;
+    if (type.getLayout().isIdentity()) {
+      if (type.getRank() > 1 && type.getShape().back() % width != 0)
+        return false;
+      continue;
+    }
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) || offset % width != 0)
+      return false;
+    for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+      if (ShapedType::isDynamic(stride) || stride % width != 0)
+        return false;
+  }
+  return true;
+}
+
 /// Bytes of the widest element type among the operands of `op`, or 0 when
 /// one is not an integer or float (such ops are not vectorized).
 int64_t widestElementBytes(linalg::LinalgOp op) {
@@ -151,9 +177,10 @@ void accumulateElements(OpBuilder &b, Location loc, linalg::LinalgOp op,
       else
         args.push_back(v);
     }
-    ivs[dim] = e == 0 ? first
-                      : arith::AddIOp::create(b, loc, first, cst(b, loc, e))
-                            .getResult();
+    ivs[dim] =
+        e == 0
+            ? first
+            : arith::AddIOp::create(b, loc, first, cst(b, loc, e)).getResult();
     Value next = clonePayload(b, loc, op, args, ivs).front();
     memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
   }

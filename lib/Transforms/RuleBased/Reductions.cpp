@@ -45,7 +45,9 @@ static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
   if (maxBytes == 0)
     return 1;
   int64_t width = vectorBytes / maxBytes;
-  return width >= 2 && extent % width == 0 ? width : 1;
+  return width >= 2 && extent % width == 0 && operandsVectorAligned(op, width)
+             ? width
+             : 1;
 }
 
 /// A reduction of each output element by a warp, or, for long rows

@@ -34,6 +34,12 @@ namespace rulebased {
 /// Whether the innermost stride of `type` is 1 and its offset 0.
 bool isContiguous(mlir::MemRefType type);
 
+/// Whether every memory operand of `op` keeps vectors of `width` elements
+/// aligned: each row of the buffer (its offset and outer strides, or the
+/// innermost extent of an identity layout) starts at a multiple of `width`
+/// elements. A padded buffer's interior (row stride 5, say) does not.
+bool operandsVectorAligned(mlir::linalg::LinalgOp op, int64_t width);
+
 /// Bytes of the widest operand element type, or 0 when one is not an
 /// integer or float.
 int64_t widestElementBytes(mlir::linalg::LinalgOp op);
