@@ -65,12 +65,15 @@ bool operandsVectorAligned(linalg::LinalgOp op, int64_t width) {
 }
 
 /// Bytes of the widest element type among the operands of `op`, or 0 when
-/// one is not an integer or float (such ops are not vectorized).
+/// one is not an integer or float of at least a byte (such ops are not
+/// vectorized).
 int64_t widestElementBytes(linalg::LinalgOp op) {
   int64_t maxBytes = 1;
   for (OpOperand &operand : op->getOpOperands()) {
     Type t = elementTypeOf(operand.get());
-    if (!t.isIntOrFloat())
+    // i1 vectors are bit-packed in memory (LLVM stores vector<4xi1> in one
+    // byte), while i1 buffers hold a byte per element.
+    if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() < 8)
       return 0;
     maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
   }

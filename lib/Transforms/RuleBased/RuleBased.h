@@ -41,7 +41,7 @@ bool isContiguous(mlir::MemRefType type);
 bool operandsVectorAligned(mlir::linalg::LinalgOp op, int64_t width);
 
 /// Bytes of the widest operand element type, or 0 when one is not an
-/// integer or float.
+/// integer or float of at least a byte.
 int64_t widestElementBytes(mlir::linalg::LinalgOp op);
 
 /// A reduction the warp rule can split: one output, one reduction dimension
