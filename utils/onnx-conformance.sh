@@ -25,7 +25,8 @@
 #   utils/onnx-conformance.sh run DIR [REPORT]
 #     runs every compiled test and writes DIR/results.tsv (suite, test,
 #     outcome, detail: one line per test) and a Markdown summary to REPORT
-#     (default DIR/report.md). Outcomes: pass, mismatch, run-error,
+#     (default DIR/report.md): counts per suite, every failure with its
+#     reason, and a table by op type. Outcomes: pass, mismatch, run-error,
 #     compile-error, unsupported-op, import-error.
 #   utils/onnx-conformance.sh check DIR EXPECTED
 #     fails (exit 1) when a test listed in EXPECTED (one suite/test per
@@ -87,6 +88,8 @@ prepare() {
       fi
       out="$dir/$suite/$name"
       mkdir -p "$out"
+      "$build/bin/hidet-import-onnx" "$test/model.onnx" --print-op-types \
+        >"$out/ops" 2>/dev/null
       if ! import "$build" "$test" "$out" "${importArgs[@]}"; then
         if grep -q "unsupported ONNX ops" "$out/log"; then
           echo "unsupported-op" >"$out/status"
@@ -232,6 +235,25 @@ summarize() {
   echo '```'
   echo
   echo "$total tests."
+  echo
+  echo "## By op type"
+  echo
+  echo "Tests that use each op type (a test counts for every op its model uses)"
+  echo "and how many of them pass."
+  echo
+  echo "| op | tests | pass |"
+  echo "|---|---|---|"
+  local out t
+  for out in "$dir"/*/*/; do
+    [ -f "$out/ops" ] || continue
+    t="$(basename "$(dirname "$out")")/$(basename "$out")"
+    sed "s#\$# $t#" "$out/ops"
+  done | sort | awk -v results="$results" '
+    BEGIN { while ((getline line < results) > 0) {
+              split(line, f, "\t"); outcome[f[1] "/" f[2]] = f[3] } }
+    { n[$1]++; if (outcome[$2] == "pass") p[$1]++ }
+    END { for (op in n) printf "| %s | %d | %d |\n", op, n[op], p[op] }' |
+    sort
 }
 
 check() {

@@ -60,6 +60,10 @@ static cl::list<std::string> bindInputs(
     cl::desc("Bind a graph input to the value in an ONNX TensorProto file: "
              "name=@input_0.pb (repeatable); it becomes a constant"),
     cl::value_desc("name=@file.pb"), cl::cat(category));
+static cl::opt<bool> printOpTypes(
+    "print-op-types",
+    cl::desc("Print the op types the model uses, one per line, and exit"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> printInputs(
     "print-inputs",
     cl::desc("Print the names of the graph inputs, one per line, and exit"),
@@ -84,6 +88,17 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Hidet-MLIR ONNX importer\n\n"
                               "Exit status: 0 imported, 1 error.\n");
+  if (printOpTypes) {
+    llvm::SmallVector<std::string> types;
+    std::string error;
+    if (!onnx_import::listOnnxOpTypes(inputFile, types, error)) {
+      llvm::errs() << "hidet-import-onnx: " << error << "\n";
+      return 1;
+    }
+    for (const std::string &type : types)
+      llvm::outs() << type << "\n";
+    return 0;
+  }
   if (printInputs) {
     llvm::SmallVector<std::string> names;
     std::string error;

@@ -58,6 +58,13 @@ bool listOnnxInputs(llvm::StringRef path,
                     llvm::SmallVectorImpl<std::string> &names,
                     std::string &error);
 
+/// The distinct op types the model's graph uses, sorted (domain-qualified
+/// outside the default domain). Returns false and sets `error` when the
+/// file cannot be read.
+bool listOnnxOpTypes(llvm::StringRef path,
+                     llvm::SmallVectorImpl<std::string> &opTypes,
+                     std::string &error);
+
 /// The op types of the default ONNX domain that the importer converts,
 /// sorted.
 llvm::SmallVector<std::string> supportedOnnxOps();

@@ -69,6 +69,13 @@ LogicalResult convertElementwise(NodeContext &ctx,
   SmallVector<SmallVector<int64_t>> shapes;
   for (unsigned i : present)
     shapes.push_back(ctx.input(i).shape);
+  // Before opset 7, PRelu's 1-D slope runs along the channels (dim 1), not
+  // along the last dimension.
+  bool channelSlope = ctx.opType() == "PRelu" && ctx.opset() < 7 &&
+                      shapes[1].size() == 1 && shapes[0].size() > 2 &&
+                      shapes[1][0] == shapes[0][1] && shapes[1][0] != 1;
+  if (channelSlope)
+    shapes[1].append(shapes[0].size() - 2, 1);
   std::optional<SmallVector<int64_t>> outShape = broadcastShapes(shapes);
   if (!outShape)
     return ctx.emitError() << ctx.opType()
@@ -98,6 +105,9 @@ LogicalResult convertElementwise(NodeContext &ctx,
       operands.push_back({{},
                           cst(b, ctx.getLoc(), imp.elementType(c->getDType()),
                               c->getDouble(0))});
+    else if (channelSlope && i == 1)
+      operands.push_back(
+          {reshape(b, ctx.getLoc(), ctx.value(i), shapes[1]), {}});
     else
       operands.push_back({ctx.value(i), {}});
   }

@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <set>
 
 using namespace mlir;
 
@@ -58,6 +59,7 @@ static void registerAllConverters(ConverterTable &converters) {
   registerShapeConverters(converters);
   registerIndexingConverters(converters);
   registerMaskConverters(converters);
+  registerEinsumConverters(converters);
   registerDataConverters(converters);
 }
 
@@ -556,6 +558,20 @@ bool listOnnxInputs(StringRef path, SmallVectorImpl<std::string> &names,
   for (const onnx::ValueInfoProto &input : model->graph().input())
     if (!initializers.contains(input.name()))
       names.push_back(input.name());
+  return true;
+}
+
+bool listOnnxOpTypes(StringRef path, SmallVectorImpl<std::string> &opTypes,
+                     std::string &error) {
+  std::unique_ptr<onnx::ModelProto> model = readModel(path, error);
+  if (!model)
+    return false;
+  std::set<std::string> seen;
+  for (const onnx::NodeProto &node : model->graph().node())
+    seen.insert(node.domain().empty() || node.domain() == "ai.onnx"
+                    ? node.op_type()
+                    : node.domain() + "." + node.op_type());
+  opTypes.assign(seen.begin(), seen.end());
   return true;
 }
 

@@ -137,6 +137,7 @@ void registerNormalizationConverters(ConverterTable &table);
 void registerShapeConverters(ConverterTable &table);
 void registerIndexingConverters(ConverterTable &table);
 void registerMaskConverters(ConverterTable &table);
+void registerEinsumConverters(ConverterTable &table);
 void registerDataConverters(ConverterTable &table);
 
 class Importer {
