@@ -357,6 +357,39 @@ def image_inputs(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
     return {"input": torch.randn(args.batch, 3, 224, 224, generator=gen)}
 
 
+# Tiny members of the same families, a few MB or less with their reference
+# data, small enough to commit as test inputs (test/Models/).
+TINY_SEQ = 32
+TINY_IMAGE = 96
+
+
+def tiny_token_inputs(vocab_size: int, with_mask: bool):
+    def make(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
+        ids = torch.randint(0, vocab_size, (args.batch, TINY_SEQ), generator=gen,
+                            dtype=torch.long)
+        inputs = {"input_ids": ids}
+        if with_mask:
+            inputs["attention_mask"] = torch.ones(args.batch, TINY_SEQ, dtype=torch.long)
+        return inputs
+    return make
+
+
+def tiny_image_inputs(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
+    return {"input": torch.randn(args.batch, 3, TINY_IMAGE, TINY_IMAGE, generator=gen)}
+
+
+def tiny_resnet() -> nn.Module:
+    """A ResNet of torchvision's BasicBlocks: stem, two stages (16 and 32
+    channels, the second strided with a 1x1 projection), pooling, 10 classes."""
+    from torchvision.models.resnet import BasicBlock
+    down = nn.Sequential(nn.Conv2d(16, 32, 1, stride=2, bias=False), nn.BatchNorm2d(32))
+    return nn.Sequential(
+        nn.Conv2d(3, 16, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(16),
+        nn.ReLU(inplace=True), nn.MaxPool2d(3, stride=2, padding=1),
+        BasicBlock(16, 16), BasicBlock(16, 32, stride=2, downsample=down),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
+
+
 def build_vit(args: argparse.Namespace, layers: Optional[int]) -> nn.Module:
     if layers == 12:
         return torchvision.models.vit_b_16(weights=None)
@@ -389,6 +422,24 @@ MODELS: Dict[str, ModelSpec] = {
         "torchvision mobilenet_v2",
         lambda args, layers: torchvision.models.mobilenet_v2(weights=None),
         image_inputs, ["output"]),
+    "bert_tiny": ModelSpec(
+        "BERT encoder, 2 layers, hidden 64, 4 heads, FFN 128, vocab 512, seq 32",
+        lambda args, layers: Bert(BertConfig(vocab_size=512, hidden=64, layers=2, heads=4,
+                                             intermediate=128, max_positions=64)),
+        tiny_token_inputs(512, with_mask=True), ["last_hidden_state"]),
+    "gpt2_tiny": ModelSpec(
+        "GPT-2 (causal), 2 layers, hidden 64, 4 heads, vocab 512, seq 32",
+        lambda args, layers: GPT2(GPT2Config(vocab_size=512, hidden=64, layers=2, heads=4,
+                                             max_positions=64)),
+        tiny_token_inputs(512, with_mask=False), ["logits"]),
+    "resnet_tiny": ModelSpec(
+        "ResNet of two BasicBlock stages (16, 32 channels), 96x96, 10 classes",
+        lambda args, layers: tiny_resnet(), tiny_image_inputs, ["output"]),
+    "mobilenetv2_tiny": ModelSpec(
+        "torchvision mobilenet_v2(width_mult=0.25), 96x96, 10 classes",
+        lambda args, layers: torchvision.models.mobilenet_v2(weights=None, width_mult=0.25,
+                                                             num_classes=10),
+        tiny_image_inputs, ["output"]),
     "efficientnet_b0": ModelSpec(
         "torchvision efficientnet_b0",
         lambda args, layers: torchvision.models.efficientnet_b0(weights=None),
