@@ -60,6 +60,7 @@ static void registerAllConverters(ConverterTable &converters) {
   registerIndexingConverters(converters);
   registerMaskConverters(converters);
   registerEinsumConverters(converters);
+  registerConvTransposeConverters(converters);
   registerDataConverters(converters);
 }
 

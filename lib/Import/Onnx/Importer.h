@@ -138,6 +138,7 @@ void registerShapeConverters(ConverterTable &table);
 void registerIndexingConverters(ConverterTable &table);
 void registerMaskConverters(ConverterTable &table);
 void registerEinsumConverters(ConverterTable &table);
+void registerConvTransposeConverters(ConverterTable &table);
 void registerDataConverters(ConverterTable &table);
 
 class Importer {
