@@ -16,6 +16,7 @@
 
 #include "Builders.h"
 #include "Importer.h"
+#include "Window.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -186,20 +187,7 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
   Value init = filledTensor(b, loc, out, scalarConstant(b, loc, elem, 0));
   auto unit = b.getI64TensorAttr(SmallVector<int64_t>(n, 1));
   auto dil = b.getI64TensorAttr(dilations);
-  SmallVector<Value> ins = {in, weights};
-  Value y;
-  if (rank == 3)
-    y = linalg::Conv1DNcwFcwOp::create(b, loc, init.getType(), ins, init, unit,
-                                       dil)
-            .getResult(0);
-  else if (rank == 4)
-    y = linalg::Conv2DNchwFchwOp::create(b, loc, init.getType(), ins, init,
-                                         unit, dil)
-            .getResult(0);
-  else
-    y = linalg::Conv3DNcdhwFcdhwOp::create(b, loc, init.getType(), ins, init,
-                                           unit, dil)
-            .getResult(0);
+  Value y = buildConvolution(b, loc, in, weights, init, unit, dil);
   if (ctx.hasInput(2)) {
     SmallVector<int64_t> bshape = {m};
     bshape.append(n, 1);

@@ -298,19 +298,7 @@ LogicalResult convertConv(NodeContext &ctx) {
   Value y;
   if (group == 1) {
     Value init = zeroFilled(b, loc, outShape, elem);
-    SmallVector<Value> ins = {in, weights};
-    if (rank == 3)
-      y = linalg::Conv1DNcwFcwOp::create(b, loc, init.getType(), ins, init,
-                                         strides, dilations)
-              .getResult(0);
-    else if (rank == 4)
-      y = linalg::Conv2DNchwFchwOp::create(b, loc, init.getType(), ins, init,
-                                           strides, dilations)
-              .getResult(0);
-    else
-      y = linalg::Conv3DNcdhwFcdhwOp::create(b, loc, init.getType(), ins, init,
-                                             strides, dilations)
-              .getResult(0);
+    y = buildConvolution(b, loc, in, weights, init, strides, dilations);
   } else if (rank == 4 && group == c && m == c) {
     Value init = zeroFilled(b, loc, outShape, elem);
     Value w3 = reshape(b, loc, weights, {m, kernel[0], kernel[1]});
@@ -484,6 +472,27 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, const Window &w,
   return tensor::PadOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), x, lo, hi,
       pad, /*nofold=*/false);
+}
+
+Value buildConvolution(OpBuilder &b, Location loc, Value input, Value weights,
+                       Value init, DenseIntElementsAttr strides,
+                       DenseIntElementsAttr dilations) {
+  SmallVector<Value> ins = {input, weights};
+  Type type = init.getType();
+  switch (tensorTypeOf(init).getRank()) {
+  case 3:
+    return linalg::Conv1DNcwFcwOp::create(b, loc, type, ins, init, strides,
+                                          dilations)
+        .getResult(0);
+  case 4:
+    return linalg::Conv2DNchwFchwOp::create(b, loc, type, ins, init, strides,
+                                            dilations)
+        .getResult(0);
+  default:
+    return linalg::Conv3DNcdhwFcdhwOp::create(b, loc, type, ins, init, strides,
+                                              dilations)
+        .getResult(0);
+  }
 }
 
 void registerLinearConverters(ConverterTable &table) {

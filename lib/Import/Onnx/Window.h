@@ -6,7 +6,8 @@
 //
 // The window attributes that Conv, MaxPool and AveragePool share (kernel,
 // strides, dilations, pads or auto_pad, ceil_mode), resolved once into
-// explicit pads and output extents.
+// explicit pads and output extents, and the convolution that Conv and
+// ConvTranspose both build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,15 @@ mlir::FailureOr<Window> windowOf(NodeContext &ctx,
 /// `x` [N, C, spatial...] padded in its spatial dims with `value`.
 mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        const Window &w, double value);
+
+/// linalg's channels-first convolution of `input` [N, C, spatial...] with
+/// `weights` [F, C, k...] into `init` [N, F, out...], for 1 to 3 spatial
+/// dims.
+mlir::Value buildConvolution(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value input, mlir::Value weights,
+                             mlir::Value init,
+                             mlir::DenseIntElementsAttr strides,
+                             mlir::DenseIntElementsAttr dilations);
 
 } // namespace hidet::onnx_import
 
