@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The main job: sets up, builds, then
 #   1. prints the task table and lowered IR of a task-mapping example, and
-#   2. compiles the shipped MLP block (examples/mlp.mlir) for the GPU and for
+#   2. imports an ONNX model (the 2-layer BERT of test/Models, exported from
+#      PyTorch), compiles it and checks it against PyTorch's outputs: on the
+#      CPU everywhere, and on the GPU where there is one, and
+#   3. compiles the shipped MLP block (examples/mlp.mlir) for the GPU and for
 #      the CPU, and, on a machine with a GPU, runs both on random inputs,
 #      verifies the GPU result against the CPU one and times it. The result
 #      line goes to bench/results/mlp-demo-<gpu>.log (e.g. -h100) after a
@@ -32,6 +35,26 @@ ls -l "$out/libmlp.so" "$out/libmlp.ref.so"
 if [ ! -x "$build/bin/hidet-run" ]; then
   echo "== skipped the run: hidet-run was not built (no CUDA toolkit) =="
   exit 0
+fi
+bert="$src/test/Models/onnx/bert_tiny"
+if [ -x "$build/bin/hidet-import-onnx" ]; then
+  data="$bert/test_data_set_0"
+  files=(--input=@"$data/input_0.pb" --input=@"$data/input_1.pb"
+         --expected-output=@"$data/output_0.pb" --atol 1e-5 --reps 0)
+  echo "== an ONNX model (2-layer BERT from PyTorch) on the CPU, against PyTorch's outputs =="
+  "$build/bin/hidet-compile" "$bert/model.onnx" --target=cpu -o "$out/libbert.ref.so"
+  "$build/bin/hidet-run" "$out/libbert.ref.so" "${files[@]}"
+  echo "== the same model on the GPU, against PyTorch's outputs =="
+  "$build/bin/hidet-compile" "$bert/model.onnx" -o "$out/libbert.so" --runtime-dir="$build/lib"
+  set +e
+  "$build/bin/hidet-run" "$out/libbert.so" "${files[@]}"
+  rc=$?
+  set -e
+  if [ "$rc" -eq 3 ]; then
+    echo "== skipped: this machine has no GPU =="
+  elif [ "$rc" -ne 0 ]; then
+    exit "$rc"
+  fi
 fi
 echo "== running on the GPU and checking against the CPU reference =="
 set +e
