@@ -54,6 +54,7 @@ static void registerAllConverters(ConverterTable &converters) {
   registerMaskConverters(converters);
   registerEinsumConverters(converters);
   registerConvTransposeConverters(converters);
+  registerResizeConverters(converters);
   registerDataConverters(converters);
 }
 

@@ -139,6 +139,7 @@ void registerIndexingConverters(ConverterTable &table);
 void registerMaskConverters(ConverterTable &table);
 void registerEinsumConverters(ConverterTable &table);
 void registerConvTransposeConverters(ConverterTable &table);
+void registerResizeConverters(ConverterTable &table);
 void registerDataConverters(ConverterTable &table);
 
 class Importer {
