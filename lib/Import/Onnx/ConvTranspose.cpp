@@ -88,10 +88,8 @@ Value flippedFilters(NodeContext &ctx) {
 LogicalResult convertConvTranspose(NodeContext &ctx) {
   const TensorValue &x = ctx.input(0), &wv = ctx.input(1);
   int64_t rank = x.rank();
-  if (rank < 3 || rank > 5 || wv.rank() != rank)
-    return ctx.unsupported("of rank " + std::to_string(rank));
-  if (!isFloat(x.dtype))
-    return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  if (failed(checkConvOperands(ctx)))
+    return failure();
   if (ctx.attrInt("group", 1) != 1)
     return ctx.unsupported("with groups");
   size_t n = rank - 2;
@@ -188,15 +186,8 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
   auto unit = b.getI64TensorAttr(SmallVector<int64_t>(n, 1));
   auto dil = b.getI64TensorAttr(dilations);
   Value y = buildConvolution(b, loc, in, weights, init, unit, dil);
-  if (ctx.hasInput(2)) {
-    SmallVector<int64_t> bshape = {m};
-    bshape.append(n, 1);
-    Value bias = reshape(b, loc, ctx.value(2), bshape);
-    y = buildElementwise(b, loc, {Operand{y, {}}, Operand{bias, {}}}, out, elem,
-                         [](OpBuilder &nb, Location l, ValueRange v) {
-                           return addValues(nb, l, v[0], v[1]);
-                         });
-  }
+  if (ctx.hasInput(2))
+    y = addChannelBias(b, loc, y, ctx.value(2));
   ctx.setOutput(0, y, x.dtype);
   return success();
 }

@@ -184,19 +184,6 @@ LogicalResult convertGemm(NodeContext &ctx) {
   return success();
 }
 
-/// Adds a per-channel vector `bias` [C] to `y` [N, C, spatial...].
-Value addChannelBias(OpBuilder &b, Location loc, Value y, Value bias) {
-  RankedTensorType type = tensorTypeOf(y);
-  SmallVector<int64_t> bshape = {type.getDimSize(1)};
-  bshape.append(type.getRank() - 2, 1);
-  Value b3 = reshape(b, loc, bias, bshape);
-  return buildElementwise(b, loc, {Operand{y, {}}, Operand{b3, {}}},
-                          type.getShape(), type.getElementType(),
-                          [](OpBuilder &nb, Location l, ValueRange x) {
-                            return addValues(nb, l, x[0], x[1]);
-                          });
-}
-
 /// When the only reader of the Conv's output is a BatchNormalization with
 /// known parameters, and the Conv's weights (and bias) are known, returns
 /// the folded weights and bias and the node to absorb.
@@ -248,10 +235,8 @@ std::optional<FoldedConv> foldBatchNorm(NodeContext &ctx) {
 LogicalResult convertConv(NodeContext &ctx) {
   const TensorValue &x = ctx.input(0), &wv = ctx.input(1);
   int64_t rank = x.rank();
-  if (rank < 3 || rank > 5 || wv.rank() != rank)
-    return ctx.unsupported("of rank " + std::to_string(rank));
-  if (!isFloat(x.dtype))
-    return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  if (failed(checkConvOperands(ctx)))
+    return failure();
   ArrayRef<int64_t> spatial = ArrayRef<int64_t>(x.shape).drop_front(2);
   SmallVector<int64_t> kernel = ctx.attrInts("kernel_shape");
   if (kernel.empty())
@@ -398,6 +383,27 @@ LogicalResult convertBatchNorm(NodeContext &ctx) {
 }
 
 } // namespace
+
+Value addChannelBias(OpBuilder &b, Location loc, Value y, Value bias) {
+  RankedTensorType type = tensorTypeOf(y);
+  SmallVector<int64_t> bshape = {type.getDimSize(1)};
+  bshape.append(type.getRank() - 2, 1);
+  Value b3 = reshape(b, loc, bias, bshape);
+  return buildElementwise(b, loc, {Operand{y, {}}, Operand{b3, {}}},
+                          type.getShape(), type.getElementType(),
+                          [](OpBuilder &nb, Location l, ValueRange x) {
+                            return addValues(nb, l, x[0], x[1]);
+                          });
+}
+
+LogicalResult checkConvOperands(NodeContext &ctx) {
+  const TensorValue &x = ctx.input(0), &w = ctx.input(1);
+  if (x.rank() < 3 || x.rank() > 5 || w.rank() != x.rank())
+    return ctx.unsupported("of rank " + std::to_string(x.rank()));
+  if (!isFloat(x.dtype))
+    return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  return success();
+}
 
 FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> spatial,
                            ArrayRef<int64_t> kernel, bool ceilMode) {

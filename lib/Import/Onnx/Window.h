@@ -34,6 +34,14 @@ mlir::FailureOr<Window> windowOf(NodeContext &ctx,
 mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        const Window &w, double value);
 
+/// Fails with a message unless input 0 and the filters (input 1) are float
+/// tensors of one rank from 3 to 5 (1- to 3-D convolutions).
+mlir::LogicalResult checkConvOperands(NodeContext &ctx);
+
+/// `y` [N, C, spatial...] plus a per-channel vector `bias` [C].
+mlir::Value addChannelBias(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value y, mlir::Value bias);
+
 /// linalg's channels-first convolution of `input` [N, C, spatial...] with
 /// `weights` [F, C, k...] into `init` [N, F, out...], for 1 to 3 spatial
 /// dims.
