@@ -102,6 +102,9 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
   // form; make the host side async (it still waits at the end of each
   // function).
   addPipeline(pm, "func.func(gpu-async-region)");
+  // Dynamic shared memory after the static variables (the mbarriers), not
+  // over them.
+  pm.addNestedPass<gpu::GPUModuleOp>(createExternDynamicShared());
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;

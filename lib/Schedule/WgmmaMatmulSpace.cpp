@@ -48,18 +48,10 @@ std::string hidet::schedule::checkWgmmaSchedule(const WgmmaMatmulSchedule &s,
            std::to_string(s.block[1]);
   if (s.stages < 2 || s.stages > 8)
     return "stages must be in [2, 8], got " + std::to_string(s.stages);
-  // Grids of more than a thousand single-consumer blocks, one per tile,
-  // fail on the H100 (launch failures, and NaNs in some tiles), with
-  // cp.async at any residency and with TMA at three blocks per SM; walking
-  // grids of one block per SM do not (bench/results/wgmma-conv-sweep.md).
-  // Such schedules are rejected until the template is fixed.
   if (s.pingpong &&
       (s.block[0] != WgmmaMatmulSchedule::kWarpgroupRows || !s.persistent))
     return "pingpong = true takes block M = 64 (each consumer warpgroup a "
            "whole tile) and persistent = true";
-  if (s.consumers() == 1 && !s.persistent)
-    return "block M = 64 (one consumer warpgroup) needs persistent = true: "
-           "grids of one such block per tile fail on the H100";
   if (!limits)
     return "";
   if (s.numThreads() > limits->maxThreadsPerBlock)
@@ -169,7 +161,9 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   std::array<int64_t, 2> pick =
       best ? best->block : candidates[std::size(candidates) - 1].block;
   // 4 stages: 3 measured 5-13% slower at 4096^3 and 8192^3, 6 slower still.
-  // 64-row tiles are always persistent (checkWgmmaSchedule). Others get a
+  // 64-row tiles get a persistent grid of one block per SM, the grid the
+  // sweeps above measured them on (bench/results/wgmma-conv-sweep.md). Others
+  // get a
   // persistent grid (as many blocks as the SMs hold) when there is more
   // than one wave of blocks with short K loops, where a block's fixed costs
   // (the pipeline's fill, the epilogue) weigh most: measured 10% faster at 4096

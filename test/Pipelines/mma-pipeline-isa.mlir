@@ -3,7 +3,8 @@
 // A tensor-core matmul with a 4-stage schedule, through the whole GPU
 // pipeline to PTX: its K loop is pipelined by hidet-pipeline-shared-copies
 // and its 4 x (128 x 32 + 32 x 128) f16 tiles (64 KiB, past the 48 KiB of
-// static shared memory) live in dynamic shared memory, sized at launch.
+// static shared memory) live in dynamic shared memory (PTX's `.extern
+// .shared` array, after any static variables), sized at launch.
 // The PTX has 16-byte cp.async copies, three commit groups before the loop
 // (the prologue), a wait until at most two groups are pending and one
 // barrier per K step, ldmatrix and mma.sync, and a wait for all groups
@@ -13,7 +14,7 @@
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_kernel::@mm_kernel {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // CHECK:       gpu.binary @mm_kernel
 // CHECK-SAME:    .target sm_90a
-// CHECK-SAME:    .shared .align 16 .b8 __dynamic_shmem__0;
+// CHECK-SAME:    .extern .shared .align 16 .b8 __hidet_dynamic_shared[];
 // CHECK-SAME:    cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16, 16;
 // CHECK-SAME:    cp.async.commit_group;
 // CHECK-SAME:    cp.async.commit_group;

@@ -3,7 +3,9 @@
 // A bf16 GEMM with the Hopper template (128 x 256 tiles, 4 stages) through
 // the whole GPU pipeline to PTX. The host encodes two tensor maps through
 // the runtime and launches with 4 x 48 KiB of stages, 2 x 2 epilogue chunks
-// of 5 KiB and 1 KiB of alignment slack. The warpgroups rebalance their
+// of 5 KiB and 1 KiB of alignment slack; PTX declares the dynamic shared
+// memory `.extern`, so that it starts after the static mbarriers instead of
+// over them. The warpgroups rebalance their
 // registers (setmaxnreg). The kernel initializes a full and an
 // empty mbarrier per stage and fences the initialization; the consumer
 // warpgroups wait on the full one, run 4 wgmma m64n256k16 per K tile
@@ -19,6 +21,8 @@
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_kernel::@mm_kernel {{.*}} : i64 dynamic_shared_memory_size %[[SMEM]] args(%{{.*}} : i64, %{{.*}} : i64,
 // CHECK:       gpu.binary @mm_kernel
 // CHECK-SAME:    .target sm_90a
+// CHECK-SAME:    .extern .shared .align 16 .b8 __hidet_dynamic_shared[];
+// CHECK-SAME:    .shared .align 8 .b8 __mbarrier
 // CHECK-SAME:    mbarrier.init.shared.b64
 // CHECK-SAME:    fence.mbarrier_init.release.cluster;
 // CHECK-SAME:    bar.sync \090;

@@ -121,9 +121,8 @@ struct WgmmaMatmulSchedule {
                           sharedBytes(resultBytes), limits);
   }
   /// The grid for `tiles` output tiles: a block per tile, or with
-  /// `persistent` as many as the SMs hold at once (at most one per tile);
-  /// blocks of one consumer warpgroup, which are always persistent
-  /// (checkWgmmaSchedule), one per SM.
+  /// `persistent` as many as the SMs hold at once (at most one per tile),
+  /// but one per SM for blocks of one consumer warpgroup.
   int64_t gridBlocks(int64_t tiles, const TargetLimits &limits,
                      int64_t resultBytes = 4) const {
     if (!persistent)

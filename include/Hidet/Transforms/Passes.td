@@ -543,4 +543,34 @@ def WorkgroupAllocsToDynamicShared
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ExternDynamicShared
+    : Pass<"hidet-extern-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declares a GPU module's dynamic shared memory as the "
+                "external symbol that PTX places after static shared memory.";
+  let description = [{
+    A kernel's dynamic shared memory (`gpu.dynamic_shared_memory`) starts
+    after its static shared variables (workgroup attributions, the
+    `nvgpu.mbarrier.create` barriers): PTX gets its address from an
+    `.extern .shared` array of unknown size. Upstream's NVVM lowering
+    declares the symbol with internal linkage, which the NVPTX backend
+    emits as a one-byte static variable; ptxas then places it at the start
+    of static shared memory, so that the dynamic buffers overlap the
+    kernel's other static variables (in the Hopper template, its stage
+    buffers overlapped its mbarriers).
+
+    This pass, run on a `gpu.module` before `convert-gpu-to-nvvm`, declares
+    that symbol itself with external linkage (a zero-sized i8 array in
+    address space 3, aligned to 16 bytes), which the lowering then reuses:
+
+    ```mlir
+    gpu.module @kernels {
+      llvm.mlir.global external @__hidet_dynamic_shared()
+          {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+    and PTX reads `.extern .shared .align 16 .b8 __hidet_dynamic_shared[];`.
+    A module without `gpu.dynamic_shared_memory` is left unchanged.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // HIDET_TRANSFORMS_PASSES_TD

@@ -170,9 +170,8 @@ def Hidet_WgmmaMatmulAttr : AttrDef<Hidet_Dialect, "WgmmaMatmul"> {
     With `persistent = true` the grid has as many blocks as the SMs hold at
     once (at most one per tile), and each block walks the tiles `block_x + i * grid_x`: its
     producer fills the stages of the next tile while the consumers store the
-    last. Schedules of one consumer warpgroup (`block[0] = 64`) must be
-    persistent, and run one block per SM: large grids of them, one per tile,
-    fail on the H100 (launch failures, NaNs in some tiles). The grid fields are those of
+    last; with one consumer warpgroup (`block[0] = 64`) the persistent grid
+    has one block per SM. The grid fields are those of
     `#hidet.mma_matmul`: with `split_k = S` each output tile's K steps are
     cut into S slices, computed by separate tiles of the grid into an f32
     workspace, and a second kernel adds the slices to C in order.
