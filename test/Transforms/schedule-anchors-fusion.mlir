@@ -379,3 +379,39 @@ func.func @reduction_epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out
   }
   return
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+
+// A causal mask in the epilogue (scale, then select by an i1 side input):
+// i1 buffers hold a byte per element while LLVM packs vectors of i1 into
+// bits, so the Hopper epilogue applies the chain one element at a time (a
+// vector<8xi1> load would read 8 bytes' worth of bits from one byte).
+// HOPPER-LABEL: func.func @masked_scores(
+// HOPPER-SAME:      %{{.*}}: memref<128x64xf16>, %{{.*}}: memref<64x128xf16>, %[[MASK:.*]]: memref<128x128xi1>, %[[OUT:.*]]: memref<128x128xf16>)
+// HOPPER:         gpu.launch
+// HOPPER:           nvgpu.warpgroup.mma
+// HOPPER-NOT:       vector<{{[0-9]+}}xi1>
+// HOPPER:           %[[M:.*]] = memref.load %[[MASK]][%{{.*}}, %{{.*}}] : memref<128x128xi1>
+// HOPPER-NOT:       vector<{{[0-9]+}}xi1>
+// HOPPER:           arith.select %[[M]], %{{.*}}, %{{.*}} : f16
+// HOPPER:           memref.store %{{.*}}, %[[OUT]][%{{.*}}, %{{.*}}] : memref<128x128xf16>
+// HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
+// HOPPER-NOT:     linalg.generic
+func.func @masked_scores(%q: memref<128x64xf16>, %k: memref<64x128xf16>, %mask: memref<128x128xi1>, %out: memref<128x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %scale = arith.constant 0.125 : f16
+  %min = arith.constant -65504.0 : f16
+  %c = memref.alloc() : memref<128x128xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<128x128xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%q, %k : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %mask : memref<128x128xf16>, memref<128x128xi1>) outs(%out : memref<128x128xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %m: i1, %o: f16):
+    %s = arith.mulf %x, %scale : f16
+    %r = arith.select %m, %s, %min : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %c : memref<128x128xf16>
+  return
+}

@@ -76,6 +76,7 @@ products), so compare with an absolute tolerance of about 1e-5 or more
 import argparse
 import collections
 import gc
+import inspect
 import math
 import os
 import resource
@@ -539,12 +540,18 @@ def generate(name: str, args: argparse.Namespace) -> None:
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", torch.jit.TracerWarning)
+        # PyTorch 2.x exports through dynamo by default (opset 18 and
+        # another graph); dynamo=False keeps the TorchScript exporter that
+        # PyTorch 1.13 has, so both write the same graphs.
+        extra = {}
+        if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+            extra["dynamo"] = False
         torch.onnx.export(model, tuple(inputs.values()), path,
                           opset_version=args.opset,
                           input_names=input_names,
                           output_names=output_names,
                           dynamic_axes=dynamic_axes,
-                          do_constant_folding=True)
+                          do_constant_folding=True, **extra)
     export_seconds = time.perf_counter() - start
     del model
     gc.collect()

@@ -248,7 +248,10 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
     width = std::min({width, innermostPow2(step.in),
                       innermostPow2(op.getDpsInitOperand(0)->get())});
     if (!kernel::hasElementwisePayload(op) ||
-        !op.getBlock()->getOps<linalg::IndexOp>().empty())
+        !op.getBlock()->getOps<linalg::IndexOp>().empty() ||
+        !llvm::all_of(op->getOperandTypes(), [](Type t) {
+          return kernel::isVectorizableElement(getElementTypeOrSelf(t));
+        }))
       width = 1;
     inChain.insert(candidate);
     for (Value r : sideReads) {

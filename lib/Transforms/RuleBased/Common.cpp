@@ -71,9 +71,7 @@ int64_t widestElementBytes(linalg::LinalgOp op) {
   int64_t maxBytes = 1;
   for (OpOperand &operand : op->getOpOperands()) {
     Type t = elementTypeOf(operand.get());
-    // i1 vectors are bit-packed in memory (LLVM stores vector<4xi1> in one
-    // byte), while i1 buffers hold a byte per element.
-    if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() < 8)
+    if (!kernel::isVectorizableElement(t))
       return 0;
     maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
   }

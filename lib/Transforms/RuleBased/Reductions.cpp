@@ -38,8 +38,8 @@ static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
     if (!type || !op.getMatchingIndexingMap(input).isFunctionOfDim(r))
       continue;
     Type t = type.getElementType();
-    if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() < 8)
-      return 1; // i1 vectors are bit-packed in memory.
+    if (!kernel::isVectorizableElement(t))
+      return 1;
     maxBytes = std::max<int64_t>(maxBytes, (t.getIntOrFloatBitWidth() + 7) / 8);
   }
   if (maxBytes == 0)

@@ -56,5 +56,9 @@ llvm::MaybeAlign vectorAlign(Type elt, int64_t width) {
   return llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8));
 }
 
+bool isVectorizableElement(Type t) {
+  return t.isIntOrFloat() && t.getIntOrFloatBitWidth() >= 8;
+}
+
 } // namespace kernel
 } // namespace hidet

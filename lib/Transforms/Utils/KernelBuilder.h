@@ -45,6 +45,11 @@ void createLaunch(
 /// Alignment of a vector of `width` elements of `elt`.
 llvm::MaybeAlign vectorAlign(mlir::Type elt, int64_t width);
 
+/// Whether elements of `t` may be loaded and stored as vectors: integers and
+/// floats of at least a byte. LLVM packs a vector of i1 into bits (vector<8 x
+/// i1> is one byte in memory), while an i1 buffer holds a byte per element.
+bool isVectorizableElement(mlir::Type t);
+
 } // namespace kernel
 } // namespace hidet
 
