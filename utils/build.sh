@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Configures (once) and builds Hidet-MLIR against Debian's LLVM/MLIR 22.
-# Usage: utils/build.sh [build-dir]   (default: build)
+# Usage: utils/build.sh [build-dir [cmake-option...]]   (default: build)
+# The CMake options apply when the directory is first configured. The targets
+# built are HIDET_BUILD_TARGETS (space-separated; default: all).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$src/build}"
+shift || true
 llvm=/usr/lib/llvm-22
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$src" -B "$build" \
@@ -11,6 +14,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_C_COMPILER="$llvm/bin/clang" \
     -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
     -DMLIR_DIR="$llvm/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit"
+    -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" "$@"
 fi
-cmake --build "$build"
+targets=()
+for t in ${HIDET_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" "${targets[@]}"

@@ -11,6 +11,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
   cmake ninja-build libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  patchelf
 )
 
 missing=()
