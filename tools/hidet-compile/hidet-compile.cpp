@@ -23,6 +23,7 @@
 
 #include "Hidet/InitAllDialects.h"
 #include "Hidet/Pipelines/Pipelines.h"
+#include "Hidet/Runtime/ManifestTypes.h"
 #ifdef HIDET_ENABLE_ONNX
 #include "Hidet/Import/OnnxImporter.h"
 #endif
@@ -102,6 +103,12 @@ static cl::opt<std::string> precision(
              "f16 or bf16 (weights converted at import, float32 inputs and "
              "outputs converted at the boundary)"),
     cl::init("f32"), cl::cat(category));
+static cl::opt<std::string> externalWeights(
+    "external-weights",
+    cl::desc("ONNX input: write the weights to this file instead of into "
+             "the library; they become inputs that the manifest marks "
+             "'weight' (hidet-run --weights=FILE)"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<int64_t>
     defaultDim("default-dim",
                cl::desc("ONNX input: extent of symbolic input dimensions "
@@ -113,26 +120,6 @@ static int fail(const llvm::Twine &msg) {
   return 1;
 }
 
-/// Manifest element type spelling, or empty when unsupported.
-static std::string dtypeName(Type t) {
-  if (t.isF32())
-    return "f32";
-  if (t.isF16())
-    return "f16";
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF64())
-    return "f64";
-  if (t.isInteger(1))
-    return "i1";
-  if (t.isInteger(8))
-    return "i8";
-  if (t.isInteger(32))
-    return "i32";
-  if (t.isInteger(64))
-    return "i64";
-  return "";
-}
 
 /// Describes the public functions of `module` and marks them for C
 /// interface emission. Fails on signatures the libraries cannot expose. The
@@ -152,7 +139,8 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
     unsigned index = 0;
     auto describe = [&](Type t, const char *dir) {
       auto tensor = dyn_cast<RankedTensorType>(t);
-      std::string dtype = tensor ? dtypeName(tensor.getElementType()) : "";
+      std::string dtype =
+          tensor ? hidet::manifestDTypeName(tensor.getElementType()).str() : "";
       if (!tensor || !tensor.hasStaticShape() || dtype.empty()) {
         func.emitError("hidet-compile: entry points take and return "
                        "statically shaped tensors of f32, f16, bf16, f64, "
@@ -161,11 +149,19 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
         ok = false;
         return;
       }
-      os << "arg " << index++ << " " << dir << " " << dtype << " ";
+      // An input that holds a weight of an external weights file.
+      auto weight = index < type.getNumInputs()
+                        ? func.getArgAttrOfType<StringAttr>(index,
+                                                            "hidet.weight")
+                        : StringAttr();
+      os << "arg " << index++ << " " << (weight ? "weight" : dir) << " "
+         << dtype << " ";
       if (tensor.getRank() == 0)
         os << "scalar";
       else
         llvm::interleave(tensor.getShape(), os, "x");
+      if (weight)
+        os << " " << weight.getValue();
       os << "\n";
     };
     for (Type t : type.getInputs())
@@ -307,6 +303,9 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
   }
   options.defaultDim = defaultDim;
   options.precision = precision;
+  // Written beside the library and put in place with it.
+  if (!externalWeights.empty())
+    options.externalWeights = externalWeights + ".partial";
   OwningOpRef<ModuleOp> module =
       hidet::onnx_import::importOnnxFile(inputFile, context, options);
   if (!module) {
@@ -317,8 +316,7 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
 }
 #endif
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+static int compile(int argc, char **argv) {
   registerAllPasses();
   hidet::registerHidetPasses();
   cl::HideUnrelatedOptions(category);
@@ -349,9 +347,10 @@ int main(int argc, char **argv) {
   } else {
     // Import options on an MLIR input are a mistake, not a no-op.
     if (!inputShapes.empty() || defaultDim.getNumOccurrences() ||
-        precision.getNumOccurrences())
-      return fail("--input-shape, --default-dim and --precision apply to "
-                  "ONNX models (.onnx, .onnxtxt), not to " +
+        precision.getNumOccurrences() || !externalWeights.empty())
+      return fail("--input-shape, --default-dim, --precision and "
+                  "--external-weights apply to ONNX models (.onnx, "
+                  ".onnxtxt), not to " +
                   inputFile);
     std::string error;
     auto file = openInputFile(inputFile, &error);
@@ -416,4 +415,21 @@ int main(int argc, char **argv) {
   LogicalResult linked = linkSharedLibrary(object, outputFile, target == "gpu");
   llvm::sys::fs::remove(object);
   return failed(linked) ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  int rc = compile(argc, argv);
+  // The weights file appears with the library, or not at all.
+  if (!externalWeights.empty()) {
+    std::string partial = externalWeights + ".partial";
+    if (rc != 0) {
+      llvm::sys::fs::remove(partial);
+    } else if (std::error_code ec =
+                   llvm::sys::fs::rename(partial, externalWeights)) {
+      llvm::sys::fs::remove(partial);
+      return fail("cannot write " + externalWeights + ": " + ec.message());
+    }
+  }
+  return rc;
 }

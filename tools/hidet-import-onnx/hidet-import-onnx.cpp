@@ -20,6 +20,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -52,6 +54,11 @@ static cl::opt<int64_t>
                cl::desc("Extent of symbolic input dimensions that "
                         "--input-shape does not fix (default 1)"),
                cl::init(1), cl::cat(category));
+static cl::opt<std::string> externalWeights(
+    "external-weights",
+    cl::desc("Write the weights to this file instead of into the module: "
+             "they become function arguments marked hidet.weight"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> funcName("func-name",
                                      cl::desc("Name of the function"),
                                      cl::init("main"), cl::cat(category));
@@ -140,6 +147,14 @@ int main(int argc, char **argv) {
   options.defaultDim = defaultDim;
   options.precision = precision;
   options.funcName = funcName;
+  // Written beside the output and put in place with it.
+  std::string partialWeights =
+      externalWeights.empty() ? "" : externalWeights + ".partial";
+  options.externalWeights = partialWeights;
+  auto dropWeights = llvm::make_scope_exit([&] {
+    if (!partialWeights.empty())
+      llvm::sys::fs::remove(partialWeights);
+  });
 
   MLIRContext context;
   llvm::SourceMgr sourceMgr;
@@ -159,6 +174,15 @@ int main(int argc, char **argv) {
     flags.elideLargeResourceString(64);
   module->print(output->os(), flags);
   output->os() << "\n";
+  if (!partialWeights.empty()) {
+    if (std::error_code ec =
+            llvm::sys::fs::rename(partialWeights, externalWeights)) {
+      llvm::errs() << "hidet-import-onnx: cannot write " << externalWeights
+                   << ": " << ec.message() << "\n";
+      return 1;
+    }
+    partialWeights.clear();
+  }
   output->keep();
   return 0;
 }

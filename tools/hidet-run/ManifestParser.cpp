@@ -35,7 +35,19 @@ const DTypeInfo &getInfo(DType dtype) {
   return dtypeInfos[0];
 }
 
-std::vector<std::string_view> splitTokens(std::string_view line) {
+} // namespace
+
+bool hidet::run::parseDType(std::string_view token, DType &dtype) {
+  for (const DTypeInfo &info : dtypeInfos) {
+    if (token == info.name) {
+      dtype = info.dtype;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string_view> hidet::run::splitTokens(std::string_view line) {
   std::vector<std::string_view> tokens;
   size_t pos = 0;
   while (pos < line.size()) {
@@ -51,8 +63,7 @@ std::vector<std::string_view> splitTokens(std::string_view line) {
   return tokens;
 }
 
-/// A decimal integer in [min, max], digits only.
-bool parseInt(std::string_view token, int64_t min, int64_t max,
+bool hidet::run::parseInt(std::string_view token, int64_t min, int64_t max,
               int64_t &value) {
   if (token.empty() || token.size() > 19)
     return false;
@@ -80,7 +91,8 @@ bool isIdentifier(std::string_view name) {
   return true;
 }
 
-bool parseShape(std::string_view token, std::vector<int64_t> &shape) {
+bool hidet::run::parseShape(std::string_view token,
+                            std::vector<int64_t> &shape) {
   shape.clear();
   if (token == "scalar")
     return true;
@@ -105,6 +117,8 @@ bool parseShape(std::string_view token, std::vector<int64_t> &shape) {
     pos = end + 1;
   }
 }
+
+namespace {
 
 class Parser {
 public:
@@ -217,8 +231,10 @@ private:
     if (!inFunc)
       return fail("'arg' before any 'func'");
     FuncSpec &func = manifest.funcs.back();
-    if (tokens.size() != 5)
-      return fail("expected 'arg <index> in|out <dtype> <shape>'");
+    bool weight = tokens.size() >= 3 && tokens[2] == "weight";
+    if (tokens.size() != (weight ? 6u : 5u))
+      return fail("expected 'arg <index> in|out <dtype> <shape>' or 'arg "
+                  "<index> weight <dtype> <shape> <name>'");
     size_t expected = func.args.size();
     int64_t index = 0;
     if (!parseInt(tokens[1], 0, std::numeric_limits<int32_t>::max(), index) ||
@@ -231,25 +247,20 @@ private:
                   std::to_string(func.numInputs + func.numOutputs) +
                   " args but has more");
     ArgSpec arg;
-    if (tokens[2] == "in" || tokens[2] == "out")
+    if (weight)
+      arg.weight = std::string(tokens[5]);
+    else if (tokens[2] == "in" || tokens[2] == "out")
       arg.isOutput = tokens[2] == "out";
     else
-      return fail("expected 'in' or 'out', found '" + std::string(tokens[2]) +
-                  "'");
+      return fail("expected 'in', 'out' or 'weight', found '" +
+                  std::string(tokens[2]) + "'");
     bool shouldBeOutput = expected >= func.numInputs;
     if (arg.isOutput != shouldBeOutput)
       return fail("arg " + std::to_string(expected) + " of '" + func.name +
                   "' must be '" + (shouldBeOutput ? "out" : "in") +
                   "': inputs come first (" + std::to_string(func.numInputs) +
                   "), then outputs");
-    bool known = false;
-    for (const DTypeInfo &info : dtypeInfos) {
-      if (tokens[3] == info.name) {
-        arg.dtype = info.dtype;
-        known = true;
-      }
-    }
-    if (!known)
+    if (!parseDType(tokens[3], arg.dtype))
       return fail("unknown dtype '" + std::string(tokens[3]) +
                   "'; expected one of f32 f16 bf16 f64 i32 i64 i8 i1");
     if (!parseShape(tokens[4], arg.shape))
@@ -321,7 +332,7 @@ std::string ArgSpec::str() const {
 
 bool ArgSpec::operator==(const ArgSpec &other) const {
   return isOutput == other.isOutput && dtype == other.dtype &&
-         shape == other.shape;
+         shape == other.shape && weight == other.weight;
 }
 
 std::string FuncSpec::signature() const {

@@ -37,6 +37,9 @@ bool isFloatDType(DType dtype);
 
 struct ArgSpec {
   bool isOutput = false;
+  /// For an input that holds a weight of an external weights file: its name
+  /// there (`arg <i> weight <dtype> <shape> <name>`); empty otherwise.
+  std::string weight;
   DType dtype = DType::F32;
   std::vector<int64_t> shape; // Empty for rank 0.
 
@@ -64,6 +67,15 @@ struct Manifest {
 
   const FuncSpec *lookup(std::string_view name) const;
 };
+
+/// Tokens shared by the manifest and the weights file (Weights.h): a line's
+/// space- or tab-separated tokens, a decimal integer in [min, max] (digits
+/// only), a dtype name, and a shape (`scalar` or extents like 128x64).
+std::vector<std::string_view> splitTokens(std::string_view line);
+bool parseInt(std::string_view token, int64_t min, int64_t max,
+              int64_t &value);
+bool parseDType(std::string_view token, DType &dtype);
+bool parseShape(std::string_view token, std::vector<int64_t> &shape);
 
 /// Parses manifest text. On failure returns false and sets `error` to a
 /// message naming the line and what was expected there.

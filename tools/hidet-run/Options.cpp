@@ -100,15 +100,23 @@ cl::opt<bool>
 cl::opt<std::string>
     funcName("func",
              cl::desc("Only this function (default: all in the manifest; "
-                      "needed with several and file options)"),
+                      "needed with several and file or weights options)"),
              cl::value_desc("name"), cl::cat(libraryCategory));
 
 cl::list<std::string, bool, FileParser>
     inputFiles("input",
                cl::desc("An input from a NumPy .npy or ONNX TensorProto .pb "
                         "file of the manifest's dtype and shape; repeat for "
-                        "the inputs in order, the rest are random"),
+                        "the inputs in order (weights excepted), the rest "
+                        "are random"),
                cl::value_desc("@file"), cl::cat(dataCategory));
+
+cl::opt<std::string, false, FileParser> weightsFile(
+    "weights",
+    cl::desc("The weights file (hidet-compile --external-weights) that fills "
+             "the inputs the manifest marks 'weight', by name; read once and "
+             "passed with every call"),
+    cl::value_desc("@file"), cl::cat(dataCategory));
 
 cl::list<std::string, bool, FileParser> expectedFiles(
     "expected-output",
@@ -284,6 +292,7 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   options.inputs.assign(inputFiles.begin(), inputFiles.end());
   options.expectedOutputs.assign(expectedFiles.begin(), expectedFiles.end());
   options.outputs.assign(outputFiles.begin(), outputFiles.end());
+  options.weights = weightsFile;
   options.seed = seed;
   options.warmup = static_cast<long long>(warmup);
   options.reps = static_cast<long long>(reps);

@@ -34,6 +34,8 @@ struct Options {
   std::vector<std::string> inputs;
   std::vector<std::string> expectedOutputs;
   std::vector<std::string> outputs;
+  /// The weights file of functions with `weight` inputs; empty: none.
+  std::string weights;
   uint64_t seed = 0;
   long long warmup = 10;
   long long reps = 100;
@@ -49,7 +51,8 @@ struct Options {
 
   /// Whether any option names files for one function's args.
   bool hasArgFiles() const {
-    return !inputs.empty() || !expectedOutputs.empty() || !outputs.empty();
+    return !inputs.empty() || !expectedOutputs.empty() || !outputs.empty() ||
+           !weights.empty();
   }
 };
 

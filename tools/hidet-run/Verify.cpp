@@ -26,6 +26,11 @@ HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, ArgFiles &files) {
   HostBuffers host(func.args.size());
   for (size_t i = 0; i < func.numInputs; ++i) {
     const ArgSpec &arg = func.args[i];
+    // Weights always come from their file, and follow the graph's inputs.
+    if (!arg.weight.empty() && files.has(i)) {
+      host[i] = std::move(files.data[i]);
+      continue;
+    }
     host[i].resize(arg.getSizeBytes());
     fillRandom(arg, rng, host[i].data());
     if (files.has(i))

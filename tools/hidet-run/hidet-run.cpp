@@ -210,7 +210,15 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
                        entries[i].second, error))
       return reportError(error);
   ArgFiles files;
-  if (options.hasArgFiles() &&
+  // Functions with weights need their file (readArgFiles says so).
+  bool takesWeights = false;
+  for (const FuncSpec *func : selected)
+    for (const ArgSpec &arg : func->args)
+      takesWeights |= !arg.weight.empty();
+  if (takesWeights && selected.size() > 1)
+    return reportError("several functions take weights; choose one with "
+                       "--func");
+  if ((options.hasArgFiles() || takesWeights) &&
       !readArgFiles(*selected.front(), options, files, error))
     return reportError(error);
 

@@ -42,6 +42,11 @@ struct ImportOptions {
   /// Graph inputs bound to a value at import, by name: the path of an ONNX
   /// TensorProto (.pb) file. They become constants and leave the signature.
   llvm::StringMap<std::string> boundInputs;
+  /// When not empty, weights (constants of more than 16 elements) become
+  /// inputs of the function, marked `hidet.weight = "<name>"` after the
+  /// graph's inputs, and their values are written to this file
+  /// (runtime/include/hidet/Weights.h) once the import succeeds.
+  std::string externalWeights;
 };
 
 /// Imports the model in `path`: ONNX text syntax when the file name ends in

@@ -5,8 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+
 #include "Builders.h"
 #include "ModelReader.h"
+
+#include "Hidet/Runtime/ManifestTypes.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -198,6 +201,9 @@ Value Importer::materialize(TensorValue &value) {
   if (t.getNumElements() <= kInlineElements || t.isSplat() ||
       t.getDType() == DType::Bool) {
     attr = denseAttr(type, t);
+  } else if (!options.externalWeights.empty() && func &&
+             !manifestDTypeName(type.getElementType()).empty()) {
+    return value.value = weightArgument(value);
   } else {
     ArrayRef<char> bytes(t.getData(), t.getNumBytes());
     auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
@@ -208,6 +214,26 @@ Value Importer::materialize(TensorValue &value) {
   value.value = arith::ConstantOp::create(builder, builder.getUnknownLoc(),
                                           cast<TypedAttr>(attr));
   return value.value;
+}
+
+Value Importer::weightArgument(TensorValue &value) {
+  // A name unique among the weights, usable as a manifest token.
+  std::string base = resourceKey(value.name), name = base;
+  for (int n = 1; llvm::any_of(externalWeights,
+                               [&](auto &w) { return w.name == name; });
+       ++n)
+    name = base + "_" + std::to_string(n);
+  RankedTensorType type = tensorType(value);
+  Block &entry = func.getBody().front();
+  BlockArgument arg = entry.addArgument(type, func.getLoc());
+  argumentTypes.push_back(type);
+  func.setType(builder.getFunctionType(argumentTypes,
+                                       func.getFunctionType().getResults()));
+  func.setArgAttr(arg.getArgNumber(), "hidet.weight",
+                  builder.getStringAttr(name));
+  externalWeights.push_back(
+      {name, manifestDTypeName(type.getElementType()), *value.constant});
+  return arg;
 }
 
 FailureOr<HostTensor> Importer::readTensor(const onnx::TensorProto &tensor,
@@ -464,8 +490,9 @@ OwningOpRef<ModuleOp> Importer::run() {
     define(input.name(), std::move(v));
   }
 
-  auto func = func::FuncOp::create(builder, fileLoc, options.funcName,
-                                   builder.getFunctionType(inputTypes, {}));
+  func = func::FuncOp::create(builder, fileLoc, options.funcName,
+                              builder.getFunctionType(inputTypes, {}));
+  argumentTypes = inputTypes;
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToEnd(body);
   for (auto [i, name] : llvm::enumerate(inputNames)) {
@@ -529,7 +556,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     resultTypes.push_back(value.getType());
   }
   func::ReturnOp::create(builder, fileLoc, results);
-  func.setType(builder.getFunctionType(inputTypes, resultTypes));
+  func.setType(builder.getFunctionType(argumentTypes, resultTypes));
   for (auto [i, output] : llvm::enumerate(model.graph().output()))
     func.setResultAttr(i, "hidet.name", builder.getStringAttr(output.name()));
 

@@ -20,6 +20,7 @@
 
 #include "Hidet/Import/OnnxImporter.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -175,6 +176,18 @@ public:
   int64_t opset = 0;
   const ImportOptions &options;
 
+  /// With options.externalWeights: the weights that became arguments of the
+  /// function, in argument order.
+  struct ExternalWeight {
+    std::string name;
+    llvm::StringRef dtype; // The manifest's spelling (manifestDTypeName).
+    HostTensor tensor; // Shares or borrows the bytes; no copy.
+  };
+  llvm::SmallVector<ExternalWeight> externalWeights;
+  /// Writes `externalWeights` to `path` (Weights.h) through a temporary
+  /// file; returns false with `error` on failure, leaving no file.
+  bool writeWeights(llvm::StringRef path, std::string &error) const;
+
 private:
   mlir::LogicalResult checkOps();
   mlir::LogicalResult importInitializers();
@@ -182,8 +195,14 @@ private:
                                             mlir::Location loc);
   mlir::Location nodeLoc(const onnx::NodeProto &node, unsigned index);
 
+  /// Turns a weight into an argument of the function being built.
+  mlir::Value weightArgument(TensorValue &value);
+
   mlir::MLIRContext *context;
   onnx::ModelProto &model;
+  /// The function being built, and the types of its arguments so far.
+  mlir::func::FuncOp func;
+  llvm::SmallVector<mlir::Type> argumentTypes;
   std::string modelPath;
   ConverterTable converters;
   llvm::StringMap<TensorValue> values;

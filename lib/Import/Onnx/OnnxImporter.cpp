@@ -101,6 +101,11 @@ OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *context,
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(*module)))
     return nullptr;
+  if (!options.externalWeights.empty() &&
+      !importer.writeWeights(options.externalWeights, error)) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
   return module;
 }
 

@@ -20,6 +20,7 @@
 //   target cpu|gpu
 //   func <name> <num_inputs> <num_outputs>
 //   arg <index> in|out <dtype> <shape>
+//   arg <index> weight <dtype> <shape> <weight-name>
 //
 // - The first statement is the header; the version is 1.
 // - `target` says where the library's buffers live: `cpu` (host memory) or
@@ -29,7 +30,10 @@
 //   --ref a CPU build unless --ref-gpu).
 // - Each `func` opens a block that is followed by exactly
 //   num_inputs + num_outputs `arg` statements with indices 0, 1, ... in order;
-//   indices below num_inputs are `in`, the others `out`. A manifest has at
+//   indices below num_inputs are `in` (or `weight`), the others `out`. A
+//   `weight` input holds a tensor of an external weights file (Weights.h),
+//   named <weight-name> there, which a runner reads once and passes with
+//   every call. A manifest has at
 //   least one `func`, and names are unique. A func without outputs can be
 //   run and timed but not checked.
 // - <name> is a C identifier; the entry points are `_mlir_ciface_<name>` and

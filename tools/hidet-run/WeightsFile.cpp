@@ -1,0 +1,111 @@
+//===- WeightsFile.cpp - External weights files ---------------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WeightsFile.h"
+
+#include "hidet/Weights.h"
+
+#include <limits>
+
+using namespace hidet::run;
+
+bool WeightsFile::open(const std::string &filePath, std::string &error) {
+  path = filePath;
+  file.open(path, std::ios::binary);
+  if (!file) {
+    error = path + ": cannot open the weights file";
+    return false;
+  }
+  file.seekg(0, std::ios::end);
+  fileSize = static_cast<uint64_t>(file.tellg());
+  file.seekg(0);
+  std::string line;
+  unsigned lineNumber = 0;
+  uint64_t headerBytes = 0;
+  auto fail = [&](const std::string &what) {
+    error = path + ":" + std::to_string(lineNumber) + ": " + what;
+    return false;
+  };
+  bool ended = false;
+  while (!ended && std::getline(file, line)) {
+    ++lineNumber;
+    headerBytes += line.size() + 1;
+    std::vector<std::string_view> tokens = splitTokens(line);
+    if (lineNumber == 1) {
+      int64_t version = 0;
+      if (tokens.size() != 2 || tokens[0] != HIDET_WEIGHTS_MAGIC ||
+          !parseInt(tokens[1], 0, std::numeric_limits<int32_t>::max(),
+                    version))
+        return fail("not a weights file (expected '" HIDET_WEIGHTS_MAGIC
+                    " <version>')");
+      if (version != HIDET_WEIGHTS_VERSION)
+        return fail("weights file version " + std::to_string(version) +
+                    "; this hidet-run reads version " +
+                    std::to_string(HIDET_WEIGHTS_VERSION));
+      continue;
+    }
+    if (tokens.size() == 1 && tokens[0] == "end") {
+      ended = true;
+      continue;
+    }
+    Entry e;
+    int64_t offset = 0, bytes = 0;
+    constexpr int64_t kMax = int64_t(1) << 50;
+    if (tokens.size() != 6 || tokens[0] != "weight" ||
+        !parseDType(tokens[2], e.dtype) || !parseShape(tokens[3], e.shape) ||
+        !parseInt(tokens[4], 0, kMax, offset) ||
+        !parseInt(tokens[5], 0, kMax, bytes))
+      return fail("expected 'weight <name> <dtype> <shape> <offset> "
+                  "<bytes>' or 'end'");
+    e.name = std::string(tokens[1]);
+    e.offset = static_cast<uint64_t>(offset);
+    e.bytes = static_cast<uint64_t>(bytes);
+    ArgSpec spec;
+    spec.dtype = e.dtype;
+    spec.shape = e.shape;
+    if (e.bytes != spec.getSizeBytes())
+      return fail("weight '" + e.name + "' is " + spec.str() + " (" +
+                  std::to_string(spec.getSizeBytes()) + " bytes) but says " +
+                  std::to_string(e.bytes) + " bytes");
+    if (lookup(e.name))
+      return fail("weight '" + e.name + "' is listed twice");
+    list.push_back(std::move(e));
+  }
+  if (!ended)
+    return fail("the header has no 'end' line");
+  dataStart = (headerBytes + HIDET_WEIGHTS_ALIGN - 1) / HIDET_WEIGHTS_ALIGN *
+              HIDET_WEIGHTS_ALIGN;
+  return true;
+}
+
+const WeightsFile::Entry *WeightsFile::lookup(const std::string &name) const {
+  for (const Entry &e : list)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+bool WeightsFile::read(const Entry &entry, std::vector<unsigned char> &data,
+                       std::string &error) {
+  uint64_t begin = dataStart + entry.offset;
+  if (begin > fileSize || fileSize - begin < entry.bytes) {
+    error = path + ": weight '" + entry.name + "' (bytes " +
+            std::to_string(entry.offset) + " to " +
+            std::to_string(entry.offset + entry.bytes) +
+            " of the data) lies past the end of the file";
+    return false;
+  }
+  data.resize(entry.bytes);
+  file.clear();
+  file.seekg(static_cast<std::streamoff>(begin));
+  file.read(reinterpret_cast<char *>(data.data()),
+            static_cast<std::streamsize>(entry.bytes));
+  if (!file) {
+    error = path + ": cannot read weight '" + entry.name + "'";
+    return false;
+  }
+  return true;
+}
