@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Generates full-size models with random weights (generate.py), compiles each
-# with hidet-compile in f32 and in f16 (--precision=f16), runs it on the GPU
+# with hidet-compile in f32 and in f16 (--precision=f16; and f16 with
+# --external-weights, run with hidet-run --weights), runs it on the GPU
 # (hidet-run, the model's test_data_set_0) and compares its outputs with
 # PyTorch's float32 outputs; also measures PyTorch's own f16 error on the
 # same weights (torch_precision.py), the yardstick of the f16 rows.
@@ -50,9 +51,14 @@ for m in "${models[@]}"; do
   data="$dir/test_data_set_0"
   inputs=()
   for f in "$data"/input_*.pb; do inputs+=("--input=@$f"); done
-  for precision in f32 f16; do
-    opts=()
-    [ "$precision" = f16 ] && opts=(--precision=f16)
+  for precision in f32 f16 f16-ext; do
+    opts=() run=()
+    case "$precision" in
+      f16) opts=(--precision=f16) ;;
+      f16-ext)
+        opts=(--precision=f16 --external-weights="$work/$m.weights")
+        run=(--weights=@"$work/$m.weights") ;;
+    esac
     lib="$work/$m.$precision.so"
     start=$(date +%s.%N)
     if ! "$tools/bin/hidet-compile" "$work/$m.onnx" "${opts[@]}" \
@@ -62,7 +68,7 @@ for m in "${models[@]}"; do
       continue
     fi
     seconds=$(awk "BEGIN { print $(date +%s.%N) - $start }")
-    if ! "$tools/bin/hidet-run" "$lib" "${inputs[@]}" \
+    if ! "$tools/bin/hidet-run" "$lib" "${inputs[@]}" "${run[@]}" \
         --output=@"$work/$m.$precision.npy" --reps 0 \
         >>"$work/$m.$precision.log" 2>&1; then
       printf '%s\t%s\t%.1f\trun-error\t-\t-\t-\n' "$m" "$precision" "$seconds" >>"$tsv"
@@ -71,7 +77,7 @@ for m in "${models[@]}"; do
     fi
     printf '%s\t%s\t%.1f\tran\t%s\n' "$m" "$precision" "$seconds" \
       "$(compare "$work/$m.$precision.npy" "$data/output_0.pb")" >>"$tsv"
-    rm -f "$lib"
+    rm -f "$lib" "$work/$m.weights"
   done
   python3 "$here/torch_precision.py" "$dir" --dtype float16 |
     sed "s/^/$m: /" >>"$out/torch-f16.txt"
