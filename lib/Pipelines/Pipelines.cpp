@@ -105,6 +105,8 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
   // Dynamic shared memory after the static variables (the mbarriers), not
   // over them.
   pm.addNestedPass<gpu::GPUModuleOp>(createExternDynamicShared());
+  // fmod through libdevice: the pipeline below would make it llvm.frem.
+  pm.addNestedPass<gpu::GPUModuleOp>(createRemfToLibdevice());
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;

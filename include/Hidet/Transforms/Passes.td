@@ -573,4 +573,31 @@ def ExternDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def RemfToLibdevice
+    : Pass<"hidet-remf-to-libdevice", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Calls libdevice's fmod for the floating-point remainders "
+                "of GPU kernels.";
+  let description = [{
+    `arith.remf` (C's `fmod`, ONNX `Mod` with `fmod = 1`) has no PTX
+    instruction. Upstream's NVVM lowering maps it to libdevice's
+    `__nv_fmodf`, but `gpu-lower-to-nvvm-pipeline` converts arith to LLVM
+    before it, and the `llvm.frem` that results is illegal there. This pass,
+    run on a `gpu.module` before that pipeline, calls libdevice itself:
+    f32 and f64 remainders become calls of `__nv_fmodf` and `__nv_fmod`,
+    16-bit ones are computed in f32 and rounded once, and vectors element
+    by element.
+
+    ```mlir
+    %r = arith.remf %x, %y : f32
+    ```
+    becomes
+    ```mlir
+    %r = func.call @__nv_fmodf(%x, %y) : (f32, f32) -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // HIDET_TRANSFORMS_PASSES_TD
