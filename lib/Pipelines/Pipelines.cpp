@@ -124,7 +124,11 @@ void hidet::buildGPUPipeline(OpPassManager &pm,
 
 void hidet::buildCPUPipeline(OpPassManager &pm,
                              const CPUPipelineOptions &options) {
-  buildBufferizationPipeline(pm, options.fromTosa);
+  if (options.fromTosa)
+    tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  // 16-bit matmuls and convolutions accumulate in f32, as on the GPU.
+  pm.addNestedPass<func::FuncOp>(createAccumulateInF32());
+  buildBufferizationPipeline(pm, /*fromTosa=*/false);
   // bf16 conversions become integer arithmetic (arith-expand): the host's
   // C runtime need not provide __truncsfbf2 and friends.
   addPipeline(pm, "func.func(convert-linalg-to-loops),expand-strided-metadata,"

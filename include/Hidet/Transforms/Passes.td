@@ -600,4 +600,29 @@ def RemfToLibdevice
                            "::mlir::vector::VectorDialect"];
 }
 
+def AccumulateInF32
+    : Pass<"hidet-accumulate-in-f32", "::mlir::func::FuncOp"> {
+  let summary = "Gives 16-bit matmuls and convolutions on tensors f32 "
+                "accumulators.";
+  let description = [{
+    The GPU templates accumulate f16 and bf16 products in f32 whatever the
+    result type; upstream's loops accumulate in the result type. This pass,
+    which the CPU pipeline runs so that the reference computes what the GPU
+    does, rewrites each `linalg.matmul`, `linalg.batch_matmul` and named
+    convolution on tensors whose result is f16 or bf16 into the same op with
+    an f32 result (its init extended to f32; named ops extend their 16-bit
+    operands in their bodies) followed by one rounding to the 16-bit type.
+
+    ```mlir
+    %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x2xf16>)
+                       outs(%c : tensor<4x2xf16>) -> tensor<4x2xf16>
+    ```
+    becomes an `arith.extf` generic of `%c`, the matmul into
+    `tensor<4x2xf32>`, and an `arith.truncf` generic back to f16.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // HIDET_TRANSFORMS_PASSES_TD

@@ -1,0 +1,98 @@
+//===- AccumulateInF32.cpp - f32 accumulators for 16-bit anchors ----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements `hidet-accumulate-in-f32`, which the CPU pipeline
+// runs so that its 16-bit matmuls and convolutions accumulate in f32 as the
+// GPU templates do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace hidet {
+#define GEN_PASS_DEF_ACCUMULATEINF32
+#include "Hidet/Transforms/Passes.h.inc"
+} // namespace hidet
+
+using namespace mlir;
+
+namespace {
+
+/// `value` (a tensor) with its elements converted to `elt` by one generic.
+Value convert(OpBuilder &b, Location loc, Value value, Type elt) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto result = RankedTensorType::get(type.getShape(), elt);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), elt);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{result}, ValueRange{value}, ValueRange{empty},
+      ArrayRef<AffineMap>{id, id}, parallel,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = args[0];
+        Value c = elt.getIntOrFloatBitWidth() >
+                          type.getElementType().getIntOrFloatBitWidth()
+                      ? arith::ExtFOp::create(nb, nloc, elt, v).getResult()
+                      : arith::TruncFOp::create(nb, nloc, elt, v).getResult();
+        linalg::YieldOp::create(nb, nloc, c);
+      });
+  return generic.getResult(0);
+}
+
+/// The op `op` again, with the f32 init `init`: named ops extend their
+/// operands to the init's element type in their bodies.
+template <typename OpTy>
+Value recreate(OpBuilder &b, OpTy op, Value init) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (a.getName() != "operandSegmentSizes")
+      attrs.push_back(a);
+  return OpTy::create(b, op.getLoc(), TypeRange{init.getType()},
+                      op.getDpsInputs(), ValueRange{init}, attrs)
+      .getResult(0);
+}
+
+struct AccumulateInF32
+    : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> anchors;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv1DNcwFcwOp,
+               linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp,
+               linalg::Conv2DNgchwGfchwOp, linalg::Conv3DNcdhwFcdhwOp,
+               linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()) ||
+          !op.hasPureTensorSemantics() || op->getNumResults() != 1)
+        return;
+      Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+      if (elt.isF16() || elt.isBF16())
+        anchors.push_back(op);
+    });
+    for (linalg::LinalgOp op : anchors) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+      Value init = convert(b, loc, op.getDpsInits()[0], b.getF32Type());
+      Value wide =
+          llvm::TypeSwitch<Operation *, Value>(op.getOperation())
+              .Case<linalg::MatmulOp, linalg::BatchMatmulOp,
+                    linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+                    linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNgchwGfchwOp,
+                    linalg::Conv3DNcdhwFcdhwOp,
+                    linalg::DepthwiseConv2DNchwChwOp>(
+                  [&](auto named) { return recreate(b, named, init); });
+      op->getResult(0).replaceAllUsesWith(convert(b, loc, wide, elt));
+      op->erase();
+    }
+  }
+};
+
+} // namespace

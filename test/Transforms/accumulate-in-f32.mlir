@@ -1,0 +1,41 @@
+// RUN: hidet-opt %s -split-input-file --hidet-accumulate-in-f32 | FileCheck %s
+
+// A 16-bit matmul accumulates in f32: its init is extended, the matmul
+// writes f32 (the named op extends its f16 operands in its body), and the
+// result is rounded to f16 once.
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME:      %[[A:.*]]: tensor<4x8xf16>, %[[B:.*]]: tensor<8x2xf16>, %[[C:.*]]: tensor<4x2xf16>)
+// CHECK:         %[[C32:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<4x2xf16>) outs(%{{.*}} : tensor<4x2xf32>)
+// CHECK:           arith.extf %{{.*}} : f16 to f32
+// CHECK:         %[[M:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<4x8xf16>, tensor<8x2xf16>) outs(%[[C32]] : tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[M]] : tensor<4x2xf32>) outs(%{{.*}} : tensor<4x2xf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to f16
+// CHECK:         return %[[R]]
+func.func @matmul(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>, %c: tensor<4x2xf16>) -> tensor<4x2xf16> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x2xf16>) outs(%c : tensor<4x2xf16>) -> tensor<4x2xf16>
+  return %r : tensor<4x2xf16>
+}
+
+// -----
+
+// Convolutions keep their strides and dilations; bf16 too.
+// CHECK-LABEL: func.func @conv(
+// CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x3x9x9xbf16>, tensor<4x3x3x3xbf16>) outs(%{{.*}} : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+func.func @conv(%x: tensor<1x3x9x9xbf16>, %w: tensor<4x3x3x3xbf16>, %o: tensor<1x4x4x4xbf16>) -> tensor<1x4x4x4xbf16> {
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x9x9xbf16>, tensor<4x3x3x3xbf16>) outs(%o : tensor<1x4x4x4xbf16>) -> tensor<1x4x4x4xbf16>
+  return %r : tensor<1x4x4x4xbf16>
+}
+
+// -----
+
+// f32 matmuls, and matmuls on buffers, are left alone.
+// CHECK-LABEL: func.func @untouched(
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>) outs(%{{.*}} : tensor<4x2xf32>)
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4x8xf16>, memref<8x2xf16>) outs(%{{.*}} : memref<4x2xf16>)
+func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf32>, %d: memref<4x8xf16>, %e: memref<8x2xf16>, %f: memref<4x2xf16>) -> tensor<4x2xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x2xf32>) outs(%c : tensor<4x2xf32>) -> tensor<4x2xf32>
+  linalg.matmul ins(%d, %e : memref<4x8xf16>, memref<8x2xf16>) outs(%f : memref<4x2xf16>)
+  return %r : tensor<4x2xf32>
+}
