@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace hidet {
 #define GEN_PASS_DEF_ACCUMULATEINF32
@@ -48,29 +47,48 @@ Value convert(OpBuilder &b, Location loc, Value value, Type elt) {
   return generic.getResult(0);
 }
 
-/// The op `op` again, with the f32 init `init`: named ops extend their
-/// operands to the init's element type in their bodies.
-template <typename OpTy>
-Value recreate(OpBuilder &b, OpTy op, Value init) {
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute a : op->getAttrs())
-    if (a.getName() != "operandSegmentSizes")
-      attrs.push_back(a);
-  return OpTy::create(b, op.getLoc(), TypeRange{init.getType()},
-                      op.getDpsInputs(), ValueRange{init}, attrs)
-      .getResult(0);
-}
+/// The named ops rewritten: the matmuls and convolutions the importer
+/// writes. `recreate` builds `op` again with the f32 init `init` (named ops
+/// extend their operands to the init's element type in their bodies), or
+/// returns null for other ops.
+template <typename... OpTys> struct NamedAnchors {
+  static bool contains(Operation *op) { return isa<OpTys...>(op); }
+
+  static Value recreate(OpBuilder &b, Operation *op, Value init) {
+    Value wide;
+    ((wide = wide ? wide : recreateAs<OpTys>(b, op, init)), ...);
+    return wide;
+  }
+
+private:
+  template <typename OpTy>
+  static Value recreateAs(OpBuilder &b, Operation *op, Value init) {
+    auto named = dyn_cast<OpTy>(op);
+    if (!named)
+      return Value();
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : op->getAttrs())
+      if (a.getName() != "operandSegmentSizes")
+        attrs.push_back(a);
+    return OpTy::create(b, op->getLoc(), TypeRange{init.getType()},
+                        named.getDpsInputs(), ValueRange{init}, attrs)
+        .getResult(0);
+  }
+};
+
+using Anchors =
+    NamedAnchors<linalg::MatmulOp, linalg::BatchMatmulOp,
+                 linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+                 linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNgchwGfchwOp,
+                 linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv2DNchwChwOp>;
 
 struct AccumulateInF32
     : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> anchors;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv1DNcwFcwOp,
-               linalg::Conv2DNchwFchwOp, linalg::Conv2DNhwcHwcfOp,
-               linalg::Conv2DNgchwGfchwOp, linalg::Conv3DNcdhwFcdhwOp,
-               linalg::DepthwiseConv2DNchwChwOp>(op.getOperation()) ||
-          !op.hasPureTensorSemantics() || op->getNumResults() != 1)
+      if (!Anchors::contains(op) || !op.hasPureTensorSemantics() ||
+          op->getNumResults() != 1)
         return;
       Type elt = getElementTypeOrSelf(op->getResult(0).getType());
       if (elt.isF16() || elt.isBF16())
@@ -81,14 +99,7 @@ struct AccumulateInF32
       Location loc = op.getLoc();
       Type elt = getElementTypeOrSelf(op->getResult(0).getType());
       Value init = convert(b, loc, op.getDpsInits()[0], b.getF32Type());
-      Value wide =
-          llvm::TypeSwitch<Operation *, Value>(op.getOperation())
-              .Case<linalg::MatmulOp, linalg::BatchMatmulOp,
-                    linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
-                    linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNgchwGfchwOp,
-                    linalg::Conv3DNcdhwFcdhwOp,
-                    linalg::DepthwiseConv2DNchwChwOp>(
-                  [&](auto named) { return recreate(b, named, init); });
+      Value wide = Anchors::recreate(b, op, init);
       op->getResult(0).replaceAllUsesWith(convert(b, loc, wide, elt));
       op->erase();
     }
