@@ -41,6 +41,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
@@ -137,6 +139,7 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
     os << "func " << func.getSymName() << " " << type.getNumInputs() << " "
        << type.getNumResults() << "\n";
     unsigned index = 0;
+    llvm::StringSet<> weightNames;
     auto describe = [&](Type t, const char *dir) {
       auto tensor = dyn_cast<RankedTensorType>(t);
       std::string dtype =
@@ -149,11 +152,30 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
         ok = false;
         return;
       }
-      // An input that holds a weight of an external weights file.
-      auto weight = index < type.getNumInputs()
-                        ? func.getArgAttrOfType<StringAttr>(index,
-                                                            "hidet.weight")
-                        : StringAttr();
+      // An input that holds a weight of an external weights file, named
+      // by one manifest token, once per function.
+      StringAttr weight;
+      if (index < type.getNumInputs()) {
+        if (Attribute a = func.getArgAttr(index, "hidet.weight")) {
+          weight = dyn_cast<StringAttr>(a);
+          if (!weight || weight.getValue().empty() ||
+              !llvm::all_of(weight.getValue(), [](char c) {
+                return llvm::isAlnum(c) || c == '_' || c == '.';
+              })) {
+            func.emitError("hidet-compile: hidet.weight of argument ")
+                << index << " must be a name of letters, digits, '_' and "
+                << "'.'; got " << a;
+            ok = false;
+            return;
+          }
+          if (!weightNames.insert(weight.getValue()).second) {
+            func.emitError("hidet-compile: two arguments are the weight '")
+                << weight.getValue() << "'";
+            ok = false;
+            return;
+          }
+        }
+      }
       os << "arg " << index++ << " " << (weight ? "weight" : dir) << " "
          << dtype << " ";
       if (tensor.getRank() == 0)

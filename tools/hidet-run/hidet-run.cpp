@@ -71,8 +71,8 @@ std::vector<const FuncSpec *> selectFunctions(const Library &library,
     error = library.path + " has no function '" + options.func +
             "' (it has: " + names + ")";
   else if (options.hasArgFiles() && selected.size() > 1)
-    error = "--input, --expected-output and --output are for one function, "
-            "but " +
+    error = "--input, --expected-output, --output and --weights are for one "
+            "function, but " +
             library.path + " has several (" + names +
             "): choose one with --func";
   else

@@ -82,7 +82,7 @@
 // RUN: (hidet-run %fixtures/libfixture_cpu.so --input=@%t.d/a.npy; test $? -eq 2) 2>&1 | FileCheck %s --check-prefix=FUNCS
 // RUN: hidet-run %fixtures/libfixture_cpu.so --func neg --output=@%t.d/neg.npy --reps 0
 // RUN: od -An -tx1 -j8 -N2 %t.d/neg.npy | FileCheck %s --check-prefix=NEG
-// FUNCS: hidet-run: --input, --expected-output and --output are for one function, but {{.*}}libfixture_cpu.so has several (add, neg): choose one with --func
+// FUNCS: hidet-run: --input, --expected-output, --output and --weights are for one function, but {{.*}}libfixture_cpu.so has several (add, neg): choose one with --func
 // NEG: 76 00
 
 func.func @add(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
