@@ -82,8 +82,7 @@ using Anchors =
                  linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNgchwGfchwOp,
                  linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv2DNchwChwOp>;
 
-struct AccumulateInF32
-    : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
+struct AccumulateInF32 : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> anchors;
     getOperation().walk([&](linalg::LinalgOp op) {

@@ -37,9 +37,11 @@ struct ExternDynamicShared
     : hidet::impl::ExternDynamicSharedBase<ExternDynamicShared> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (!module.walk([](gpu::DynamicSharedMemoryOp) {
+    if (!module
+             .walk([](gpu::DynamicSharedMemoryOp) {
                return WalkResult::interrupt();
-             }).wasInterrupted())
+             })
+             .wasInterrupted())
       return;
     auto shared = static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
     auto type = LLVM::LLVMArrayType::get(IntegerType::get(&getContext(), 8),

@@ -74,9 +74,8 @@ struct RemfToLibdevice : hidet::impl::RemfToLibdeviceBase<RemfToLibdevice> {
     }
     if (t.isF16() || t.isBF16()) {
       Type f32 = b.getF32Type();
-      FailureOr<Value> r =
-          lower(b, loc, arith::ExtFOp::create(b, loc, f32, x),
-                arith::ExtFOp::create(b, loc, f32, y));
+      FailureOr<Value> r = lower(b, loc, arith::ExtFOp::create(b, loc, f32, x),
+                                 arith::ExtFOp::create(b, loc, f32, y));
       if (failed(r))
         return failure();
       return arith::TruncFOp::create(b, loc, t, *r).getResult();

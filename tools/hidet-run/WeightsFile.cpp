@@ -37,8 +37,7 @@ bool WeightsFile::open(const std::string &filePath, std::string &error) {
     if (lineNumber == 1) {
       int64_t version = 0;
       if (tokens.size() != 2 || tokens[0] != HIDET_WEIGHTS_MAGIC ||
-          !parseInt(tokens[1], 0, std::numeric_limits<int32_t>::max(),
-                    version))
+          !parseInt(tokens[1], 0, std::numeric_limits<int32_t>::max(), version))
         return fail("not a weights file (expected '" HIDET_WEIGHTS_MAGIC
                     " <version>')");
       if (version != HIDET_WEIGHTS_VERSION)

@@ -63,10 +63,9 @@ TEST(ManifestWeight, RejectsMisuse) {
 
 /// Writes `text` to a temporary file and returns its path.
 std::string writeTemp(const std::string &text) {
-  std::string path = ::testing::TempDir() + "weights-" +
-                     ::testing::UnitTest::GetInstance()
-                         ->current_test_info()
-                         ->name();
+  std::string path =
+      ::testing::TempDir() + "weights-" +
+      ::testing::UnitTest::GetInstance()->current_test_info()->name();
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -113,8 +112,8 @@ TEST(WeightsFile, RejectsBadHeaders) {
                           error));
   EXPECT_NE(error.find("listed twice"), std::string::npos) << error;
   WeightsFile open;
-  EXPECT_FALSE(open.open(writeTemp("hidet-weights 1\nweight a f32 2 0 8\n"),
-                         error));
+  EXPECT_FALSE(
+      open.open(writeTemp("hidet-weights 1\nweight a f32 2 0 8\n"), error));
   EXPECT_NE(error.find("no 'end' line"), std::string::npos) << error;
 }
 

@@ -21,7 +21,6 @@ using namespace mlir;
 
 namespace hidet::onnx_import {
 
-
 static uint64_t alignUp(uint64_t n) {
   return (n + HIDET_WEIGHTS_ALIGN - 1) / HIDET_WEIGHTS_ALIGN *
          HIDET_WEIGHTS_ALIGN;
