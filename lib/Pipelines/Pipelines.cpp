@@ -80,6 +80,11 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   }
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
+  if (options.planMemory) {
+    PlanDeviceMemoryOptions plan;
+    plan.alignment = options.workspaceAlignment;
+    pm.addNestedPass<func::FuncOp>(createPlanDeviceMemory(plan));
+  }
   if (options.fastMath)
     pm.addNestedPass<func::FuncOp>(createFastMath());
   NarrowMathOptions narrow;

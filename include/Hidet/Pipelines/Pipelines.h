@@ -101,6 +101,17 @@ struct GPUPipelineOptions
       llvm::cl::desc("Bytes per thread access in rule-based injective "
                      "kernels"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> planMemory{
+      *this, "plan-memory",
+      llvm::cl::desc("Place the temporaries of public functions in one "
+                     "workspace argument shared by liveness "
+                     "(hidet-plan-device-memory)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> workspaceAlignment{
+      *this, "workspace-alignment",
+      llvm::cl::desc("Alignment of each temporary in the workspace, in bytes "
+                     "(hidet-plan-device-memory{alignment})"),
+      llvm::cl::init(256)};
 };
 
 /// Options of `hidet-cpu-pipeline`: the same input to LLVM-dialect CPU code,

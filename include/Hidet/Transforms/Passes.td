@@ -625,4 +625,85 @@ def AccumulateInF32
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PlanDeviceMemory : Pass<"hidet-plan-device-memory",
+                            "::mlir::func::FuncOp"> {
+  let summary = "Places a host function's device temporaries in one arena "
+                "that the caller provides, shared by liveness.";
+  let description = [{
+    After `hidet-host-buffers-to-device`, every temporary of a public host
+    function is a `gpu.alloc` released at the end of the function. This
+    pass gives each one a byte offset in a single workspace buffer, passed
+    by the caller as a new last argument `memref<?xi8>` marked
+    `hidet.workspace`: the temporaries become `memref.view`s of it and the
+    `gpu.alloc`/`gpu.dealloc` pairs disappear, so a call allocates nothing
+    and can be captured in a CUDA graph.
+
+    Live ranges are the positions, in the function's entry block, of a
+    buffer's first and last use (uses through view-like ops count; a use
+    inside a region counts at its top-level ancestor). Kernels run in
+    program order on one stream, so buffers whose live ranges are disjoint
+    share bytes. The placement is greedy by size (Hidet/Analysis/MemoryPlan.h).
+    Writing in place is decided earlier, by one-shot bufferization (an op
+    whose destination operand is an input's tensor writes into that
+    buffer), so here every buffer is planned apart from the ones it is live
+    with.
+
+    The function gets `hidet.workspace = {size, intermediates, buffers}`:
+    the arena's size and the sum of the planned buffers' sizes in bytes, and
+    how many buffers were planned. `hidet-compile` writes the size into the
+    library's manifest. Temporaries with dynamic shapes, non-identity
+    layouts or outside the entry block are left as they are; private
+    functions are left alone (their callers would need the argument).
+
+    ```mlir
+    %0 = gpu.alloc () : memref<4x8xf32>
+    ...
+    gpu.dealloc %0 : memref<4x8xf32>
+    ```
+    becomes, with `%ws: memref<?xi8> {hidet.workspace}` the new argument,
+    ```mlir
+    %c0 = arith.constant 0 : index
+    %0 = memref.view %ws[%c0][] : memref<?xi8> to memref<4x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"256",
+           "Alignment of every buffer in the arena, in bytes (a power of "
+           "two, at least 16 for TMA)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def ConstantsToWeights : Pass<"hidet-constants-to-weights",
+                              "::mlir::ModuleOp"> {
+  let summary = "Turns the large constants of public functions into weight "
+                "arguments that a runtime uploads once.";
+  let description = [{
+    A constant tensor of a GPU library that stays a constant is copied from
+    host memory to the device on every call. This pass makes each
+    non-splat `arith.constant` of a public function with more than
+    `max-inline-elements` elements an input of the function (after the
+    existing inputs) marked `hidet.weight = "<name>"`, with its value kept in
+    `hidet.weight_value`. `hidet-compile` moves the values into the library
+    (a weights image in the format of `hidet/Weights.h`) and lists the
+    arguments as `weight` in the manifest; the runtime uploads them to the
+    device once, when a model is loaded.
+
+    Names come from the constant's `dense_resource` key, else `weight<N>`,
+    made unique and restricted to manifest tokens (letters, digits, `_`,
+    `.`). Element types must be those of the manifest (f32, f16, bf16, f64,
+    i32, i64, i8); i1 constants and splats stay constants, and unused
+    constants are not made inputs. A function whose
+    arguments include any that are not tensors is left alone.
+  }];
+  let options = [
+    Option<"maxInlineElements", "max-inline-elements", "int64_t",
+           /*default=*/"16",
+           "Constants with at most this many elements stay constants">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // HIDET_TRANSFORMS_PASSES_TD

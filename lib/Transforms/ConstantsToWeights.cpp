@@ -1,0 +1,107 @@
+//===- ConstantsToWeights.cpp - Large constants as weight arguments -------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements `hidet-constants-to-weights`: the large constants of
+// a public function become inputs marked `hidet.weight`, so that a runtime
+// uploads them to the device once instead of on every call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Runtime/ManifestTypes.h"
+#include "Hidet/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace hidet {
+#define GEN_PASS_DEF_CONSTANTSTOWEIGHTS
+#include "Hidet/Transforms/Passes.h.inc"
+} // namespace hidet
+
+using namespace mlir;
+
+namespace {
+
+/// A manifest token made from `key`: other characters become `_`.
+std::string sanitize(StringRef key) {
+  std::string name;
+  for (char c : key)
+    name += llvm::isAlnum(c) || c == '_' || c == '.' ? c : '_';
+  return name;
+}
+
+/// Whether `value` can be a weight: its bytes are available in the
+/// manifest's encoding (bit-packed i1 and splats are not).
+bool isWeightValue(ElementsAttr value, int64_t maxInlineElements) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getNumElements() <= maxInlineElements ||
+      hidet::manifestDTypeName(type.getElementType()).empty() ||
+      type.getElementType().isInteger(1))
+    return false;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return resource.getRawHandle().getBlob() != nullptr;
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  return dense && !dense.isSplat();
+}
+
+struct ConstantsToWeightsPass
+    : hidet::impl::ConstantsToWeightsBase<ConstantsToWeightsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic() &&
+          llvm::all_of(func.getArgumentTypes(),
+                       [](Type t) { return isa<RankedTensorType>(t); }))
+        convert(func);
+  }
+
+  void convert(func::FuncOp func) {
+    MLIRContext *ctx = &getContext();
+    llvm::StringSet<> names;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (auto name = func.getArgAttrOfType<StringAttr>(i, "hidet.weight"))
+        names.insert(name.getValue());
+    llvm::DenseMap<Attribute, Value> arguments;
+    SmallVector<arith::ConstantOp> constants;
+    func.walk([&](arith::ConstantOp op) {
+      auto value = dyn_cast<ElementsAttr>(op.getValue());
+      if (value && !op->use_empty() && isWeightValue(value, maxInlineElements))
+        constants.push_back(op);
+    });
+    unsigned count = 0;
+    for (arith::ConstantOp op : constants) {
+      Attribute value = op.getValue();
+      Value &arg = arguments[value];
+      if (!arg) {
+        auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+        std::string base = resource ? sanitize(resource.getRawHandle().getKey())
+                                    : "weight" + std::to_string(count++);
+        std::string name = base;
+        for (int n = 1; names.contains(name); ++n)
+          name = base + "_" + std::to_string(n);
+        names.insert(name);
+        unsigned index = func.getNumArguments();
+        NamedAttribute attrs[] = {
+            NamedAttribute(StringAttr::get(ctx, "hidet.weight"),
+                           StringAttr::get(ctx, name)),
+            NamedAttribute(StringAttr::get(ctx, "hidet.weight_value"), value)};
+        if (failed(func.insertArgument(index, op.getType(),
+                                       DictionaryAttr::get(ctx, attrs),
+                                       op.getLoc())))
+          return signalPassFailure();
+        arg = func.getArgument(index);
+      }
+      op.getResult().replaceAllUsesWith(arg);
+      op->erase();
+    }
+  }
+};
+
+} // namespace
