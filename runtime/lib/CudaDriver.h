@@ -62,7 +62,14 @@ namespace hidet::runtime {
   X(cuMemsetD16Async)                                                          \
   X(cuMemsetD32Async)                                                          \
   X(cuMemHostRegister)                                                         \
-  X(cuMemHostUnregister)
+  X(cuMemHostUnregister)                                                       \
+  X(cuPointerGetAttribute)                                                     \
+  X(cuStreamBeginCapture)                                                      \
+  X(cuStreamEndCapture)                                                        \
+  X(cuGraphInstantiateWithFlags)                                               \
+  X(cuGraphLaunch)                                                             \
+  X(cuGraphExecDestroy)                                                        \
+  X(cuGraphDestroy)
 
 // Entry points added in CUDA 12.0 (Hopper clusters and TMA). An older driver
 // still runs code that does not use them; using them reports an error.

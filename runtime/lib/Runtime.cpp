@@ -13,7 +13,8 @@
 
 #include "hidet/Runtime.h"
 
-#include "CudaDriver.h"
+#include "CallState.h"
+#include "Scope.h"
 
 #include <algorithm>
 #include <array>
@@ -35,203 +36,13 @@ using namespace hidet::runtime;
 
 namespace {
 
-//===----------------------------------------------------------------------===//
-// Error state
-//===----------------------------------------------------------------------===//
-
-// Plain storage only: libraries call in from global destructors at exit,
-// possibly after this file's destructors would have run.
-std::mutex errorMutex;
-int recordedCode = HIDET_RUNTIME_OK;
-char recordedMessage[4096];
-std::atomic<bool> printErrors{true};
-
-void recordErrorV(int code, const char *format, va_list args) {
-  char message[sizeof(recordedMessage)];
-  std::vsnprintf(message, sizeof(message), format, args);
-  if (printErrors.load(std::memory_order_relaxed))
-    std::fprintf(stderr, "hidet-runtime: %s\n", message);
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (recordedCode != HIDET_RUNTIME_OK)
-    return;
-  recordedCode = code;
-  std::memcpy(recordedMessage, message, sizeof(message));
-}
-
-__attribute__((format(printf, 2, 3))) void
-recordError(int code, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  recordErrorV(code, format, args);
-  va_end(args);
-}
-
-/// A fixed-size text that printf-style pieces are appended to, truncating;
-/// error paths should not allocate.
-template <size_t N> class DetailText {
-public:
-  __attribute__((format(printf, 2, 3))) DetailText &
-  operator()(const char *format, ...) {
-    if (length + 1 >= N)
-      return *this;
-    va_list args;
-    va_start(args, format);
-    int written = std::vsnprintf(buffer + length, N - length, format, args);
-    va_end(args);
-    if (written > 0)
-      length = std::min(N - 1, length + static_cast<size_t>(written));
-    return *this;
-  }
-  const char *c_str() const { return buffer; }
-
-private:
-  char buffer[N] = {};
-  size_t length = 0;
-};
-
-using Detail = DetailText<3072>;
-
-//===----------------------------------------------------------------------===//
-// Devices and contexts
-//===----------------------------------------------------------------------===//
-
-constexpr int kMaxDevices = 64;
-
-// Set by mgpuSetDefaultDevice; per thread, as in MLIR's own wrappers.
-thread_local int32_t defaultDevice = 0;
-
-// Primary contexts, retained once per device and never released: modules
-// loaded into them live until the process ends.
-std::atomic<CUcontext> primaryContexts[kMaxDevices];
-std::mutex contextMutex;
-bool driverInitialized = false;
-CUresult driverInitResult = CUDA_SUCCESS;
-
 // The process-wide stream of hidetRuntimeSetStream.
 std::atomic<CUstream> overrideStream{nullptr};
 
-/// One runtime entry point's use of the driver. Construction loads the
-/// driver and pushes the primary context of the thread's default device;
-/// destruction pops it. Failures are recorded under the entry point's name.
-class Scope {
-public:
-  /// With `quietAtExit`, CUDA_ERROR_DEINITIALIZED is not reported: cleanup
-  /// run by global destructors may find the driver already shut down.
-  explicit Scope(const char *where, bool quietAtExit = false)
-      : where(where), quietAtExit(quietAtExit) {
-    const char *reason = nullptr;
-    cu = getCudaDriver(status, reason);
-    if (!cu) {
-      recordError(status, "%s: CUDA driver not available: %s", where, reason);
-      return;
-    }
-    CUcontext context = nullptr;
-    if (!getPrimaryContext(context) ||
-        !check(cu->cuCtxPushCurrent(context), "cuCtxPushCurrent"))
-      return;
-    pushed = true;
-  }
-
-  ~Scope() {
-    if (pushed)
-      check(cu->cuCtxPopCurrent(nullptr), "cuCtxPopCurrent");
-  }
-
-  Scope(const Scope &) = delete;
-  Scope &operator=(const Scope &) = delete;
-
-  /// Whether the context is current and driver calls can be made.
-  explicit operator bool() const { return pushed; }
-
-  /// Records `result` if it is an error; returns whether it was a success.
-  /// `call` is the call's source text, of which the callee is reported.
-  bool check(CUresult result, std::string_view call) {
-    return check(result, call, [](Detail &) {});
-  }
-
-  /// As above; on failure `describe` appends details (kernel names, sizes,
-  /// JIT logs), so that the success path formats nothing.
-  template <typename Describe>
-  bool check(CUresult result, std::string_view call, Describe &&describe) {
-    if (result == CUDA_SUCCESS)
-      return true;
-    status = result;
-    if (quietAtExit && result == CUDA_ERROR_DEINITIALIZED)
-      return false;
-    std::string_view callee = call.substr(0, call.find('('));
-    const char *name = nullptr, *text = nullptr;
-    if (cu->cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
-      name = "unrecognized CUDA error";
-    if (cu->cuGetErrorString(result, &text) != CUDA_SUCCESS || !text)
-      text = "no description";
-    Detail detail;
-    describe(detail);
-    recordError(result, "%s: %.*s failed with %s (%d: %s)%s%s", where,
-                static_cast<int>(callee.size()), callee.data(), name,
-                static_cast<int>(result), text, detail.c_str()[0] ? "; " : "",
-                detail.c_str());
-    return false;
-  }
-
-  /// Records an error that is not a driver result.
-  __attribute__((format(printf, 3, 4))) void fail(int code, const char *format,
-                                                  ...) {
-    status = code;
-    char message[2048];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(message, sizeof(message), format, args);
-    va_end(args);
-    recordError(code, "%s: %s", where, message);
-  }
-
-  /// 0, or the status of this scope's failure.
-  int getStatus() const { return status; }
-
-  const CudaDriver *cu = nullptr;
-
-private:
-  bool getPrimaryContext(CUcontext &context) {
-    int32_t device = defaultDevice;
-    if (device < 0 || device >= kMaxDevices) {
-      fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-           "device %d is out of range (at most %d devices)", device,
-           kMaxDevices);
-      return false;
-    }
-    context = primaryContexts[device].load(std::memory_order_acquire);
-    if (context)
-      return true;
-    std::lock_guard<std::mutex> lock(contextMutex);
-    context = primaryContexts[device].load(std::memory_order_relaxed);
-    if (context)
-      return true;
-    if (!driverInitialized) {
-      driverInitResult = cu->cuInit(0);
-      driverInitialized = true;
-    }
-    if (!check(driverInitResult, "cuInit"))
-      return false;
-    auto describe = [device](Detail &detail) { detail("device %d", device); };
-    CUdevice handle = 0;
-    if (!check(cu->cuDeviceGet(&handle, device), "cuDeviceGet", describe) ||
-        !check(cu->cuDevicePrimaryCtxRetain(&context, handle),
-               "cuDevicePrimaryCtxRetain", describe))
-      return false;
-    primaryContexts[device].store(context, std::memory_order_release);
-    return true;
-  }
-
-  const char *where;
-  bool quietAtExit;
-  bool pushed = false;
-  int status = HIDET_RUNTIME_OK;
-};
-
-// Calls a driver function through the scope's table (under the versioned
-// name cuda.h maps it to) and checks the result.
-#define HIDET_CU(scope, call, ...)                                             \
-  (scope).check((scope).cu->call, #call, ##__VA_ARGS__)
+/// Whether `stream` is the one of the model run on this thread.
+bool isCallStream(hidetStream_t stream) {
+  return activeCall && stream == activeCall->stream;
+}
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -338,30 +149,8 @@ auto *tensorMapCache = new std::map<TensorMapKey, CUdeviceptr>();
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Runtime state and errors
+// Runtime state
 //===----------------------------------------------------------------------===//
-
-extern "C" int hidetRuntimeInit(void) {
-  Scope scope("hidetRuntimeInit");
-  return scope.getStatus();
-}
-
-extern "C" int hidetRuntimeLastError(const char **message) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (message)
-    *message = recordedCode == HIDET_RUNTIME_OK ? "" : recordedMessage;
-  return recordedCode;
-}
-
-extern "C" void hidetRuntimeClearError(void) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  recordedCode = HIDET_RUNTIME_OK;
-  recordedMessage[0] = '\0';
-}
-
-extern "C" int hidetRuntimeSetErrorPrinting(int enabled) {
-  return printErrors.exchange(enabled != 0);
-}
 
 extern "C" int hidetRuntimeDeviceName(char *buf, size_t size) {
   Scope scope("hidetRuntimeDeviceName");
@@ -577,6 +366,8 @@ extern "C" void mgpuLaunchKernel(hidetFunction_t function, int64_t gridX,
                                  int64_t /*paramsCount*/) {
   // paramsCount serves runtimes that copy arguments; the driver reads them
   // through `params` using the kernel's own parameter layout.
+  if (activeCall)
+    ++activeCall->launches;
   Scope scope("mgpuLaunchKernel");
   if (!scope ||
       !checkLaunch(scope, function,
@@ -600,6 +391,8 @@ mgpuLaunchClusterKernel(hidetFunction_t function, int64_t clusterX,
                         int64_t gridY, int64_t gridZ, int64_t blockX,
                         int64_t blockY, int64_t blockZ, int32_t smemBytes,
                         hidetStream_t stream, void **params, void **extra) {
+  if (activeCall)
+    ++activeCall->launches;
   Scope scope("mgpuLaunchClusterKernel");
   if (!scope ||
       !checkLaunch(scope, function,
@@ -653,7 +446,11 @@ mgpuLaunchClusterKernel(hidetFunction_t function, int64_t clusterX,
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+thread_local CallState *hidet::runtime::activeCall = nullptr;
+
 extern "C" hidetStream_t mgpuStreamCreate(void) {
+  if (activeCall)
+    return activeCall->stream;
   if (CUstream stream = overrideStream.load())
     return stream;
   Scope scope("mgpuStreamCreate");
@@ -665,7 +462,7 @@ extern "C" hidetStream_t mgpuStreamCreate(void) {
 
 extern "C" void mgpuStreamDestroy(hidetStream_t stream) {
   // The null stream cannot be destroyed; the override belongs to the runner.
-  if (!stream || stream == overrideStream.load())
+  if (!stream || stream == overrideStream.load() || isCallStream(stream))
     return;
   Scope scope("mgpuStreamDestroy");
   if (scope)
@@ -691,6 +488,9 @@ extern "C" hidetEvent_t hidetRuntimeRecordBeforeSync(hidetEvent_t event) {
 }
 
 extern "C" void mgpuStreamSynchronize(hidetStream_t stream) {
+  // A model run returns without waiting (and may be under capture).
+  if (activeCall && (!stream || isCallStream(stream)))
+    return;
   // Where faults of earlier asynchronous kernels surface.
   Scope scope("mgpuStreamSynchronize");
   if (!scope)
@@ -778,6 +578,8 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, hidetStream_t /*stream*/,
   // tell stream-ordered allocations from managed ones.
   if (sizeBytes == 0)
     return nullptr;
+  if (activeCall)
+    ++activeCall->allocations;
   if (!isHostShared && cacheEnabled()) {
     std::lock_guard<std::mutex> lock(cacheMutex);
     auto it = freeBlocks.find(sizeBytes);
@@ -846,6 +648,14 @@ extern "C" void mgpuMemcpy(void *dst, void *src, uint64_t sizeBytes,
     return;
   // Unified addressing lets one call serve every direction.
   Scope scope("mgpuMemcpy");
+  if (scope && activeCall) {
+    // Copies from pageable host memory cannot be captured in graphs.
+    CUmemorytype type = CU_MEMORYTYPE_HOST;
+    if (scope.cu->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                        toDevicePtr(src)) != CUDA_SUCCESS ||
+        type == CU_MEMORYTYPE_HOST)
+      ++activeCall->hostCopies;
+  }
   if (scope)
     HIDET_CU(scope, cuMemcpyAsync(toDevicePtr(dst), toDevicePtr(src), sizeBytes,
                                   stream));

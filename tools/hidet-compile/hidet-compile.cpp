@@ -24,12 +24,16 @@
 #include "Hidet/InitAllDialects.h"
 #include "Hidet/Pipelines/Pipelines.h"
 #include "Hidet/Runtime/ManifestTypes.h"
+#include "Hidet/Runtime/WeightsImage.h"
+#include "Hidet/Transforms/Passes.h"
+#include "hidet/Manifest.h"
 #ifdef HIDET_ENABLE_ONNX
 #include "Hidet/Import/OnnxImporter.h"
 #endif
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -111,6 +115,13 @@ static cl::opt<std::string> externalWeights(
              "the library; they become inputs that the manifest marks "
              "'weight' (hidet-run --weights=FILE)"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool> constantsAsWeights(
+    "constants-as-weights",
+    cl::desc("GPU libraries: large constants become weight inputs whose "
+             "values the library holds as a weights image, uploaded to the "
+             "device once by the runtime instead of on every call "
+             "(hidet-constants-to-weights; default on)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<int64_t>
     defaultDim("default-dim",
                cl::desc("ONNX input: extent of symbolic input dimensions "
@@ -122,6 +133,88 @@ static int fail(const llvm::Twine &msg) {
   return 1;
 }
 
+/// Whether `name` can be a manifest token naming an argument.
+static bool isManifestName(StringRef name) {
+  return !name.empty() && name.size() <= 256 && llvm::all_of(name, [](char c) {
+    return llvm::isPrint(c) && c != ' ' && c != '#';
+  });
+}
+
+/// How the manifest names the external weights file: its path relative to
+/// the library's directory when both are in the same one, else as given.
+static std::string getWeightsReference() {
+  StringRef weightsDir = llvm::sys::path::parent_path(externalWeights);
+  StringRef libDir = llvm::sys::path::parent_path(outputFile);
+  if (weightsDir == libDir)
+    return llvm::sys::path::filename(externalWeights).str();
+  SmallString<256> absolute(externalWeights);
+  llvm::sys::fs::make_absolute(absolute);
+  return absolute.str().str();
+}
+
+/// Moves the values of the weight inputs that hidet-constants-to-weights
+/// made (`hidet.weight_value`) into a weights image (hidet/Weights.h),
+/// returned empty when there are none.
+static std::string takeWeightValues(ModuleOp module) {
+  SmallVector<hidet::WeightRecord> records;
+  SmallVector<std::string> dtypes;
+  module.walk([&](func::FuncOp func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      auto value = func.getArgAttrOfType<ElementsAttr>(i, "hidet.weight_value");
+      auto name = func.getArgAttrOfType<StringAttr>(i, "hidet.weight");
+      if (!value || !name)
+        continue;
+      ArrayRef<char> data;
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+        data = resource.getRawHandle().getBlob()->getData();
+      else
+        data = cast<DenseElementsAttr>(value).getRawData();
+      auto type = cast<ShapedType>(value.getType());
+      records.push_back({name.getValue(),
+                         hidet::manifestDTypeName(type.getElementType()),
+                         type.getShape(), data});
+      func.removeArgAttr(i, "hidet.weight_value");
+    }
+  });
+  std::string image;
+  if (records.empty())
+    return image;
+  llvm::raw_string_ostream os(image);
+  hidet::writeWeightsImage(os, records);
+  return image;
+}
+
+/// Adds `workspace <bytes> <intermediates>` after each `func` statement of
+/// `manifest` whose function took a workspace (hidet-plan-device-memory),
+/// as the lowered module's `hidet.workspace` attributes say.
+static std::string addWorkspaces(StringRef manifest, ModuleOp module) {
+  llvm::StringMap<std::pair<int64_t, int64_t>> workspaces;
+  module.walk([&](Operation *op) {
+    auto info = op->getAttrOfType<DictionaryAttr>("hidet.workspace");
+    auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!info || !name)
+      return;
+    auto size = info.getAs<IntegerAttr>("size");
+    auto sum = info.getAs<IntegerAttr>("intermediates");
+    if (size && sum)
+      workspaces[name.getValue()] = {size.getInt(), sum.getInt()};
+  });
+  std::string text;
+  SmallVector<StringRef> lines;
+  manifest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    text += line.str() + "\n";
+    SmallVector<StringRef> tokens;
+    line.split(tokens, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    if (tokens.size() != 4 || tokens[0] != "func")
+      continue;
+    auto it = workspaces.find(tokens[1]);
+    if (it != workspaces.end())
+      text += "workspace " + std::to_string(it->second.first) + " " +
+              std::to_string(it->second.second) + "\n";
+  }
+  return text;
+}
 
 /// Describes the public functions of `module` and marks them for C
 /// interface emission. Fails on signatures the libraries cannot expose. The
@@ -131,6 +224,8 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
   std::string text = "hidet-manifest 1\n";
   llvm::raw_string_ostream os(text);
   os << "target " << target << "\n";
+  if (!externalWeights.empty())
+    os << "weights " << getWeightsReference() << "\n";
   bool ok = true;
   module.walk([&](func::FuncOp func) {
     if (func.isPrivate() || func.isExternal())
@@ -182,8 +277,19 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
         os << "scalar";
       else
         llvm::interleave(tensor.getShape(), os, "x");
-      if (weight)
+      if (weight) {
         os << " " << weight.getValue();
+      } else {
+        // The tensor's name (ONNX graph inputs and outputs), where it is one
+        // manifest token.
+        auto name = dyn_cast_or_null<StringAttr>(
+            index <= type.getNumInputs()
+                ? func.getArgAttr(index - 1, "hidet.name")
+                : func.getResultAttr(index - 1 - type.getNumInputs(),
+                                     "hidet.name"));
+        if (name && isManifestName(name.getValue()))
+          os << " " << name.getValue();
+      }
       os << "\n";
     };
     for (Type t : type.getInputs())
@@ -247,14 +353,24 @@ static void addPackedEntry(llvm::Module &module, StringRef name) {
   builder.CreateRetVoid();
 }
 
-/// Adds `hidet_manifest` as an exported NUL-terminated string, and the
-/// packed entry point of each function it declares.
-static void addManifest(llvm::Module &module, StringRef manifest) {
+/// Adds `hidet_manifest` as an exported NUL-terminated string, the packed
+/// entry point of each function it declares, and the weights image
+/// `hidet_weights` when there is one.
+static void addManifest(llvm::Module &module, StringRef manifest,
+                        StringRef weightsImage) {
   llvm::LLVMContext &ctx = module.getContext();
   llvm::Constant *data = llvm::ConstantDataArray::getString(ctx, manifest);
   new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, data,
-                           "hidet_manifest");
+                           HIDET_MANIFEST_SYMBOL);
+  if (!weightsImage.empty()) {
+    llvm::Constant *image = llvm::ConstantDataArray::getRaw(
+        weightsImage, weightsImage.size(), llvm::Type::getInt8Ty(ctx));
+    auto *global = new llvm::GlobalVariable(
+        module, image->getType(), /*isConstant=*/true,
+        llvm::GlobalValue::ExternalLinkage, image, HIDET_WEIGHTS_SYMBOL);
+    global->setAlignment(llvm::Align(HIDET_WEIGHTS_ALIGN));
+  }
   for (StringRef name : getManifestFuncNames(manifest))
     addPackedEntry(module, name);
 }
@@ -385,9 +501,16 @@ static int compile(int argc, char **argv) {
       return fail("cannot parse " + inputFile);
   }
 
+  if (target == "gpu" && constantsAsWeights) {
+    PassManager weights = PassManager::on<ModuleOp>(&context);
+    weights.addPass(hidet::createConstantsToWeights());
+    if (failed(weights.run(*module)))
+      return fail("moving constants to weights failed");
+  }
   FailureOr<std::string> manifest = buildManifest(*module);
   if (failed(manifest))
     return 1;
+  std::string weightsImage = takeWeightValues(*module);
 
   PassManager pm = PassManager::on<ModuleOp>(&context);
   std::string pipeline =
@@ -400,6 +523,7 @@ static int compile(int argc, char **argv) {
     return fail("bad --pipeline-options '" + pipelineOptions + "'");
   if (failed(pm.run(*module)))
     return fail("the " + target + " pipeline failed");
+  *manifest = addWorkspaces(*manifest, *module);
 
   if (emit == "mlir") {
     std::error_code ec;
@@ -415,7 +539,7 @@ static int compile(int argc, char **argv) {
       translateModuleToLLVMIR(*module, llvmContext, "hidet");
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
-  addManifest(*llvmModule, *manifest);
+  addManifest(*llvmModule, *manifest, weightsImage);
   if (emit == "llvm") {
     std::error_code ec;
     llvm::raw_fd_ostream os(outputFile, ec);

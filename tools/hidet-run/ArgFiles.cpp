@@ -10,7 +10,6 @@
 #include "Npy.h"
 #include "Options.h"
 #include "Tensor.h"
-#include "WeightsFile.h"
 
 using namespace hidet::run;
 
@@ -60,55 +59,6 @@ bool readFiles(const std::vector<std::string> &paths, const char *option,
 }
 
 /// Fills the `weight` inputs of `func` from the weights file, by name.
-bool readWeights(const FuncSpec &func, const Options &options,
-                 ArgFiles &files, std::string &error) {
-  std::vector<size_t> weights;
-  for (size_t i = 0; i < func.numInputs; ++i)
-    if (!func.args[i].weight.empty())
-      weights.push_back(i);
-  if (weights.empty())
-    return true;
-  if (options.weights.empty()) {
-    error = "'" + func.name + "' takes " + std::to_string(weights.size()) +
-            " weight" + (weights.size() == 1 ? "" : "s") + " (arg " +
-            std::to_string(weights.front()) + ": '" +
-            func.args[weights.front()].weight +
-            "'); give their file with --weights=@<file>";
-    return false;
-  }
-  WeightsFile file;
-  if (!file.open(options.weights, error))
-    return false;
-  // Every weight is listed with its dtype and shape before any is read.
-  std::vector<const WeightsFile::Entry *> entries;
-  for (size_t arg : weights) {
-    const ArgSpec &spec = func.args[arg];
-    const WeightsFile::Entry *entry = file.lookup(spec.weight);
-    std::string where = options.weights + ", weight '" + spec.weight +
-                        "' (arg " + std::to_string(arg) + " of '" +
-                        func.name + "')";
-    if (!entry) {
-      error = where + ": not in the file";
-      return false;
-    }
-    ArgSpec found;
-    found.dtype = entry->dtype;
-    found.shape = entry->shape;
-    if (found.dtype != spec.dtype || found.shape != spec.shape) {
-      error = where + ": expected " + spec.str() + ", the file has " +
-              found.str();
-      return false;
-    }
-    entries.push_back(entry);
-  }
-  for (size_t i = 0; i < weights.size(); ++i) {
-    if (!file.read(*entries[i], files.data[weights[i]], error))
-      return false;
-    files.paths[weights[i]] = options.weights;
-  }
-  return true;
-}
-
 } // namespace
 
 bool hidet::run::readArgFiles(const FuncSpec &func, const Options &options,
@@ -130,9 +80,8 @@ bool hidet::run::readArgFiles(const FuncSpec &func, const Options &options,
   files.paths.assign(func.args.size(), "");
   files.data.assign(func.args.size(), {});
   return readFiles(options.inputs, "--input", func, inputs, files, error) &&
-         readFiles(options.expectedOutputs, "--expected-output", func,
-                   outputs, files, error) &&
-         readWeights(func, options, files, error);
+         readFiles(options.expectedOutputs, "--expected-output", func, outputs,
+                   files, error);
 }
 
 bool hidet::run::stageOutputs(

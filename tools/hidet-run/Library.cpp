@@ -85,30 +85,6 @@ void *hidet::run::lookupEntry(const Library &library, const FuncSpec &func,
 // Calls
 //===----------------------------------------------------------------------===//
 
-void CallArgs::add(void *data, const ArgSpec &arg) {
-  size_t rank = arg.shape.size();
-  std::vector<int64_t> words(3 + 2 * rank);
-  int64_t pointer = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
-  words[0] = pointer; // allocated
-  words[1] = pointer; // aligned
-  words[2] = 0;       // offset
-  int64_t stride = 1;
-  for (size_t i = rank; i-- > 0;) {
-    words[3 + i] = arg.shape[i];
-    words[3 + rank + i] = stride;
-    stride *= arg.shape[i];
-  }
-  // Moving the vector keeps its heap buffer, so earlier pointers stay valid.
-  descriptors.push_back(std::move(words));
-  pointers.push_back(descriptors.back().data());
-}
-
-void CallArgs::call(void *entry) const {
-  // The callee only reads the array.
-  reinterpret_cast<void (*)(void **)>(entry)(
-      const_cast<void **>(pointers.data()));
-}
-
 DeviceBuffers::~DeviceBuffers() {
   for (void *pointer : pointers)
     hidetFree(pointer);

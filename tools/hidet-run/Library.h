@@ -44,22 +44,6 @@ bool openLibrary(const std::string &path, Library &library,
 void *lookupEntry(const Library &library, const FuncSpec &func,
                   std::string &error);
 
-/// The arguments of one call: a memref descriptor per buffer and the
-/// pointers to them that the packed entry point takes.
-class CallArgs {
-public:
-  /// Appends the descriptor of `data`, a row-major contiguous buffer of
-  /// `arg`.
-  void add(void *data, const ArgSpec &arg);
-  /// Calls the packed entry point `entry` with the descriptors added so far.
-  void call(void *entry) const;
-
-private:
-  std::vector<std::vector<int64_t>> descriptors;
-  std::vector<void *> pointers;
-};
-
-/// Device buffers, freed on destruction.
 struct DeviceBuffers {
   std::vector<void *> pointers;
 

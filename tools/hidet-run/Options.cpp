@@ -114,8 +114,9 @@ cl::list<std::string, bool, FileParser>
 cl::opt<std::string, false, FileParser> weightsFile(
     "weights",
     cl::desc("The weights file (hidet-compile --external-weights) that fills "
-             "the inputs the manifest marks 'weight', by name; read once and "
-             "passed with every call"),
+             "the inputs the manifest marks 'weight', by name; uploaded once "
+             "(default: the file the manifest names, else the weights the "
+             "library holds)"),
     cl::value_desc("@file"), cl::cat(dataCategory));
 
 cl::list<std::string, bool, FileParser> expectedFiles(
@@ -181,6 +182,13 @@ cl::opt<bool> noSpin("no-spin",
                               "~100 us spin kernel (the spin keeps host "
                               "launch gaps out of the GPU time)"),
                      cl::cat(timingCategory));
+
+cl::opt<bool> cudaGraph(
+    "cuda-graph",
+    cl::desc("Run a GPU library's calls after the first as replays of a "
+             "CUDA graph captured once (default on; --cuda-graph=false runs "
+             "each call's launches from the host)"),
+    cl::init(true), cl::cat(timingCategory));
 
 cl::opt<std::string> jsonPath("json",
                               cl::desc("Also write the results as JSON"),
@@ -307,6 +315,7 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
     options.maxUlp = static_cast<long long>(std::min<unsigned long long>(
         maxUlp, std::numeric_limits<long long>::max()));
   options.queueBehindSpin = !noSpin;
+  options.cudaGraph = cudaGraph;
   options.refOnGpu = refGpu;
   return true;
 }

@@ -48,6 +48,7 @@ struct Options {
   long long maxUlp = -1;       // Negative: not checked.
   bool queueBehindSpin = true; // --no-spin turns it off.
   bool refOnGpu = false;       // --ref-gpu
+  bool cudaGraph = true;       // --cuda-graph
 
   /// Whether any option names files for one function's args.
   bool hasArgFiles() const {

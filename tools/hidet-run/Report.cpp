@@ -29,9 +29,13 @@ void hidet::run::printError(const std::string &message) {
 
 bool hidet::run::checkRuntime(const std::string &what) {
   const char *message = nullptr;
-  if (hidetRuntimeLastError(&message) == HIDET_RUNTIME_OK)
+  int code = hidetRuntimeLastError(&message);
+  if (code == HIDET_RUNTIME_OK)
     return true;
-  printError(what + ": CUDA error: " + message);
+  // Positive codes are the driver's; the runtime's own messages name the
+  // file or call at fault.
+  printError((what.empty() ? "" : what + ": ") +
+             (code > 0 ? "CUDA error: " : "") + message);
   hidetRuntimeClearError();
   return false;
 }
@@ -198,6 +202,18 @@ void writeFuncJson(json::OStream &json, const FuncResult &result,
       for (const OutputResult &output : result.outputs)
         writeOutputJson(json, output);
     });
+    if (result.hasStats) {
+      json.attributeObject("memory", [&] {
+        json.attribute("weights_bytes",
+                       static_cast<int64_t>(result.weightBytes));
+        json.attribute("workspace_bytes",
+                       static_cast<int64_t>(result.workspaceBytes));
+        json.attribute("intermediates_bytes",
+                       static_cast<int64_t>(result.intermediateBytes));
+      });
+      json.attribute("kernels", static_cast<int64_t>(result.kernelLaunches));
+      json.attribute("cuda_graph", result.cudaGraph);
+    }
     if (!result.timed) {
       json.attribute("time_ms", nullptr);
       return;

@@ -58,6 +58,11 @@ struct FuncResult {
   int64_t ulpMismatches = 0;
   bool timed = false;
   double medianMs = 0, minMs = 0, meanMs = 0;
+  /// The model runtime's figures for the library (hidetModelGetStats).
+  bool hasStats = false;
+  uint64_t weightBytes = 0, workspaceBytes = 0, intermediateBytes = 0;
+  int kernelLaunches = -1;
+  bool cudaGraph = false;
 };
 
 /// Prints "hidet-run: <message>" to stderr.

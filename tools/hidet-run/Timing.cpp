@@ -73,20 +73,23 @@ void recordTimes(std::vector<double> times, FuncResult &result) {
 }
 
 /// Times the calls of a CPU library with the host's steady clock.
-void timeHostCalls(const PreparedCall &call, const Options &options,
+bool timeHostCalls(const PreparedCall &call, const Options &options,
                    FuncResult &result) {
   using Clock = std::chrono::steady_clock;
   for (long long i = 0; i < options.warmup; ++i)
-    call.call();
+    if (!call.call())
+      return false;
   std::vector<double> times;
   times.reserve(static_cast<size_t>(options.reps));
   for (long long i = 0; i < options.reps; ++i) {
     Clock::time_point start = Clock::now();
-    call.call();
+    if (!call.call())
+      return false;
     std::chrono::duration<double, std::milli> elapsed = Clock::now() - start;
     times.push_back(elapsed.count());
   }
   recordTimes(std::move(times), result);
+  return true;
 }
 
 } // namespace
@@ -97,14 +100,12 @@ bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
   const std::string &label = func.name;
   if (options.reps == 0)
     return true;
-  if (call.entry.target == Target::Cpu) {
-    timeHostCalls(call, options, result);
-    return true;
-  }
+  if (call.entry.target == Target::Cpu)
+    return timeHostCalls(call, options, result) ||
+           reportCudaError(label + ": timed run");
   for (long long i = 0; i < options.warmup; ++i) {
-    call.call();
-    if (!checkRuntime(label + ": warm-up"))
-      return false;
+    if (!call.call())
+      return reportCudaError(label + ": warm-up");
   }
   hidetStreamSynchronize(stream);
   // Events for all reps up front, so timing adds no host work between
@@ -124,13 +125,10 @@ bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
     if (options.queueBehindSpin)
       spin.launch(stream);
     hidetEventRecord(starts[i], stream);
-    // The end is recorded inside the function's final stream wait, so the
-    // host's wake-up stays out; a function that does not wait gets it here.
-    hidetRuntimeRecordBeforeSync(ends[i]);
-    call.call();
-    if (hidetRuntimeRecordBeforeSync(nullptr) == ends[i])
-      hidetEventRecord(ends[i], stream);
-    ok = checkRuntime(label + ": timed run");
+    // A run only enqueues its work (hidetModelRun does not wait).
+    ok = call.call();
+    hidetEventRecord(ends[i], stream);
+    ok = ok && checkRuntime(label + ": timed run");
   }
   if (ok) {
     hidetEventSynchronize(ends.back());

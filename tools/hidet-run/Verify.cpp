@@ -26,11 +26,9 @@ HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, ArgFiles &files) {
   HostBuffers host(func.args.size());
   for (size_t i = 0; i < func.numInputs; ++i) {
     const ArgSpec &arg = func.args[i];
-    // Weights always come from their file, and follow the graph's inputs.
-    if (!arg.weight.empty() && files.has(i)) {
-      host[i] = std::move(files.data[i]);
+    // Weights are the model's own (loaded with it).
+    if (!arg.weight.empty())
       continue;
-    }
     host[i].resize(arg.getSizeBytes());
     fillRandom(arg, rng, host[i].data());
     if (files.has(i))
@@ -45,45 +43,55 @@ HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, ArgFiles &files) {
 /// outlive `call`, and host outputs. Outputs start as 0xFF bytes (NaN), so that
 /// unwritten elements fail. `what` names an arg in messages.
 bool prepareCall(const FuncSpec &func, const HostBuffers &inputs,
+                 const Options &options, hidetStream_t stream,
                  const std::string &what, PreparedCall &call) {
-  if (call.entry.target == Target::Cpu) {
+  const char *weights =
+      options.weights.empty() ? nullptr : options.weights.c_str();
+  if (hidetModelLoad(call.entry.library.c_str(), call.entry.func.c_str(),
+                     weights, &call.model) != HIDET_RUNTIME_OK)
+    return reportCudaError("");
+  hidetModelSetCudaGraph(call.model, options.cudaGraph);
+  call.stream = stream;
+  call.buffers.assign(func.args.size(), nullptr);
+  bool gpu = call.entry.target == Target::Gpu;
+  if (!gpu)
     call.hostOutputs.resize(func.args.size());
-    for (size_t i = 0; i < func.args.size(); ++i) {
-      const ArgSpec &arg = func.args[i];
-      if (!arg.isOutput) {
-        call.args.add(const_cast<unsigned char *>(inputs[i].data()), arg);
-        continue;
-      }
-      call.hostOutputs[i].assign(arg.getSizeBytes(), 0xFF);
-      call.args.add(call.hostOutputs[i].data(), arg);
-    }
-    return true;
-  }
   for (size_t i = 0; i < func.args.size(); ++i) {
     const ArgSpec &arg = func.args[i];
-    void *buffer = hidetMalloc(arg.getSizeBytes());
-    if (!buffer)
-      return reportCudaError(func.name + ": allocating " + what + " " +
-                             std::to_string(i));
-    call.deviceBuffers.pointers.push_back(buffer);
-    int status = arg.isOutput ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
-                              : hidetMemcpyHtoD(buffer, inputs[i].data(),
-                                                arg.getSizeBytes());
-    if (status != HIDET_RUNTIME_OK)
-      return reportCudaError(func.name + ": preparing " + what + " " +
-                             std::to_string(i));
-    call.args.add(buffer, arg);
+    if (!arg.weight.empty())
+      continue;
+    void *buffer = nullptr;
+    if (!gpu && !arg.isOutput) {
+      buffer = const_cast<unsigned char *>(inputs[i].data());
+    } else if (!gpu) {
+      call.hostOutputs[i].assign(arg.getSizeBytes(), 0xFF);
+      buffer = call.hostOutputs[i].data();
+    } else {
+      buffer = hidetMalloc(arg.getSizeBytes());
+      if (!buffer)
+        return reportCudaError(func.name + ": allocating " + what + " arg " +
+                               std::to_string(i));
+      call.deviceBuffers.pointers.push_back(buffer);
+      int status =
+          arg.isOutput
+              ? hidetMemsetD8(buffer, 0xFF, arg.getSizeBytes())
+              : hidetMemcpyHtoD(buffer, inputs[i].data(), arg.getSizeBytes());
+      if (status != HIDET_RUNTIME_OK)
+        return reportCudaError(func.name + ": preparing " + what + " arg " +
+                               std::to_string(i));
+    }
+    call.buffers[i] = buffer;
+    (arg.isOutput ? call.outputs : call.inputs).push_back(buffer);
   }
   return true;
 }
 
-/// Makes `call` once and copies its outputs into `outputs`. `what` names the
-/// step in messages.
 bool runCall(const FuncSpec &func, const PreparedCall &call,
              hidetStream_t stream, const std::string &what,
              HostBuffers &outputs) {
   outputs.resize(func.args.size());
-  call.call();
+  if (!call.call())
+    return reportCudaError(what);
   if (call.entry.target == Target::Cpu) {
     for (size_t i = func.numInputs; i < func.args.size(); ++i)
       outputs[i] = call.hostOutputs[i];
@@ -95,8 +103,7 @@ bool runCall(const FuncSpec &func, const PreparedCall &call,
     return false;
   for (size_t i = func.numInputs; i < func.args.size(); ++i) {
     outputs[i].resize(func.args[i].getSizeBytes());
-    hidetMemcpyDtoH(outputs[i].data(), call.deviceBuffers.pointers[i],
-                    outputs[i].size());
+    hidetMemcpyDtoH(outputs[i].data(), call.buffers[i], outputs[i].size());
   }
   return checkRuntime(what + ": copying outputs back");
 }
@@ -165,27 +172,27 @@ bool hidet::run::runAndVerify(const FuncSpec &func, const Entry &main,
   call.hostInputs = makeInputs(func, options.seed, files);
   const HostBuffers &inputs = call.hostInputs;
   call.entry = main;
-  if (!prepareCall(func, inputs, "arg", call) ||
+  if (!prepareCall(func, inputs, options, stream, options.lib, call) ||
       !runCall(func, call, stream, func.name, outputs))
     return false;
 
   HostBuffers refOutputs;
-  if (ref.entry) {
+  if (ref.valid()) {
     PreparedCall refCall;
     refCall.entry = ref;
-    if (!prepareCall(func, inputs, "reference arg", refCall) ||
+    if (!prepareCall(func, inputs, options, stream, options.refLib, refCall) ||
         !runCall(func, refCall, stream, func.name + ": running the reference",
                  refOutputs))
       return false;
   }
 
   for (size_t i = func.numInputs; i < func.args.size(); ++i) {
-    if (!ref.entry && !files.has(i))
+    if (!ref.valid() && !files.has(i))
       continue;
     OutputResult output;
     output.index = i;
     output.arg = &func.args[i];
-    if (ref.entry)
+    if (ref.valid())
       compareWithRef(outputs[i].data(), refOutputs[i].data(), options, output);
     if (files.has(i))
       compareWithExpected(outputs[i].data(), files.data[i], files.paths[i],

@@ -20,6 +20,7 @@
 #include "Library.h"
 #include "Report.h"
 
+#include "hidet/Model.h"
 #include "hidet/Runtime.h"
 
 namespace hidet::run {
@@ -29,29 +30,45 @@ struct Options;
 /// Host buffers, one per arg of a function.
 using HostBuffers = std::vector<std::vector<unsigned char>>;
 
-/// A function of a library: its packed entry point, and where its buffers
-/// live.
+/// A function of a library, run through the model runtime (hidet/Model.h),
+/// and where its buffers live.
 struct Entry {
-  void *entry = nullptr;
+  std::string library;
+  std::string func;
   Target target = Target::Gpu;
+  bool valid() const { return !library.empty(); }
 };
 
-/// One library's call of one function on buffers of its target, ready to
-/// be made again on the same buffers: a CPU library reads host inputs and
-/// writes host outputs, a GPU library gets device buffers.
+/// One library's function loaded as a model, with buffers of its target,
+/// ready to be run again on the same buffers: a CPU library reads host
+/// inputs and writes host outputs, a GPU library gets device buffers.
 struct PreparedCall {
   Entry entry;
+  hidetModel_t model = nullptr;
+  hidetStream_t stream = nullptr;
   /// The inputs on the host; a CPU library reads them in place.
   HostBuffers hostInputs;
   HostBuffers hostOutputs;
   DeviceBuffers deviceBuffers;
-  CallArgs args;
+  /// Per arg of the function, the buffer passed for it (null for weights,
+  /// which the model holds).
+  std::vector<void *> buffers;
+  std::vector<void *> inputs, outputs;
 
-  void call() const { args.call(entry.entry); }
+  PreparedCall() = default;
+  PreparedCall(const PreparedCall &) = delete;
+  PreparedCall &operator=(const PreparedCall &) = delete;
+  ~PreparedCall() { hidetModelUnload(model); }
+
+  /// Enqueues one run; false on an error (recorded by the runtime).
+  bool call() const {
+    return hidetModelRun(model, inputs.data(), outputs.data(), stream) ==
+           HIDET_RUNTIME_OK;
+  }
 };
 
 /// Runs `main` once, on the inputs that `files` holds (moved out of it) and
-/// generated ones for the rest, and `ref` (when it has an entry) on the
+/// generated ones for the rest, and `ref` (when valid) on the
 /// same inputs; compares every output with the reference's and with its
 /// expected file. Keeps the outputs of `main` in `outputs` and leaves
 /// `call` ready to be made again. Returns false on a CUDA error (reported).

@@ -87,8 +87,9 @@ bool lookupEntries(const FuncSpec &func, const Library &lib, const Library *ref,
                    const Options &options, Entry &main, Entry &refEntry,
                    std::string &error) {
   main.target = lib.target;
-  main.entry = lookupEntry(lib, func, error);
-  if (!main.entry)
+  main.library = lib.path;
+  main.func = func.name;
+  if (!lookupEntry(lib, func, error))
     return false;
   if (!ref)
     return true;
@@ -98,15 +99,18 @@ bool lookupEntries(const FuncSpec &func, const Library &lib, const Library *ref,
             "' but " + options.refLib + " does not";
     return false;
   }
-  if (refFunc->numInputs != func.numInputs || refFunc->args != func.args) {
+  // Weights are each library's own: the two may hold them differently (a
+  // GPU build keeps its constants as weights, a CPU build does not).
+  if (func.getVisibleArgs() != refFunc->getVisibleArgs()) {
     error = "signature mismatch for '" + func.name + "': " + options.lib +
             " has " + func.signature() + " but " + options.refLib + " has " +
             refFunc->signature();
     return false;
   }
   refEntry.target = ref->target;
-  refEntry.entry = lookupEntry(*ref, *refFunc, error);
-  return refEntry.entry != nullptr;
+  refEntry.library = ref->path;
+  refEntry.func = refFunc->name;
+  return lookupEntry(*ref, *refFunc, error) != nullptr;
 }
 
 /// The GPU side of a run: the device and the one stream that all work goes
@@ -167,9 +171,20 @@ bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
                  ArgFiles &files, const Options &options, hidetStream_t stream,
                  HostBuffers &outputs, FuncResult &result) {
   PreparedCall call;
-  return runAndVerify(func, main, ref, files, options, stream, call, outputs,
-                      result) &&
-         timeCalls(func, call, options, stream, result);
+  if (!runAndVerify(func, main, ref, files, options, stream, call, outputs,
+                    result) ||
+      !timeCalls(func, call, options, stream, result))
+    return false;
+  hidetModelStats stats;
+  if (hidetModelGetStats(call.model, &stats) == HIDET_RUNTIME_OK) {
+    result.hasStats = true;
+    result.weightBytes = stats.weightBytes;
+    result.workspaceBytes = stats.workspaceBytes;
+    result.intermediateBytes = stats.intermediateBytes;
+    result.kernelLaunches = stats.kernelLaunches;
+    result.cudaGraph = stats.cudaGraph != 0;
+  }
+  return true;
 }
 
 /// Everything after parsing the command line.
@@ -210,15 +225,7 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
                        entries[i].second, error))
       return reportError(error);
   ArgFiles files;
-  // Functions with weights need their file (readArgFiles says so).
-  bool takesWeights = false;
-  for (const FuncSpec *func : selected)
-    for (const ArgSpec &arg : func->args)
-      takesWeights |= !arg.weight.empty();
-  if (takesWeights && selected.size() > 1)
-    return reportError("several functions take weights; choose one with "
-                       "--func");
-  if ((options.hasArgFiles() || takesWeights) &&
+  if (options.hasArgFiles() &&
       !readArgFiles(*selected.front(), options, files, error))
     return reportError(error);
 

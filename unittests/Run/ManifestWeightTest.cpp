@@ -61,6 +61,67 @@ TEST(ManifestWeight, RejectsMisuse) {
   EXPECT_NE(error.find("must be 'out'"), std::string::npos) << error;
 }
 
+TEST(ManifestWeight, NamesItsFileOnce) {
+  Manifest manifest;
+  std::string error;
+  ASSERT_TRUE(parseManifest("hidet-manifest 1\nweights model.weights\n"
+                            "func f 1 1\narg 0 weight f32 4 w\n"
+                            "arg 1 out f32 4\n",
+                            manifest, error))
+      << error;
+  EXPECT_EQ(manifest.weightsFile, "model.weights");
+  EXPECT_FALSE(parseManifest("hidet-manifest 1\nweights a\nweights b\n"
+                             "func f 0 0\n",
+                             manifest, error));
+  EXPECT_NE(error.find("'weights' is given twice"), std::string::npos) << error;
+  EXPECT_FALSE(parseManifest("hidet-manifest 1\nfunc f 0 0\nweights a\n",
+                             manifest, error));
+  EXPECT_NE(error.find("before the first 'func'"), std::string::npos) << error;
+}
+
+TEST(ManifestWorkspace, IsAnExtraArgumentOfItsFunction) {
+  Manifest manifest;
+  std::string error;
+  ASSERT_TRUE(parseManifest("hidet-manifest 1\nfunc f 2 1\n"
+                            "workspace 1024 4096\n"
+                            "arg 0 in f32 4 x\narg 1 weight f32 4 w\n"
+                            "arg 2 out f32 4 y\nfunc g 0 0\n",
+                            manifest, error))
+      << error;
+  const FuncSpec &f = manifest.funcs.front();
+  EXPECT_TRUE(f.hasWorkspace);
+  EXPECT_EQ(f.workspaceBytes, 1024u);
+  EXPECT_EQ(f.intermediateBytes, 4096u);
+  EXPECT_FALSE(manifest.funcs.back().hasWorkspace);
+  // Names are kept; what a caller passes leaves the weight out.
+  EXPECT_EQ(f.args[0].name, "x");
+  EXPECT_EQ(f.args[2].name, "y");
+  std::vector<ArgSpec> visible = f.getVisibleArgs();
+  ASSERT_EQ(visible.size(), 2u);
+  EXPECT_EQ(visible[0].name, "x");
+  EXPECT_EQ(visible[1].name, "y");
+  EXPECT_EQ(f.signature(), "(f32 4) -> (f32 4)");
+
+  for (const char *bad :
+       {"workspace 1024\n", "workspace -1 0\n", "workspace 1 2 3\n"}) {
+    EXPECT_FALSE(parseManifest(
+        std::string("hidet-manifest 1\nfunc f 0 0\n") + bad, manifest, error))
+        << bad;
+    EXPECT_NE(error.find("expected 'workspace <bytes> <intermediate-bytes>'"),
+              std::string::npos)
+        << error;
+  }
+  EXPECT_FALSE(parseManifest("hidet-manifest 1\nworkspace 4 4\nfunc f 0 0\n",
+                             manifest, error));
+  EXPECT_NE(error.find("'workspace' before any 'func'"), std::string::npos)
+      << error;
+  EXPECT_FALSE(parseManifest("hidet-manifest 1\nfunc f 0 0\nworkspace 4 4\n"
+                             "workspace 4 4\n",
+                             manifest, error));
+  EXPECT_NE(error.find("'workspace' is given twice for 'f'"), std::string::npos)
+      << error;
+}
+
 /// Writes `text` to a temporary file and returns its path.
 std::string writeTemp(const std::string &text) {
   std::string path =

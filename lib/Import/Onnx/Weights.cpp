@@ -11,7 +11,7 @@
 
 #include "Importer.h"
 
-#include "hidet/Weights.h"
+#include "Hidet/Runtime/WeightsImage.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,28 +21,12 @@ using namespace mlir;
 
 namespace hidet::onnx_import {
 
-static uint64_t alignUp(uint64_t n) {
-  return (n + HIDET_WEIGHTS_ALIGN - 1) / HIDET_WEIGHTS_ALIGN *
-         HIDET_WEIGHTS_ALIGN;
-}
-
 bool Importer::writeWeights(StringRef path, std::string &error) const {
-  std::string header;
-  llvm::raw_string_ostream os(header);
-  os << HIDET_WEIGHTS_MAGIC << " " << HIDET_WEIGHTS_VERSION << "\n";
-  uint64_t offset = 0;
-  for (const ExternalWeight &w : externalWeights) {
-    const HostTensor &t = w.tensor;
-    os << "weight " << w.name << " " << w.dtype << " ";
-    if (t.getShape().empty())
-      os << "scalar";
-    else
-      llvm::interleave(t.getShape(), os, "x");
-    os << " " << offset << " " << t.getNumBytes() << "\n";
-    offset = alignUp(offset + t.getNumBytes());
-  }
-  os << "end\n";
-
+  SmallVector<WeightRecord> records;
+  for (const ExternalWeight &w : externalWeights)
+    records.push_back(
+        {w.name, w.dtype, w.tensor.getShape(),
+         ArrayRef<char>(w.tensor.getData(), w.tensor.getNumBytes())});
   std::string temp = (path + ".tmp").str();
   {
     std::error_code ec;
@@ -51,19 +35,7 @@ bool Importer::writeWeights(StringRef path, std::string &error) const {
       error = "cannot write '" + temp + "': " + ec.message();
       return false;
     }
-    auto pad = [&](uint64_t to, uint64_t from) {
-      for (; from < to; ++from)
-        file << '\0';
-    };
-    file << header;
-    pad(alignUp(header.size()), header.size());
-    uint64_t at = 0;
-    for (const ExternalWeight &w : externalWeights) {
-      file.write(w.tensor.getData(), w.tensor.getNumBytes());
-      at += w.tensor.getNumBytes();
-      pad(alignUp(at), at);
-      at = alignUp(at);
-    }
+    writeWeightsImage(file, records);
     file.close();
     if (file.has_error()) {
       error = "cannot write '" + temp + "': " + file.error().message();

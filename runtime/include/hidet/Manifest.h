@@ -18,8 +18,10 @@
 //
 //   hidet-manifest 1
 //   target cpu|gpu
+//   weights <file>
 //   func <name> <num_inputs> <num_outputs>
-//   arg <index> in|out <dtype> <shape>
+//   workspace <bytes> <intermediate-bytes>
+//   arg <index> in|out <dtype> <shape> [<tensor-name>]
 //   arg <index> weight <dtype> <shape> <weight-name>
 //
 // - The first statement is the header; the version is 1.
@@ -31,11 +33,23 @@
 // - Each `func` opens a block that is followed by exactly
 //   num_inputs + num_outputs `arg` statements with indices 0, 1, ... in order;
 //   indices below num_inputs are `in` (or `weight`), the others `out`. A
-//   `weight` input holds a tensor of an external weights file (Weights.h),
-//   named <weight-name> there, which a runner reads once and passes with
-//   every call. A manifest has at
-//   least one `func`, and names are unique. A func without outputs can be
-//   run and timed but not checked.
+//   `weight` input holds a tensor of a weights image (Weights.h), named
+//   <weight-name> there, which a runner reads once and passes with every
+//   call. A manifest has at least one `func`, and names are unique. A func
+//   without outputs can be run and timed but not checked.
+// - `weights` (optional, at most once, before the first `func`) names the
+//   weights file of the library's `weight` args: a path relative to the
+//   library's directory unless it starts with `/`. Without it, the weights
+//   are the image the library exports as `hidet_weights` (Weights.h).
+// - `workspace` (optional, once in a `func` block) says that the function
+//   takes one more argument after the last `arg`: a 1-D i8 buffer of
+//   <bytes> bytes (aligned as cuMemAlloc aligns) holding its temporaries, the
+//   caller's to allocate once and pass with every call. The function needs
+//   no allocation of its own then. <intermediate-bytes> is what those
+//   temporaries would take without sharing (hidet-plan-device-memory).
+// - <tensor-name> (optional, on `in` and `out`) is the tensor's name in the
+//   model (an ONNX graph input or output), a token of letters, digits, `_`
+//   and `.`.
 // - <name> is a C identifier; the entry points are `_mlir_ciface_<name>` and
 //   `_hidet_packed_<name>` (below).
 // - <dtype> is one of f32 f16 bf16 f64 i32 i64 i8 i1. In memory: IEEE binary32,
@@ -52,7 +66,8 @@
 //   struct { T *allocated; T *aligned; int64_t offset;
 //            int64_t sizes[rank]; int64_t strides[rank]; }
 //
-// describing a row-major contiguous buffer (offset 0, strides[rank-1] = 1).
+// describing a row-major contiguous buffer (offset 0, strides[rank-1] = 1),
+// then, with `workspace`, one more to the workspace's (rank 1).
 // The function reads the `in` buffers and writes every element of the `out`
 // buffers (destination-passing style). In a GPU library the pointers are
 // device pointers and the function may return before the GPU finishes

@@ -4,11 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A model imported with `--external-weights FILE` keeps its weights out of
-// the compiled library: each becomes an input of the entry function that
-// the manifest marks `weight <name>` (Manifest.h), and FILE holds their
-// values, which a runner loads once (hidet-run --weights=FILE) and passes
-// with every call.
+// The weights of a compiled model are inputs of its entry function that the
+// manifest marks `weight <name>` (Manifest.h). A runner (the model runtime
+// of hidet/Model.h) loads their values once, uploads them and passes them
+// with every call. The values come from a weights file: the one a model
+// imported with `--external-weights FILE` names in its manifest
+// (`weights FILE`), or the image that hidet-compile puts in the library
+// (HIDET_WEIGHTS_SYMBOL) for the constants it turned into weights.
 //
 // Format: a text header, then the data.
 //
@@ -38,5 +40,10 @@
 #define HIDET_WEIGHTS_VERSION 1
 // Alignment of the data section and of every tensor in it, in bytes.
 #define HIDET_WEIGHTS_ALIGN 64
+// A library that keeps the values of its weight inputs inside exports them
+// as a weights image under this symbol: the bytes of a weights file,
+// aligned to HIDET_WEIGHTS_ALIGN (the symbol's address is the image's
+// first byte, as for HIDET_MANIFEST_SYMBOL).
+#define HIDET_WEIGHTS_SYMBOL "hidet_weights"
 
 #endif // HIDET_WEIGHTS_H

@@ -34,6 +34,14 @@ public:
   /// Opens `path` and reads its header; on failure returns false with
   /// `error` naming the file and the line.
   bool open(const std::string &path, std::string &error);
+  /// Reads the header of an image of `size` bytes at `data` (a library's
+  /// HIDET_WEIGHTS_SYMBOL), which must outlive this object; `name` stands
+  /// for it in messages. A size of 0 means unknown: the header must end
+  /// within 16 MiB and the data are trusted to be there.
+  bool openImage(const char *data, uint64_t size, const std::string &name,
+                 std::string &error);
+  /// The image's bytes of `entry`, or null for a file (use read()).
+  const unsigned char *getImageData(const Entry &entry) const;
 
   const Entry *lookup(const std::string &name) const;
   /// Reads the elements of `entry` into `data`; false with `error` when the
@@ -44,8 +52,11 @@ public:
   const std::vector<Entry> &entries() const { return list; }
 
 private:
+  bool parseHeader(std::istream &in, std::string &error);
+
   std::string path;
   std::ifstream file;
+  const char *image = nullptr;
   uint64_t dataStart = 0;
   uint64_t fileSize = 0;
   std::vector<Entry> list;

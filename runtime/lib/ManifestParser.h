@@ -37,6 +37,9 @@ bool isFloatDType(DType dtype);
 
 struct ArgSpec {
   bool isOutput = false;
+  /// The tensor's name for an input or output that has one (the optional
+  /// last token of `arg <i> in|out <dtype> <shape> <name>`), else empty.
+  std::string name;
   /// For an input that holds a weight of an external weights file: its name
   /// there (`arg <i> weight <dtype> <shape> <name>`); empty otherwise.
   std::string weight;
@@ -55,14 +58,27 @@ struct FuncSpec {
   unsigned numInputs = 0;
   unsigned numOutputs = 0;
   std::vector<ArgSpec> args; // Inputs, then outputs.
+  /// The `workspace <bytes> <intermediates>` statement: the function takes
+  /// one more argument, after its outputs, a 1-D i8 device buffer of at
+  /// least `workspaceBytes` bytes for its temporaries. Absent when 0.
+  uint64_t workspaceBytes = 0;
+  /// What the temporaries in the workspace would take apart (information).
+  uint64_t intermediateBytes = 0;
+  bool hasWorkspace = false;
 
-  /// "(f32 4x8, f32 4x8) -> (f32 4x8)".
+  /// The inputs that are not weights, then the outputs: what a caller
+  /// passes.
+  std::vector<ArgSpec> getVisibleArgs() const;
+  /// "(f32 4x8, f32 4x8) -> (f32 4x8)", weights left out.
   std::string signature() const;
 };
 
 struct Manifest {
   /// The `target` statement; absent in manifests without one.
   std::optional<Target> target;
+  /// The `weights <file>` statement: the weights file of the weight inputs,
+  /// relative to the library's directory unless absolute. Empty if none.
+  std::string weightsFile;
   std::vector<FuncSpec> funcs;
 
   const FuncSpec *lookup(std::string_view name) const;
@@ -72,8 +88,7 @@ struct Manifest {
 /// space- or tab-separated tokens, a decimal integer in [min, max] (digits
 /// only), a dtype name, and a shape (`scalar` or extents like 128x64).
 std::vector<std::string_view> splitTokens(std::string_view line);
-bool parseInt(std::string_view token, int64_t min, int64_t max,
-              int64_t &value);
+bool parseInt(std::string_view token, int64_t min, int64_t max, int64_t &value);
 bool parseDType(std::string_view token, DType &dtype);
 bool parseShape(std::string_view token, std::vector<int64_t> &shape);
 

@@ -64,7 +64,7 @@ std::vector<std::string_view> hidet::run::splitTokens(std::string_view line) {
 }
 
 bool hidet::run::parseInt(std::string_view token, int64_t min, int64_t max,
-              int64_t &value) {
+                          int64_t &value) {
   if (token.empty() || token.size() > 19)
     return false;
   for (char c : token)
@@ -155,9 +155,16 @@ public:
       } else if (tokens[0] == "arg") {
         if (!parseArg(tokens))
           return false;
+      } else if (tokens[0] == "weights") {
+        if (!parseWeights(tokens))
+          return false;
+      } else if (tokens[0] == "workspace") {
+        if (!parseWorkspace(tokens))
+          return false;
       } else {
         return fail("unknown statement '" + std::string(tokens[0]) +
-                    "'; expected 'target', 'func' or 'arg'");
+                    "'; expected 'target', 'weights', 'func', 'workspace' "
+                    "or 'arg'");
       }
     }
     if (!sawHeader)
@@ -185,7 +192,7 @@ private:
       return fail("expected '" HIDET_MANIFEST_MAGIC " <version>'");
     if (version != HIDET_MANIFEST_VERSION)
       return fail("manifest version " + std::to_string(version) +
-                  " is not supported (this hidet-run reads version " +
+                  " is not supported (this runtime reads version " +
                   std::to_string(HIDET_MANIFEST_VERSION) + ")");
     return true;
   }
@@ -201,6 +208,34 @@ private:
       manifest.target = Target::Gpu;
     else
       return fail("expected 'target cpu' or 'target gpu'");
+    return true;
+  }
+
+  bool parseWeights(const std::vector<std::string_view> &tokens) {
+    if (!manifest.funcs.empty())
+      return fail("'weights' must come before the first 'func'");
+    if (!manifest.weightsFile.empty())
+      return fail("'weights' is given twice");
+    if (tokens.size() != 2)
+      return fail("expected 'weights <file>'");
+    manifest.weightsFile = std::string(tokens[1]);
+    return true;
+  }
+
+  bool parseWorkspace(const std::vector<std::string_view> &tokens) {
+    if (!inFunc)
+      return fail("'workspace' before any 'func'");
+    FuncSpec &func = manifest.funcs.back();
+    if (func.hasWorkspace)
+      return fail("'workspace' is given twice for '" + func.name + "'");
+    int64_t bytes = 0, intermediates = 0;
+    constexpr int64_t kMax = int64_t(1) << 50;
+    if (tokens.size() != 3 || !parseInt(tokens[1], 0, kMax, bytes) ||
+        !parseInt(tokens[2], 0, kMax, intermediates))
+      return fail("expected 'workspace <bytes> <intermediate-bytes>'");
+    func.hasWorkspace = true;
+    func.workspaceBytes = static_cast<uint64_t>(bytes);
+    func.intermediateBytes = static_cast<uint64_t>(intermediates);
     return true;
   }
 
@@ -232,9 +267,9 @@ private:
       return fail("'arg' before any 'func'");
     FuncSpec &func = manifest.funcs.back();
     bool weight = tokens.size() >= 3 && tokens[2] == "weight";
-    if (tokens.size() != (weight ? 6u : 5u))
-      return fail("expected 'arg <index> in|out <dtype> <shape>' or 'arg "
-                  "<index> weight <dtype> <shape> <name>'");
+    if (weight ? tokens.size() != 6 : tokens.size() != 5 && tokens.size() != 6)
+      return fail("expected 'arg <index> in|out <dtype> <shape> [<name>]' "
+                  "or 'arg <index> weight <dtype> <shape> <name>'");
     size_t expected = func.args.size();
     int64_t index = 0;
     if (!parseInt(tokens[1], 0, std::numeric_limits<int32_t>::max(), index) ||
@@ -247,11 +282,13 @@ private:
                   std::to_string(func.numInputs + func.numOutputs) +
                   " args but has more");
     ArgSpec arg;
-    if (weight)
+    if (weight) {
       arg.weight = std::string(tokens[5]);
-    else if (tokens[2] == "in" || tokens[2] == "out")
+    } else if (tokens[2] == "in" || tokens[2] == "out") {
       arg.isOutput = tokens[2] == "out";
-    else
+      if (tokens.size() == 6)
+        arg.name = std::string(tokens[5]);
+    } else
       return fail("expected 'in', 'out' or 'weight', found '" +
                   std::string(tokens[2]) + "'");
     bool shouldBeOutput = expected >= func.numInputs;
@@ -333,18 +370,33 @@ std::string ArgSpec::str() const {
 bool ArgSpec::operator==(const ArgSpec &other) const {
   return isOutput == other.isOutput && dtype == other.dtype &&
          shape == other.shape && weight == other.weight;
+  // Names describe; they do not change how a function is called.
+}
+
+std::vector<ArgSpec> FuncSpec::getVisibleArgs() const {
+  std::vector<ArgSpec> visible;
+  for (const ArgSpec &arg : args)
+    if (arg.weight.empty())
+      visible.push_back(arg);
+  return visible;
 }
 
 std::string FuncSpec::signature() const {
   std::string text = "(";
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i == numInputs)
+  bool first = true, inOutputs = false;
+  for (const ArgSpec &arg : args) {
+    if (!arg.weight.empty())
+      continue;
+    if (arg.isOutput && !inOutputs) {
       text += ") -> (";
-    else if (i)
+      inOutputs = first = true;
+    }
+    if (!first)
       text += ", ";
-    text += args[i].str();
+    first = false;
+    text += arg.str();
   }
-  if (numInputs == args.size())
+  if (!inOutputs)
     text += ") -> (";
   return text + ")";
 }

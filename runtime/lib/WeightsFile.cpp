@@ -8,9 +8,21 @@
 
 #include "hidet/Weights.h"
 
+#include <cstring>
 #include <limits>
+#include <streambuf>
 
 using namespace hidet::run;
+
+namespace {
+/// An istream over bytes in memory, without copying them.
+struct MemoryBuffer : std::streambuf {
+  MemoryBuffer(const char *data, uint64_t size) {
+    char *begin = const_cast<char *>(data);
+    setg(begin, begin, begin + size);
+  }
+};
+} // namespace
 
 bool WeightsFile::open(const std::string &filePath, std::string &error) {
   path = filePath;
@@ -22,6 +34,29 @@ bool WeightsFile::open(const std::string &filePath, std::string &error) {
   file.seekg(0, std::ios::end);
   fileSize = static_cast<uint64_t>(file.tellg());
   file.seekg(0);
+  return parseHeader(file, error);
+}
+
+bool WeightsFile::openImage(const char *data, uint64_t size,
+                            const std::string &name, std::string &error) {
+  path = name;
+  image = data;
+  constexpr uint64_t kMaxHeader = uint64_t(16) << 20;
+  bool sized = size != 0;
+  fileSize = sized ? size : UINT64_MAX;
+  MemoryBuffer buffer(data, sized ? size : kMaxHeader);
+  std::istream in(&buffer);
+  return parseHeader(in, error);
+}
+
+const unsigned char *WeightsFile::getImageData(const Entry &entry) const {
+  if (!image)
+    return nullptr;
+  return reinterpret_cast<const unsigned char *>(image + dataStart +
+                                                 entry.offset);
+}
+
+bool WeightsFile::parseHeader(std::istream &in, std::string &error) {
   std::string line;
   unsigned lineNumber = 0;
   uint64_t headerBytes = 0;
@@ -30,7 +65,7 @@ bool WeightsFile::open(const std::string &filePath, std::string &error) {
     return false;
   };
   bool ended = false;
-  while (!ended && std::getline(file, line)) {
+  while (!ended && std::getline(in, line)) {
     ++lineNumber;
     headerBytes += line.size() + 1;
     std::vector<std::string_view> tokens = splitTokens(line);
@@ -42,7 +77,7 @@ bool WeightsFile::open(const std::string &filePath, std::string &error) {
                     " <version>')");
       if (version != HIDET_WEIGHTS_VERSION)
         return fail("weights file version " + std::to_string(version) +
-                    "; this hidet-run reads version " +
+                    "; this runtime reads version " +
                     std::to_string(HIDET_WEIGHTS_VERSION));
       continue;
     }
@@ -98,6 +133,10 @@ bool WeightsFile::read(const Entry &entry, std::vector<unsigned char> &data,
     return false;
   }
   data.resize(entry.bytes);
+  if (image) {
+    std::memcpy(data.data(), getImageData(entry), entry.bytes);
+    return true;
+  }
   file.clear();
   file.seekg(static_cast<std::streamoff>(begin));
   file.read(reinterpret_cast<char *>(data.data()),

@@ -1,0 +1,135 @@
+/*===- Model.h - Loading and running compiled models -------------*- C -*-===*
+ *
+ * Part of the Hidet-MLIR project.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * The model runtime of libhidet_runtime: a library that hidet-compile wrote
+ * is loaded once, with its weights uploaded to the device once and its
+ * workspace (the arena of its temporaries) allocated once; each run then
+ * only enqueues the forward pass on the caller's stream, by default as the
+ * replay of a CUDA graph captured at the second run. Valid C and C++.
+ *
+ *   hidetModel_t model;
+ *   if (hidetModelLoad("bert.so", NULL, NULL, &model) != HIDET_RUNTIME_OK) {
+ *     const char *message;
+ *     hidetRuntimeLastError(&message);
+ *     fprintf(stderr, "%s\n", message);
+ *     return 1;
+ *   }
+ *   hidetTensorInfo info;
+ *   hidetModelInput(model, 0, &info);   // name, dtype, shape, bytes
+ *   ...                                 // device buffers for the tensors
+ *   hidetModelRun(model, inputs, outputs, stream);  // asynchronous
+ *   cuStreamSynchronize(stream);
+ *   hidetModelUnload(model);
+ *
+ * runtime/examples/run-model.c is a complete program over this API.
+ *
+ * Errors. Every function returns a status (hidet/Runtime.h): 0 on success,
+ * else an error whose description hidetRuntimeLastError() gives. They clear
+ * the recorded error on entry, so that error is theirs. None aborts.
+ *
+ * Libraries of `target cpu` (hidet-compile --target=cpu) load and run the
+ * same way with host buffers and without a driver; the stream is ignored.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef HIDET_MODEL_H
+#define HIDET_MODEL_H
+
+#include "hidet/Runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hidetModel_st *hidetModel_t;
+
+/* Element types, in the manifest's spelling (hidet/Manifest.h). */
+enum {
+  HIDET_DTYPE_F32 = 0,
+  HIDET_DTYPE_F16 = 1,
+  HIDET_DTYPE_BF16 = 2,
+  HIDET_DTYPE_F64 = 3,
+  HIDET_DTYPE_I32 = 4,
+  HIDET_DTYPE_I64 = 5,
+  HIDET_DTYPE_I8 = 6,
+  HIDET_DTYPE_I1 = 7
+};
+
+/* Status codes of the model runtime, beside those of hidet/Runtime.h. */
+enum {
+  /* A library, weights file or manifest that cannot be read or is
+     malformed, or weights that do not match the model. */
+  HIDET_RUNTIME_ERROR_LOAD = -4
+};
+
+/* A graph input or output: row-major and contiguous. The pointers stay valid
+   until the model is unloaded. */
+typedef struct {
+  const char *name; /* The tensor's name, or "" when it has none. */
+  int dtype;        /* HIDET_DTYPE_* */
+  int rank;
+  const int64_t *shape; /* rank extents, outermost first */
+  size_t bytes;
+} hidetTensorInfo;
+
+typedef struct {
+  size_t weightBytes;       /* device (or host) memory of the weights */
+  size_t workspaceBytes;    /* the arena of the temporaries */
+  size_t intermediateBytes; /* what the temporaries would take apart */
+  int kernelLaunches;       /* per run, counted at the first run; -1 before */
+  int cudaGraph;            /* whether runs replay a captured graph now */
+} hidetModelStats;
+
+/* Loads `libraryPath`, its function `function` (NULL: the library's only
+   function) and its weights: from `weightsPath` when not NULL, else from the
+   weights file its manifest names (beside the library), else from the
+   library's own weights image. On success *model is set; on failure it is
+   NULL and nothing stays allocated. */
+HIDET_RUNTIME_EXPORT int hidetModelLoad(const char *libraryPath,
+                                        const char *function,
+                                        const char *weightsPath,
+                                        hidetModel_t *model);
+
+/* Frees the model's device memory and graphs (after waiting for its runs)
+   and unloads the library. NULL is allowed. */
+HIDET_RUNTIME_EXPORT int hidetModelUnload(hidetModel_t model);
+
+/* 1 for a GPU library, 0 for a CPU one. */
+HIDET_RUNTIME_EXPORT int hidetModelIsGpu(hidetModel_t model);
+
+HIDET_RUNTIME_EXPORT int hidetModelNumInputs(hidetModel_t model);
+HIDET_RUNTIME_EXPORT int hidetModelNumOutputs(hidetModel_t model);
+HIDET_RUNTIME_EXPORT int hidetModelInput(hidetModel_t model, int index,
+                                         hidetTensorInfo *info);
+HIDET_RUNTIME_EXPORT int hidetModelOutput(hidetModel_t model, int index,
+                                          hidetTensorInfo *info);
+HIDET_RUNTIME_EXPORT int hidetModelGetStats(hidetModel_t model,
+                                            hidetModelStats *stats);
+
+/* Whether runs use a CUDA graph (default 1). With it, the first run executes
+   the function directly (which also warms the runtime's caches), the next
+   one captures it in a graph and launches that, and later runs with the
+   same buffers and stream replay it; other buffers or another stream are
+   captured anew. A function that allocates or copies from the host while
+   it runs (none that hidet-compile plans fully) is never captured. Graphs
+   need a stream other than the legacy default stream (NULL). */
+HIDET_RUNTIME_EXPORT int hidetModelSetCudaGraph(hidetModel_t model,
+                                                int enabled);
+
+/* Enqueues one forward pass on `stream`: `inputs` and `outputs` hold
+   hidetModelNumInputs and hidetModelNumOutputs device pointers (host
+   pointers for a CPU model), each to a buffer of the tensor's bytes.
+   Returns without waiting for the GPU. Runs of one model share its
+   workspace: runs on different streams must be ordered by the caller. */
+HIDET_RUNTIME_EXPORT int hidetModelRun(hidetModel_t model, void *const *inputs,
+                                       void *const *outputs,
+                                       hidetStream_t stream);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* HIDET_MODEL_H */
