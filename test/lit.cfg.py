@@ -30,11 +30,16 @@ tools = [
     "hidet-compile",
     ToolSubst("hidet-run", unresolved="ignore"),
     ToolSubst("hidet-import-onnx", unresolved="ignore"),
-    ToolSubst("mlir-opt", unresolved="fatal"),
+    # A configuration for a machine with the GPU but without MLIR
+    # (utils/gpu-lit.sh) has the tools hidet-compile and hidet-run only.
+    ToolSubst("mlir-opt",
+              unresolved="ignore" if getattr(config, "hidet_without_mlir", False)
+              else "fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-import-onnx")):
+if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-import-onnx")) or \
+        getattr(config, "hidet_compile_has_onnx", False):
     config.available_features.add("onnx")
 # The ONNX backend test data (Debian's libonnx-testdata).
 onnx_node_data = "/usr/share/libonnx-testdata/data/node"
