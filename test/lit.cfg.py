@@ -50,9 +50,12 @@ if os.path.isdir(onnx_node_data):
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
     config.available_features.add("hidet-runtime")
     # hidet-run reads ONNX TensorProto (.pb) files when built with protobuf;
-    # the build's protoc then writes them from text for the tests.
+    # the build's protoc, where there is one, writes them from text for the
+    # tests.
     if config.hidet_run_has_protobuf:
         config.available_features.add("hidet-run-onnx")
+    if config.hidet_run_has_protobuf and config.protoc:
+        config.available_features.add("protoc")
         config.substitutions.append(
             ("%encode_tensor_proto",
              f"{config.protoc} --encode=onnx.TensorProto "

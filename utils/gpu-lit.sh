@@ -67,11 +67,12 @@ config.hidet_obj_root = root
 config.hidet_tools_dir = os.path.join(root, "bin")
 config.hidet_libs_dir = os.path.join(root, "lib")
 config.llvm_shlib_ext = ".so"
-config.hidet_run_has_protobuf = False
+config.hidet_run_has_protobuf = True
 config.protoc = ""
 config.onnx_proto_dir = ""
 config.hidet_without_mlir = True
 config.hidet_compile_has_onnx = True
+# The static tools are built with ONNX and protobuf (utils/static-tools.sh).
 
 import lit.llvm
 lit.llvm.initialize(lit_config, config)

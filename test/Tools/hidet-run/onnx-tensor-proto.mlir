@@ -3,7 +3,7 @@
 // the protoc hidet-run was built with. The function returns its inputs, and
 // the .npy outputs show the elements read: every output is compared with
 // its input file, and the bytes of a few are checked.
-// REQUIRES: hidet-runtime, hidet-run-onnx
+// REQUIRES: hidet-runtime, hidet-run-onnx, protoc
 // RUN: hidet-compile %s --target=cpu -o %t.so
 // RUN: rm -rf %t.d && mkdir %t.d
 // RUN: echo 'dims: 2 data_type: 1 float_data: [1.5, -2]' | %encode_tensor_proto > %t.d/f32.pb
