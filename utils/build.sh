@@ -8,8 +8,16 @@ src="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$src/build}"
 shift || true
 llvm=/usr/lib/llvm-22
+# With ccache, builds of one checkout in several directories (the test build
+# and utils/static-tools.sh's) share compiled objects: paths are hashed
+# relative to the checkout.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$src" CCACHE_NOHASHDIR=1
+fi
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -G Ninja -S "$src" -B "$build" \
+  cmake -G Ninja -S "$src" -B "$build" "${launcher[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER="$llvm/bin/clang" \
     -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \

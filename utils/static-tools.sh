@@ -11,6 +11,10 @@
 # $ORIGIN/../lib rpath and links GPU libraries against OUT-DIR/lib (give
 # --runtime-dir=OUT-DIR/lib). Linking a library needs a C compiler driver
 # (`cc`) on that machine.
+# The compile flags are those of utils/build.sh's directory when it was
+# configured with the same CMAKE_CXX_FLAGS, so that with ccache the two
+# builds share their objects: LLVM's probe of -Wcomment, which links with
+# the static linker flags below and fails, is answered as for the other.
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:?usage: static-tools.sh OUT-DIR [build-dir]}"
@@ -19,7 +23,8 @@ HIDET_BUILD_TARGETS="hidet-compile hidet-run hidet_runtime" \
   "$src/utils/build.sh" "$build" \
   -DHIDET_LINK_MLIR_DYLIB=OFF -DHIDET_BUILD_TESTS=OFF \
   -DCMAKE_EXE_LINKER_FLAGS="-Wl,--gc-sections -Wl,--as-needed -static-libstdc++ -static-libgcc" \
-  -DCMAKE_CXX_FLAGS="-ffunction-sections -fdata-sections"
+  -DCMAKE_CXX_FLAGS="-ffunction-sections -fdata-sections" \
+  -DC_WCOMMENT_ALLOWS_LINE_WRAP=ON
 mkdir -p "$out/bin" "$out/lib"
 cp "$build/lib/libhidet_runtime.so" "$out/lib/"
 for tool in hidet-compile hidet-run; do
