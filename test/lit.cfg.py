@@ -23,6 +23,8 @@ config.substitutions.append(
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# The CUDA toolkit of GPU compilations (hidet-compile --cuda-path).
+llvm_config.with_system_environment(["CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"])
 
 tool_dirs = [config.hidet_tools_dir, config.llvm_tools_dir]
 tools = [

@@ -128,9 +128,43 @@ static cl::opt<int64_t>
                         "that --input-shape does not fix (default 1)"),
                cl::init(1), cl::cat(category));
 
+static cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("GPU libraries: the CUDA toolkit whose libdevice and ptxas "
+             "build the kernels (default: $CUDA_ROOT, $CUDA_HOME or "
+             "$CUDA_PATH, else the toolkit of the ptxas on PATH, else "
+             "/usr/local/cuda, where nvvm/libdevice is)"),
+    cl::value_desc("dir"), cl::cat(category));
+
 static int fail(const llvm::Twine &msg) {
   llvm::errs() << "hidet-compile: " << msg << "\n";
   return 1;
+}
+
+/// Makes the CUDA toolkit known to upstream's NVVM target, which reads it
+/// from the environment only (CUDA_ROOT first) and has no default in
+/// Debian's build: without it, kernels that call libdevice do not link.
+static void selectCudaToolkit() {
+  std::string path = cudaPath;
+  if (path.empty()) {
+    for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+      if (const char *value = std::getenv(name); value && *value)
+        return;
+    // A toolkit is a directory with nvvm/libdevice (a ptxas on PATH may
+    // come from elsewhere, e.g. a Python package).
+    auto hasLibdevice = [](StringRef dir) {
+      return llvm::sys::fs::exists(dir + "/nvvm/libdevice/libdevice.10.bc");
+    };
+    if (llvm::ErrorOr<std::string> ptxas =
+            llvm::sys::findProgramByName("ptxas"))
+      path = llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+                 .str();
+    if (!hasLibdevice(path))
+      path = "/usr/local/cuda";
+    if (!hasLibdevice(path))
+      return;
+  }
+  ::setenv("CUDA_ROOT", path.c_str(), /*overwrite=*/1);
 }
 
 /// Whether `name` can be a manifest token naming an argument.
@@ -501,6 +535,8 @@ static int compile(int argc, char **argv) {
       return fail("cannot parse " + inputFile);
   }
 
+  if (target == "gpu")
+    selectCudaToolkit();
   if (target == "gpu" && constantsAsWeights) {
     PassManager weights = PassManager::on<ModuleOp>(&context);
     weights.addPass(hidet::createConstantsToWeights());
