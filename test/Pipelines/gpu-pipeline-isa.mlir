@@ -11,25 +11,28 @@
 // Without row groups: three kernels (bias+tanh, fill, row sum), launched
 // asynchronously on one stream that the host function creates and
 // synchronizes. With them (the default), one kernel does all three ops.
+// Each kernel is named after the rule that built it and the name its op
+// carries (sanitized, the first of a fused location), else after the
+// function.
 // FUSED-LABEL: llvm.func @bias_gelu_rowsum(
 // FUSED-COUNT-1: gpu.launch_func
 // FUSED-NOT:     gpu.launch_func
-// FUSED:       gpu.binary @bias_gelu_rowsum_kernel {{.*}}ld.global.v4.b32{{.*}}shfl.sync.bfly.b32
+// FUSED:       gpu.binary @row_group_Tanh_3 {{.*}}.entry row_group_Tanh_3({{.*}}ld.global.v4.b32{{.*}}shfl.sync.bfly.b32
 // CHECK-LABEL: llvm.func @bias_gelu_rowsum(
 // CHECK:         llvm.call @mgpuStreamCreate()
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel::@bias_gelu_rowsum_kernel
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel_0::@bias_gelu_rowsum_kernel
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_kernel_1::@bias_gelu_rowsum_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @injective_Tanh_3::@injective_Tanh_3
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @bias_gelu_rowsum_injective::@bias_gelu_rowsum_injective
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @reduce_rows_encoder_row_sum_0::@reduce_rows_encoder_row_sum_0
 // CHECK:         llvm.call @mgpuStreamSynchronize
 // CHECK-LABEL: llvm.func @_mlir_ciface_bias_gelu_rowsum(
-// CHECK:       gpu.binary @bias_gelu_rowsum_kernel
+// CHECK:       gpu.binary @injective_Tanh_3
 // CHECK-SAME:    .target sm_90a
 // CHECK-SAME:    ld.global.v4.b32
 // CHECK-SAME:    st.global.v4.b32
-// CHECK:       gpu.binary @bias_gelu_rowsum_kernel_0
-// CHECK:       gpu.binary @bias_gelu_rowsum_kernel_1
+// CHECK:       gpu.binary @bias_gelu_rowsum_injective
+// CHECK:       gpu.binary @reduce_rows_encoder_row_sum_0
 // CHECK-SAME:    shfl.sync.bfly.b32
-// SM80:        gpu.binary @bias_gelu_rowsum_kernel
+// SM80:        gpu.binary @row_group_Tanh_3
 // SM80-SAME:     .target sm_80
 // SM80-NOT:      ld.global.v4
 #id = affine_map<(i, j) -> (i, j)>
@@ -42,7 +45,7 @@ func.func @bias_gelu_rowsum(%a: tensor<256x1024xf32>, %b: tensor<1024xf32>) -> t
     %s = arith.addf %x, %c : f32
     %t = math.tanh %s : f32
     linalg.yield %t : f32
-  } -> tensor<256x1024xf32>
+  } -> tensor<256x1024xf32> loc("Tanh_3")
   %z = arith.constant 0.0 : f32
   %e2 = tensor.empty() : tensor<256xf32>
   %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<256xf32>) -> tensor<256xf32>
@@ -50,6 +53,6 @@ func.func @bias_gelu_rowsum(%a: tensor<256x1024xf32>, %b: tensor<1024xf32>) -> t
     (%x: f32, %acc: f32) {
       %s = arith.addf %x, %acc : f32
       linalg.yield %s : f32
-    }
+    } loc(fused["/encoder/row.sum:0", "ReduceSum_7"])
   return %r : tensor<256xf32>
 }

@@ -11,8 +11,8 @@
 // after the loop.
 // CHECK-LABEL: llvm.func @mm(
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(65536 : i32) : i32
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_kernel::@mm_kernel {{.*}} dynamic_shared_memory_size %[[SMEM]]
-// CHECK:       gpu.binary @mm_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_mma::@mm_mma {{.*}} dynamic_shared_memory_size %[[SMEM]]
+// CHECK:       gpu.binary @mm_mma
 // CHECK-SAME:    .target sm_90a
 // CHECK-SAME:    .extern .shared .align 16 .b8 __hidet_dynamic_shared[];
 // CHECK-SAME:    cp.async.cg.shared.global [{{[^]]*}}], [{{[^]]*}}], 16, 16;

@@ -18,8 +18,8 @@
 // CHECK-LABEL: llvm.func @mm(
 // CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(218112 : i32) : i32
 // CHECK-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(
-// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_kernel::@mm_kernel {{.*}} : i64 dynamic_shared_memory_size %[[SMEM]] args(%{{.*}} : i64, %{{.*}} : i64,
-// CHECK:       gpu.binary @mm_kernel
+// CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_wgmma::@mm_wgmma {{.*}} : i64 dynamic_shared_memory_size %[[SMEM]] args(%{{.*}} : i64, %{{.*}} : i64,
+// CHECK:       gpu.binary @mm_wgmma
 // CHECK-SAME:    .target sm_90a
 // CHECK-SAME:    .extern .shared .align 16 .b8 __hidet_dynamic_shared[];
 // CHECK-SAME:    .shared .align 8 .b8 __mbarrier

@@ -80,7 +80,7 @@ void scheduleInjective(OpBuilder &b, linalg::LinalgOp op,
     taskShape.back() /= width;
   auto mapping = hidet::tm::SpatialAttr::get(b.getContext(), taskShape);
 
-  createLaunch(b, loc, mapping, blockSize, blockSize,
+  createLaunch(b, loc, "injective", mapping, blockSize, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp) {
     auto loop = hidet::tm::ForEachOp::create(b, loc, mapping, hidet::tm::GPUWorker::global_x);
     OpBuilder::InsertionGuard guard(b);
@@ -219,7 +219,7 @@ void schedulePermuted(OpBuilder &b, linalg::LinalgOp op,
         {tile, tile + 1}, elementTypeOf(operand->get()), AffineMap(),
         workgroup));
 
-  createLaunch(b, loc, blockMapping, /*workersPerBlock=*/1, blockSize,
+  createLaunch(b, loc, "transpose", blockMapping, /*workersPerBlock=*/1, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
     auto blocks = hidet::tm::ForEachOp::create(b, loc, blockMapping,
                                                hidet::tm::GPUWorker::block_x);

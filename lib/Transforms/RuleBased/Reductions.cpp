@@ -86,7 +86,7 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
 
   createLaunch(
-      b, loc, rowMapping, blockPerRow ? 1 : warpsPerBlock, blockSize,
+      b, loc, "reduce_rows", rowMapping, blockPerRow ? 1 : warpsPerBlock, blockSize,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
         std::pair<Value, Value> warpLane =
             getWarpAndLane(b, loc, launch, warpsPerBlock);
@@ -237,7 +237,7 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
       keep);
 
   createLaunch(
-      b, loc, mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
+      b, loc, "reduce", mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
         auto outer = hidet::tm::ForEachOp::create(
             b, loc, mapping, hidet::tm::GPUWorker::global_x);
         OpBuilder::InsertionGuard guard(b);

@@ -253,7 +253,7 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
   }
   bool unrollSteps = !privateAllocs.empty();
 
-  createLaunch(b, loc, rowMapping, warpsPerBlock, blockSize,
+  createLaunch(b, loc, "row_group", rowMapping, warpsPerBlock, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
     std::pair<Value, Value> warpLane =
         getWarpAndLane(b, loc, launch, warpsPerBlock);

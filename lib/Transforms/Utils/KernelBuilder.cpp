@@ -12,6 +12,9 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -27,10 +30,45 @@ Value lessThan(OpBuilder &b, Location loc, Value v, int64_t bound) {
                                cst(b, loc, bound));
 }
 
+/// The first name `loc` carries: its own, or one of the locations it fuses
+/// or calls through.
+static StringRef locationName(Location loc) {
+  StringRef found;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner)) {
+      found = named.getName().getValue();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+std::string kernelName(Location loc, StringRef kind, StringRef parent) {
+  StringRef name = locationName(loc);
+  std::string raw = name.empty() ? (parent + "_" + kind).str()
+                                 : (kind + "_" + name).str();
+  // A symbol and a PTX identifier: other characters become one '_'.
+  std::string out;
+  for (char c : raw) {
+    bool keep = llvm::isAlnum(c) || c == '_';
+    if (keep)
+      out += c;
+    else if (!out.empty() && out.back() != '_')
+      out += '_';
+  }
+  while (!out.empty() && out.back() == '_')
+    out.pop_back();
+  constexpr size_t kMaxLength = 96;
+  if (out.size() > kMaxLength)
+    out.resize(kMaxLength);
+  return out.empty() ? kind.str() : out;
+}
+
 /// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) / perBlock)
 /// blocks of `blockSize` threads and calls `body` inside it. The grid size is
 /// computed from the mapping in the IR, so it cannot drift from it.
-void createLaunch(OpBuilder &b, Location loc,
+void createLaunch(OpBuilder &b, Location loc, StringRef kind,
                   hidet::tm::TaskMappingAttrInterface mapping,
                   int64_t workersPerBlock, int64_t blockSize,
                   function_ref<void(OpBuilder &, gpu::LaunchOp)> body,
@@ -46,6 +84,11 @@ void createLaunch(OpBuilder &b, Location loc,
       b, loc, grid, one, one, block, one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, workgroupBuffers);
+  StringRef parent;
+  if (auto func = launch->getParentOfType<FunctionOpInterface>())
+    parent = func.getName();
+  launch.setFunctionAttr(
+      FlatSymbolRefAttr::get(b.getContext(), kernelName(loc, kind, parent)));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   body(b, launch);

@@ -31,12 +31,21 @@ mlir::Value cst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                      int64_t bound);
 
+/// The name of a kernel of `kind` (the template or rule that builds it, e.g.
+/// "wgmma" or "injective") built at `loc` in the function `parent`:
+/// `<kind>_<name>` where `loc` carries a name (an ONNX node's), else
+/// `<parent>_<kind>`; letters, digits and '_' only, at most 96 characters.
+/// Kernels are outlined, and profiled, under it.
+std::string kernelName(mlir::Location loc, llvm::StringRef kind,
+                       llvm::StringRef parent);
+
 /// Creates a 1-D `gpu.launch` of ceil(num_workers(mapping) /
 /// workersPerBlock) blocks of `blockSize` threads (the grid is computed from
 /// the mapping in the IR, so it cannot drift from it), with the given
-/// workgroup buffers, and calls `body` inside it.
+/// workgroup buffers, and calls `body` inside it. The launch's `function` is
+/// kernelName(loc, kind, <the enclosing function>).
 void createLaunch(
-    mlir::OpBuilder &b, mlir::Location loc,
+    mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef kind,
     hidet::tm::TaskMappingAttrInterface mapping, int64_t workersPerBlock,
     int64_t blockSize,
     llvm::function_ref<void(mlir::OpBuilder &, mlir::gpu::LaunchOp)> body,
