@@ -17,13 +17,27 @@
 
 #include "hidet/Runtime.h"
 
+#include <cuda.h>
+
+#include <vector>
+
 namespace hidet::runtime {
+
+/// One kernel launch of a profiled run: the kernel and the events recorded
+/// on the run's stream just before and just after it.
+struct LaunchEvents {
+  CUfunction function = nullptr;
+  CUevent start = nullptr;
+  CUevent end = nullptr;
+};
 
 struct CallState {
   hidetStream_t stream = nullptr;
   unsigned allocations = 0;
   unsigned hostCopies = 0;
   unsigned launches = 0;
+  /// Where launches are recorded with their events; null: not profiled.
+  std::vector<LaunchEvents> *profile = nullptr;
 };
 
 /// The state of the run on this thread, or null outside model runs.

@@ -71,11 +71,13 @@ namespace hidet::runtime {
   X(cuGraphExecDestroy)                                                        \
   X(cuGraphDestroy)
 
-// Entry points added in CUDA 12.0 (Hopper clusters and TMA). An older driver
+// Entry points added in CUDA 12 (Hopper clusters and TMA in 12.0, kernel
+// names for profiles in 12.3). An older driver
 // still runs code that does not use them; using them reports an error.
 #define HIDET_CUDA_OPTIONAL_FUNCTIONS(X)                                       \
   X(cuLaunchKernelEx)                                                          \
-  X(cuTensorMapEncodeTiled)
+  X(cuTensorMapEncodeTiled)                                                    \
+  X(cuFuncGetName)
 
 struct CudaDriver {
 #define HIDET_CUDA_DECLARE_SLOT(fn) decltype(&::fn) fn = nullptr;

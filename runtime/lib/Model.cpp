@@ -116,10 +116,15 @@ struct hidetModel_st {
   std::vector<void *> graphPointers;
   hidetStream_t graphStream = nullptr;
 
+  // The kernel names of the last profile (hidetKernelTime::kernel).
+  std::vector<std::string> profileNames;
+
   ~hidetModel_st();
   int load(const char *function, const char *weightsPath);
   int loadWeights(const char *weightsPath);
-  int runDirect(hidetStream_t stream);
+  int bind(const char *what, void *const *inputs, void *const *outputs);
+  int runDirect(hidetStream_t stream,
+                std::vector<LaunchEvents> *profile = nullptr);
   int capture(hidetStream_t stream);
   void dropGraph();
 };
@@ -326,9 +331,33 @@ int hidetModel_st::loadWeights(const char *weightsPath) {
   return HIDET_RUNTIME_OK;
 }
 
-int hidetModel_st::runDirect(hidetStream_t stream) {
+int hidetModel_st::bind(const char *what, void *const *in,
+                        void *const *out) {
+  if ((!in && !inputs.empty()) || (!out && !outputs.empty()))
+    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+                std::string(what) + ": null input or output array");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!in[i] && inputInfos[i].bytes)
+      return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+                  std::string(what) + ": input " + std::to_string(i) +
+                      " is null");
+    setPointer(descriptors[inputs[i]], in[i]);
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!out[i] && outputInfos[i].bytes)
+      return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+                  std::string(what) + ": output " + std::to_string(i) +
+                      " is null");
+    setPointer(descriptors[outputs[i]], out[i]);
+  }
+  return HIDET_RUNTIME_OK;
+}
+
+int hidetModel_st::runDirect(hidetStream_t stream,
+                             std::vector<LaunchEvents> *profile) {
   CallState state;
   state.stream = stream;
+  state.profile = profile;
   activeCall = &state;
   reinterpret_cast<void (*)(void **)>(entry)(argPointers.data());
   activeCall = nullptr;
@@ -473,22 +502,8 @@ extern "C" int hidetModelRun(hidetModel_t model, void *const *inputs,
   if (!model)
     return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
                 "hidetModelRun: null model");
-  if ((!inputs && !model->inputs.empty()) ||
-      (!outputs && !model->outputs.empty()))
-    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                "hidetModelRun: null input or output array");
-  for (size_t i = 0; i < model->inputs.size(); ++i) {
-    if (!inputs[i] && model->inputInfos[i].bytes)
-      return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                  "hidetModelRun: input " + std::to_string(i) + " is null");
-    setPointer(model->descriptors[model->inputs[i]], inputs[i]);
-  }
-  for (size_t i = 0; i < model->outputs.size(); ++i) {
-    if (!outputs[i] && model->outputInfos[i].bytes)
-      return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                  "hidetModelRun: output " + std::to_string(i) + " is null");
-    setPointer(model->descriptors[model->outputs[i]], outputs[i]);
-  }
+  if (int status = model->bind("hidetModelRun", inputs, outputs))
+    return status;
   if (!model->gpu) {
     reinterpret_cast<void (*)(void **)>(model->entry)(
         model->argPointers.data());
@@ -515,5 +530,57 @@ extern "C" int hidetModelRun(hidetModel_t model, void *const *inputs,
   Scope scope("hidetModelRun");
   if (!scope || !HIDET_CU(scope, cuGraphLaunch(model->graph, stream)))
     return fail(HIDET_RUNTIME_OK, model->path + ": launching its CUDA graph");
+  return HIDET_RUNTIME_OK;
+}
+
+extern "C" int hidetModelProfile(hidetModel_t model, void *const *inputs,
+                                 void *const *outputs, hidetStream_t stream,
+                                 hidetKernelTime *times, int capacity,
+                                 int *count) {
+  hidetRuntimeClearError();
+  if (!model || !count || capacity < 0 || (capacity > 0 && !times))
+    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+                "hidetModelProfile: null model or result pointer, or a "
+                "negative capacity");
+  if (!model->gpu)
+    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+                "hidetModelProfile: " + model->path +
+                    " is a CPU model; only GPU models are profiled");
+  if (int status = model->bind("hidetModelProfile", inputs, outputs))
+    return status;
+  std::vector<LaunchEvents> launches;
+  int status = model->runDirect(stream, &launches);
+  Scope scope("hidetModelProfile");
+  if (!scope)
+    status = fail(HIDET_RUNTIME_OK, "hidetModelProfile");
+  else if (status == HIDET_RUNTIME_OK &&
+           !HIDET_CU(scope, cuStreamSynchronize(stream)))
+    status = fail(HIDET_RUNTIME_OK, model->path + ": profiling");
+  std::vector<hidetKernelTime> measured;
+  for (const LaunchEvents &launch : launches) {
+    float ms = 0;
+    if (status == HIDET_RUNTIME_OK &&
+        !HIDET_CU(scope, cuEventElapsedTime(&ms, launch.start, launch.end)))
+      status = fail(HIDET_RUNTIME_OK, model->path + ": reading its events");
+    const char *name = nullptr;
+    if (status == HIDET_RUNTIME_OK && scope.cu->cuFuncGetName &&
+        scope.cu->cuFuncGetName(&name, launch.function) != CUDA_SUCCESS)
+      name = nullptr;
+    measured.push_back({name, ms});
+    // Every event is destroyed, also after a failure.
+    if (scope) {
+      for (CUevent event : {launch.start, launch.end})
+        if (event)
+          scope.cu->cuEventDestroy(event);
+    }
+  }
+  if (status != HIDET_RUNTIME_OK)
+    return status;
+  model->profileNames.clear();
+  for (const hidetKernelTime &time : measured)
+    model->profileNames.push_back(time.kernel ? time.kernel : "");
+  *count = static_cast<int>(measured.size());
+  for (int i = 0; i < capacity && i < *count; ++i)
+    times[i] = {model->profileNames[i].c_str(), measured[i].milliseconds};
   return HIDET_RUNTIME_OK;
 }

@@ -110,6 +110,40 @@ bool prepareSharedMemory(Scope &scope, CUfunction function, int32_t smemBytes) {
                                 smemBytes));
 }
 
+/// While it lives, a launch on `stream` in a profiled model run (CallState)
+/// is bracketed by a pair of events: the first is recorded when it is made,
+/// the second when it is destroyed, after the launch. The run's owner reads
+/// and destroys them.
+class ProfiledLaunch {
+public:
+  ProfiledLaunch(Scope &scope, CUfunction function, CUstream stream)
+      : scope(scope), stream(stream) {
+    std::vector<LaunchEvents> *profile =
+        activeCall ? activeCall->profile : nullptr;
+    if (!profile)
+      return;
+    // Recorded first, so that the owner destroys what was created even
+    // when a later step fails.
+    profile->push_back({function, nullptr, nullptr});
+    events = &profile->back();
+    if (!HIDET_CU(scope, cuEventCreate(&events->start, CU_EVENT_DEFAULT)) ||
+        !HIDET_CU(scope, cuEventCreate(&events->end, CU_EVENT_DEFAULT)) ||
+        !HIDET_CU(scope, cuEventRecord(events->start, stream)))
+      events = nullptr;
+  }
+  ~ProfiledLaunch() {
+    if (events)
+      HIDET_CU(scope, cuEventRecord(events->end, stream));
+  }
+  ProfiledLaunch(const ProfiledLaunch &) = delete;
+  ProfiledLaunch &operator=(const ProfiledLaunch &) = delete;
+
+private:
+  Scope &scope;
+  CUstream stream;
+  LaunchEvents *events = nullptr;
+};
+
 /// Launch dimensions are i64 in the IR and 32-bit for the driver: reject
 /// rather than truncate.
 bool checkLaunch(Scope &scope, CUfunction function,
@@ -374,6 +408,7 @@ extern "C" void mgpuLaunchKernel(hidetFunction_t function, int64_t gridX,
                    {gridX, gridY, gridZ, blockX, blockY, blockZ}) ||
       !prepareSharedMemory(scope, function, smemBytes))
     return;
+  ProfiledLaunch profiled(scope, function, stream);
   HIDET_CU(scope,
            cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                           smemBytes, stream, params, extra),
@@ -431,6 +466,7 @@ mgpuLaunchClusterKernel(hidetFunction_t function, int64_t clusterX,
   config.hStream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
+  ProfiledLaunch profiled(scope, function, stream);
   HIDET_CU(scope, cuLaunchKernelEx(&config, function, params, extra),
            [&](Detail &detail) {
              detail("cluster (%" PRId64 ", %" PRId64 ", %" PRId64

@@ -42,6 +42,11 @@ void expectError(int status, int code, const std::string &what,
              "' (got " + std::to_string(status) + ": " + message + ")");
 }
 
+/// The input array of a one-input model.
+std::vector<void *> inputs(const std::vector<float> &x) {
+  return {const_cast<float *>(x.data())};
+}
+
 std::vector<float> run(hidetModel_t model, const std::vector<float> &x) {
   hidetTensorInfo out;
   hidetModelOutput(model, 0, &out);
@@ -158,6 +163,21 @@ int main(int argc, char **argv) {
   expectError(hidetModelRun(nullptr, nullptr, nullptr, nullptr),
               HIDET_RUNTIME_ERROR_INVALID_ARGUMENT, "a null model",
               "null model");
+  int count = -1;
+  hidetKernelTime time;
+  expectError(hidetModelProfile(model, inputs(x).data(), output, nullptr, &time, 1,
+                                &count),
+              HIDET_RUNTIME_ERROR_INVALID_ARGUMENT, "profiling a CPU model",
+              "is a CPU model; only GPU models are profiled");
+  expectError(hidetModelProfile(model, inputs(x).data(), output, nullptr, nullptr, 1,
+                                &count),
+              HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+              "a profile without room for its launches", "null model or result");
+  expectError(hidetModelProfile(model, inputs(x).data(), output, nullptr, &time, 1,
+                                nullptr),
+              HIDET_RUNTIME_ERROR_INVALID_ARGUMENT, "a profile without a count",
+              "null model or result");
+  expect(count == -1, "a failed profile leaves the count alone");
   expect(hidetModelGetStats(model, &stats) == HIDET_RUNTIME_OK &&
              stats.kernelLaunches == 0,
          "a CPU model launches no kernels");

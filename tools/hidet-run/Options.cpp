@@ -177,6 +177,14 @@ cl::opt<unsigned long long, false, CountParser<kMaxCalls>>
     reps("reps", cl::desc("Timed calls (default 100; 0 skips timing)"),
          cl::value_desc("n"), cl::init(100), cl::cat(timingCategory));
 
+cl::opt<unsigned long long, false, CountParser<kMaxCalls>> profileRuns(
+    "profile",
+    cl::desc("Profile a GPU library: n more runs, each direct (not a graph "
+             "replay) with CUDA events around every kernel launch; prints "
+             "the time per kernel (the median over the n runs) and adds it "
+             "to --json (default 0: off)"),
+    cl::value_desc("n"), cl::init(0), cl::cat(timingCategory));
+
 cl::opt<bool> noSpin("no-spin",
                      cl::desc("Time a GPU library without first queueing a "
                               "~100 us spin kernel (the spin keeps host "
@@ -304,6 +312,7 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   options.seed = seed;
   options.warmup = static_cast<long long>(warmup);
   options.reps = static_cast<long long>(reps);
+  options.profileRuns = static_cast<long long>(profileRuns);
   options.rtol = relTolerance;
   options.atol = absTolerance;
   if (relL2Bound.getNumOccurrences())

@@ -39,6 +39,7 @@ struct Options {
   uint64_t seed = 0;
   long long warmup = 10;
   long long reps = 100;
+  long long profileRuns = 0; // --profile: direct runs with kernel events.
   /// Against expected outputs: |out - exp| <= atol + rtol * |exp|.
   double rtol = 1e-3;
   double atol = 1e-7;

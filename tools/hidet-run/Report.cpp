@@ -11,12 +11,14 @@
 #include "hidet/Runtime.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -214,6 +216,18 @@ void writeFuncJson(json::OStream &json, const FuncResult &result,
       json.attribute("kernels", static_cast<int64_t>(result.kernelLaunches));
       json.attribute("cuda_graph", result.cudaGraph);
     }
+    if (result.profileRuns > 0) {
+      json.attributeObject("profile", [&] {
+        json.attribute("runs", static_cast<int64_t>(result.profileRuns));
+        json.attributeArray("launches", [&] {
+          for (const FuncResult::KernelTime &kernel : result.kernels)
+            json.object([&] {
+              json.attribute("kernel", kernel.name);
+              json.attribute("ms", jsonNumber(kernel.ms));
+            });
+        });
+      });
+    }
     if (!result.timed) {
       json.attribute("time_ms", nullptr);
       return;
@@ -312,4 +326,39 @@ bool hidet::run::writeJson(const std::string &path, const Options &options,
     return false;
   }
   return true;
+}
+
+void hidet::run::printProfile(const FuncResult &result) {
+  if (result.profileRuns <= 0)
+    return;
+  // Launches of one kernel name added up, largest total first.
+  struct Row {
+    std::string name;
+    double ms = 0;
+    int launches = 0;
+  };
+  std::vector<Row> rows;
+  llvm::StringMap<size_t> index;
+  double total = 0;
+  for (const FuncResult::KernelTime &kernel : result.kernels) {
+    auto [it, inserted] = index.try_emplace(kernel.name, rows.size());
+    if (inserted)
+      rows.push_back({kernel.name, 0, 0});
+    Row &row = rows[it->second];
+    row.ms += kernel.ms;
+    ++row.launches;
+    total += kernel.ms;
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row &a, const Row &b) { return a.ms > b.ms; });
+  raw_ostream &os = outs();
+  os << "hidet-run: " << result.func->name << " profile: "
+     << result.kernels.size() << " launches, "
+     << format("%.4f", total) << " ms in kernels (median of "
+     << result.profileRuns << " direct runs)\n";
+  os << format("  %10s %6s %8s  %s\n", "ms", "share", "launches", "kernel");
+  for (const Row &row : rows)
+    os << format("  %10.4f %5.1f%% %8d  %s\n", row.ms,
+                 total > 0 ? 100.0 * row.ms / total : 0.0, row.launches,
+                 row.name.empty() ? "(unnamed)" : row.name.c_str());
 }

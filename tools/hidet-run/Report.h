@@ -63,7 +63,17 @@ struct FuncResult {
   uint64_t weightBytes = 0, workspaceBytes = 0, intermediateBytes = 0;
   int kernelLaunches = -1;
   bool cudaGraph = false;
+  /// --profile: each kernel launch of a run, in order, with its median time.
+  struct KernelTime {
+    std::string name;
+    double ms = 0;
+  };
+  std::vector<KernelTime> kernels;
+  long long profileRuns = 0;
 };
+
+/// Prints the profile of `result` (if any): the kernels by total time.
+void printProfile(const FuncResult &result);
 
 /// Prints "hidet-run: <message>" to stderr.
 void printError(const std::string &message);

@@ -8,6 +8,8 @@
 
 #include "Options.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 #include <chrono>
 #include <string>
@@ -58,18 +60,22 @@ private:
   hidetFunction_t function = nullptr;
 };
 
+/// The median of `sorted` (ascending, not empty).
+double median(const std::vector<double> &sorted) {
+  size_t n = sorted.size();
+  return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
 /// Records the median, min and mean of `times` (not empty) in `result`.
 void recordTimes(std::vector<double> times, FuncResult &result) {
   std::sort(times.begin(), times.end());
-  size_t n = times.size();
   result.timed = true;
-  result.medianMs =
-      n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+  result.medianMs = median(times);
   result.minMs = times.front();
   double sum = 0;
   for (double t : times)
     sum += t;
-  result.meanMs = sum / static_cast<double>(n);
+  result.meanMs = sum / static_cast<double>(times.size());
 }
 
 /// Times the calls of a CPU library with the host's steady clock.
@@ -146,5 +152,52 @@ bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
   if (!ok)
     return reportCudaError(label);
   recordTimes(std::move(times), result);
+  return true;
+}
+
+bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
+                                const Options &options, FuncResult &result) {
+  if (options.profileRuns <= 0)
+    return true;
+  if (call.entry.target != Target::Gpu) {
+    llvm::outs() << "hidet-run: " << func.name
+                 << ": --profile is for GPU libraries; not profiled\n";
+    return true;
+  }
+  const std::string label = func.name + ": profile";
+  // Per launch, its time in each run; every run makes the same launches.
+  std::vector<std::vector<double>> times;
+  std::vector<hidetKernelTime> launches(64);
+  for (long long run = 0; run < options.profileRuns; ++run) {
+    int count = 0;
+    if (hidetModelProfile(call.model, call.inputs.data(), call.outputs.data(),
+                          call.stream, launches.data(),
+                          static_cast<int>(launches.size()),
+                          &count) != HIDET_RUNTIME_OK)
+      return reportCudaError(label);
+    if (static_cast<size_t>(count) > launches.size()) {
+      launches.resize(static_cast<size_t>(count));
+      --run; // The same run again with room for every launch.
+      continue;
+    }
+    if (run == 0) {
+      result.kernels.resize(static_cast<size_t>(count));
+      times.resize(static_cast<size_t>(count));
+      for (int i = 0; i < count; ++i)
+        result.kernels[i].name = launches[i].kernel;
+    } else if (static_cast<size_t>(count) != times.size()) {
+      printError(label + ": runs made different numbers of launches (" +
+                 std::to_string(times.size()) + " and " +
+                 std::to_string(count) + ")");
+      return false;
+    }
+    for (int i = 0; i < count; ++i)
+      times[i].push_back(launches[i].milliseconds);
+  }
+  for (size_t i = 0; i < times.size(); ++i) {
+    std::sort(times[i].begin(), times[i].end());
+    result.kernels[i].ms = median(times[i]);
+  }
+  result.profileRuns = options.profileRuns;
   return true;
 }

@@ -30,6 +30,12 @@ bool timeCalls(const FuncSpec &func, const PreparedCall &call,
                const Options &options, hidetStream_t stream,
                FuncResult &result);
 
+/// --profile: options.profileRuns runs of a GPU `call` through
+/// hidetModelProfile; records each launch's median time in `result`.
+/// Returns false on a CUDA error (reported).
+bool profileKernels(const FuncSpec &func, const PreparedCall &call,
+                    const Options &options, FuncResult &result);
+
 } // namespace hidet::run
 
 #endif // HIDET_RUN_TIMING_H

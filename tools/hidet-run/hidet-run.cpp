@@ -173,7 +173,8 @@ bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
   PreparedCall call;
   if (!runAndVerify(func, main, ref, files, options, stream, call, outputs,
                     result) ||
-      !timeCalls(func, call, options, stream, result))
+      !timeCalls(func, call, options, stream, result) ||
+      !profileKernels(func, call, options, result))
     return false;
   hidetModelStats stats;
   if (hidetModelGetStats(call.model, &stats) == HIDET_RUNTIME_OK) {
@@ -261,6 +262,7 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
       break;
     }
     printResult(result, device);
+    printProfile(result);
     if (result.verified && !result.pass)
       exitCode = kExitMismatch;
     results.push_back(std::move(result));

@@ -128,6 +128,31 @@ HIDET_RUNTIME_EXPORT int hidetModelRun(hidetModel_t model, void *const *inputs,
                                        void *const *outputs,
                                        hidetStream_t stream);
 
+/* One kernel launch of a profiled run. */
+typedef struct {
+  const char *kernel; /* the kernel's name (hidet-compile names kernels by
+                         template and ONNX node), or "" when the driver
+                         cannot tell (before CUDA 12.3) */
+  float milliseconds; /* GPU time between events just before and just
+                         after the launch */
+} hidetKernelTime;
+
+/* Runs one forward pass of a GPU model directly (never as a graph replay)
+   with a pair of CUDA events around each kernel launch, waits for it, and
+   reports the launches in order: the first `capacity` into `times` (which
+   may be NULL when capacity is 0) and their number into *count, which may
+   exceed capacity (call again with more room). Inputs, outputs and stream
+   are those of hidetModelRun; the outputs are computed as by a run. The
+   names stay valid until the next hidetModelProfile on the model or its
+   unload. The events add a little time between kernels: the sum of the
+   launches is close to a direct run's time, not to a graph replay's. */
+HIDET_RUNTIME_EXPORT int hidetModelProfile(hidetModel_t model,
+                                           void *const *inputs,
+                                           void *const *outputs,
+                                           hidetStream_t stream,
+                                           hidetKernelTime *times,
+                                           int capacity, int *count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
