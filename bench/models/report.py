@@ -1,0 +1,577 @@
+#!/usr/bin/env python3
+"""Report of the models benchmark (bench/models/run.sh).
+
+Reads what run.sh left in RESULTS (W/results: for each configuration
+<model>_b<batch>_<precision>, the compile status and seconds, hidet-run's
+JSON, the relative L2 error of hidet's outputs, PyTorch's JSON lines and the
+logs) and writes:
+
+    OUT/models.json  date, GPU, commit; per model, batch and precision:
+                     hidet's median ms, check status and errors, compile
+                     seconds, kernels per forward and memory; each PyTorch
+                     variant's median ms, compile seconds and peak memory;
+                     the speed-up of hidet over the best PyTorch variant
+    OUT/models.md    tables per precision, the geometric mean of the f16
+                     speed-ups, memory, compile times and kernels, failures
+    OUT/models.png   the speed-ups as bars (matplotlib; skipped without it)
+
+Usage:
+    report.py RESULTS OUT COMMIT DATE
+    report.py --plot OUT/models.json PNG   # the chart again, from the JSON
+"""
+import json
+import math
+import os
+import re
+import sys
+
+PRECISIONS = ("f16", "f32")
+VARIANTS = ("eager", "compile", "max-autotune")
+MODEL_ORDER = ("bert", "gpt2", "resnet50", "vit", "mobilenetv2", "efficientnet_b0")
+# The models whose speed-ups the geometric means are taken over.
+HEADLINE_MODELS = ("bert", "gpt2", "resnet50")
+MODEL_LABELS = {
+    "bert": "BERT-base",
+    "gpt2": "GPT-2 small",
+    "resnet50": "ResNet-50",
+    "vit": "ViT-B/16",
+    "mobilenetv2": "MobileNetV2",
+    "efficientnet_b0": "EfficientNet-B0",
+}
+MODEL_DESCRIPTIONS = {
+    "bert": "BERT-base encoder (12 layers, hidden 768, seq 128, vocabulary 30522; "
+            "output last_hidden_state)",
+    "gpt2": "GPT-2 small (12 layers, seq 128, tied lm_head; output logits over 50257)",
+    "resnet50": "torchvision ResNet-50 (224x224, 1000 classes)",
+    "vit": "torchvision ViT-B/16 (224x224, patch 16, 12 layers, hidden 768)",
+    "mobilenetv2": "torchvision MobileNetV2 (224x224)",
+    "efficientnet_b0": "torchvision EfficientNet-B0 (224x224)",
+}
+CFG = re.compile(r"^(?P<model>[a-z0-9_]+?)_b(?P<batch>\d+)_(?P<precision>f16|f32)\.(?P<kind>.+)$")
+GEN = re.compile(r"^(?P<model>[a-z0-9_]+?)_b(?P<batch>\d+)\.gen\.log$")
+MiB = float(1 << 20)
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def log_tail(path, lines=4, width=300):
+    """The last non-empty lines of a log, joined (None without the file)."""
+    try:
+        with open(path, errors="replace") as f:
+            text = [ln.rstrip() for ln in f.read().splitlines() if ln.strip()]
+    except OSError:
+        return None
+    return " | ".join(text[-lines:])[-width:] or None
+
+
+def gpu_name(device):
+    """"NVIDIA H100 80GB HBM3" -> "h100" (as bench/common/timing.py)."""
+    m = re.search(r"\b([A-Z]{1,2}[0-9]{2,4}[A-Z]?)\b", device or "")
+    if m:
+        return m.group(1).lower()
+    return re.sub(r"[^a-z0-9]+", "-", (device or "unknown").lower()).strip("-")
+
+
+def hidet_record(res, cfg):
+    """hidet's side of one configuration, or None when it was not run."""
+    base = os.path.join(res, cfg)
+    compile_line = None
+    try:
+        with open(base + ".compile") as f:
+            compile_line = f.read().split()
+    except OSError:
+        pass
+    report = read_json(base + ".hidet.json")
+    if compile_line is None and report is None:
+        return None
+    rec = {"status": None, "median_ms": None, "min_ms": None, "mean_ms": None, "reps": None,
+           "timing": None, "max_abs": None, "mismatches": None, "rel_l2": None,
+           "max_abs_rel": None, "rtol": None, "atol": None, "compile_status": None,
+           "compile_s": None, "kernels": None, "memory": None, "device": None, "error": None,
+           "profile": None}
+    if compile_line:
+        rec["compile_status"] = compile_line[0]
+        try:
+            rec["compile_s"] = float(compile_line[1])
+        except (IndexError, ValueError):
+            pass
+    cstatus = rec["compile_status"]
+    if cstatus == "no-model":
+        rec["status"] = "no-model"
+        model_batch = cfg.rsplit("_", 1)[0]
+        rec["error"] = "export failed: " + (log_tail(os.path.join(res, model_batch + ".gen.log"))
+                                            or "see generate.py's log")
+        return rec
+    if cstatus == "not-run":
+        rec["status"] = "not-run"
+        rec["error"] = "not compiled: the run stopped before (run.sh --deadline)"
+        return rec
+    if cstatus is not None and cstatus != "ok":
+        rec["status"] = "compile-" + cstatus
+        rec["error"] = log_tail(base + ".compile.log")
+        return rec
+    try:
+        with open(base + ".run.mode") as f:
+            rec["timing"] = f.read().strip() or None
+    except OSError:
+        pass
+    rc = None
+    try:
+        with open(base + ".run.rc") as f:
+            rc = int(f.read().strip())
+    except (OSError, ValueError):
+        pass
+    if report is None:
+        rec["status"] = {None: "not-run", 124: "timeout", 137: "timeout"}.get(rc, "error")
+        rec["error"] = log_tail(base + ".run.log") or \
+            "no hidet-run result (the run stopped before: run.sh --deadline)"
+        return rec
+    rec["device"] = report.get("device")
+    funcs = report.get("functions", report.get("funcs")) or []
+    func = funcs[0] if funcs else {}
+    status = func.get("status") or report.get("status") or "error"
+    rec["status"] = status
+    times = func.get("time_ms") or {}
+    rec["median_ms"] = times.get("median")
+    rec["min_ms"] = times.get("min")
+    rec["mean_ms"] = times.get("mean")
+    rec["reps"] = times.get("reps")
+    # Elementwise closeness to the expected outputs (the worst output).
+    for out in func.get("outputs") or []:
+        exp = out.get("expected") or {}
+        if exp.get("max_abs") is not None:
+            rec["max_abs"] = max(rec["max_abs"] or 0.0, exp["max_abs"])
+        if exp.get("mismatches") is not None:
+            rec["mismatches"] = (rec["mismatches"] or 0) + exp["mismatches"]
+        rec["rtol"] = exp.get("rtol", rec["rtol"])
+        rec["atol"] = exp.get("atol", rec["atol"])
+    # Added to hidet-run's JSON per function (older ones: absent, null).
+    kernels = func.get("kernels", report.get("kernels"))
+    rec["kernels"] = kernels
+    rec["profile"] = profile_summary(func.get("profile"))
+    memory = func.get("memory", report.get("memory"))
+    if isinstance(memory, dict):
+        rec["memory"] = {k: memory.get(k) for k in
+                         ("weights_bytes", "workspace_bytes", "intermediates_bytes")}
+    errors = read_json(base + ".error.json")
+    if errors and errors.get("outputs"):
+        outs = errors["outputs"]
+        rels = [o.get("rel_l2") for o in outs if o.get("rel_l2") is not None]
+        mars = [o.get("max_abs_rel") for o in outs if o.get("max_abs_rel") is not None]
+        rec["rel_l2"] = max(rels) if rels else None
+        rec["max_abs_rel"] = max(mars) if mars else None
+    if status != "pass":
+        reason = report.get("reason")
+        rec["error"] = reason or log_tail(base + ".run.log")
+    return rec
+
+
+# The kinds of kernel hidet-compile names its kernels by (<kind>_<ONNX node>):
+# the template or rule that built it. Longer first, so that a prefix match
+# finds the most specific.
+KERNEL_KINDS = ("splitk_reduce", "reduce_rows", "row_group", "injective", "transpose",
+                "reduce", "wgmma", "simt", "mma")
+
+
+def kernel_kind(name):
+    for kind in KERNEL_KINDS:
+        if name == kind or name.startswith(kind + "_"):
+            return kind
+    return "other"
+
+
+def profile_summary(profile):
+    """hidet-run --profile's launches (median ms each over its runs) summed by
+    kernel kind and by kernel, largest first; None without a profile."""
+    if not isinstance(profile, dict) or not profile.get("launches"):
+        return None
+    launches = profile["launches"]
+    total = sum(l.get("ms") or 0.0 for l in launches)
+    by_kind, by_kernel = {}, {}
+    for l in launches:
+        name, ms = l.get("kernel") or "", l.get("ms") or 0.0
+        k = by_kind.setdefault(kernel_kind(name), [0.0, 0])
+        k[0] += ms
+        k[1] += 1
+        n = by_kernel.setdefault(name, [0.0, 0])
+        n[0] += ms
+        n[1] += 1
+    return {"runs": profile.get("runs"), "launches": len(launches), "total_ms": total,
+            "by_kind": [{"kind": k, "ms": v[0], "launches": v[1]} for k, v in
+                        sorted(by_kind.items(), key=lambda kv: -kv[1][0])],
+            "top_kernels": [{"kernel": k, "ms": v[0], "launches": v[1]} for k, v in
+                            sorted(by_kernel.items(), key=lambda kv: -kv[1][0])[:8]]}
+
+
+def torch_records(res, cfg):
+    """PyTorch's variants of one configuration (the latest line of each)."""
+    path = os.path.join(res, cfg + ".torch.jsonl")
+    out = {}
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if rec.get("variant"):
+            out[rec["variant"]] = rec
+    return out
+
+
+TORCH_KEYS = ("status", "median_ms", "min_ms", "mean_ms", "reps", "compile_s", "first_call_s",
+              "peak_bytes", "peak_minus_weights_bytes", "forward_bytes", "weights_bytes",
+              "input_bytes", "output_bytes", "rel_l2", "max_abs", "ref_rel_l2", "ref_max_abs",
+              "error", "time")
+
+
+def model_key(model):
+    return (MODEL_ORDER.index(model) if model in MODEL_ORDER else len(MODEL_ORDER), model)
+
+
+def collect(res):
+    names = os.listdir(res)
+    cfgs = set()
+    for name in names:
+        m = CFG.match(name)
+        if m and m.group("kind") in ("compile", "hidet.json", "torch.jsonl"):
+            cfgs.add((m.group("model"), int(m.group("batch")), m.group("precision")))
+    rows = []
+    for model, batch, precision in sorted(cfgs, key=lambda c: (model_key(c[0]), c[1],
+                                                                PRECISIONS.index(c[2]))):
+        cfg = "%s_b%d_%s" % (model, batch, precision)
+        hidet = hidet_record(res, cfg)
+        torch_all = torch_records(res, cfg)
+        torch_side = {v: {k: r.get(k) for k in TORCH_KEYS} for v, r in torch_all.items()}
+        ok = {v: r for v, r in torch_side.items()
+              if r.get("status") == "ok" and r.get("median_ms")}
+        best = None
+        if ok:
+            v = min(ok, key=lambda k: ok[k]["median_ms"])
+            best = {"variant": v, "median_ms": ok[v]["median_ms"]}
+        hidet_ms = hidet["median_ms"] if hidet and hidet["status"] == "pass" else None
+        speedup = best["median_ms"] / hidet_ms if best and hidet_ms else None
+        over = {v: r["median_ms"] / hidet_ms for v, r in ok.items()} if hidet_ms else {}
+        rows.append({"model": model, "batch": batch, "precision": precision,
+                     "hidet": hidet, "torch": torch_side, "best_torch": best,
+                     "speedup": speedup, "speedup_over": over,
+                     "_torch_meta": next(iter(torch_all.values()), {})})
+    return rows
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+# ---------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------
+
+def fmt(x, spec="%.4g", none="-"):
+    return none if x is None else spec % x
+
+
+def fmt_mib(n):
+    return "-" if n is None else "%.1f" % (n / MiB)
+
+
+def label(row):
+    return MODEL_LABELS.get(row["model"], row["model"])
+
+
+def hidet_cell(h):
+    """hidet's time, or why there is none."""
+    if h is None:
+        return "not run"
+    if h["status"] == "pass":
+        return fmt(h["median_ms"])
+    if h["median_ms"] is not None:
+        return "%s (%s)" % (fmt(h["median_ms"]), h["status"])
+    return h["status"]
+
+
+def check_cell(h):
+    if h is None or h["status"] in (None, "not-run"):
+        return ""
+    parts = [h["status"]]
+    if h.get("rel_l2") is not None:
+        parts.append("rel. L2 %.1e" % h["rel_l2"])
+    if h.get("max_abs") is not None:
+        parts.append("max abs %.2g" % h["max_abs"])
+    return ", ".join(parts)
+
+
+def torch_cell(r):
+    if r is None:
+        return ""
+    if r.get("status") == "ok":
+        return fmt(r.get("median_ms"))
+    if r.get("median_ms") is not None:
+        return "%s (%s)" % (fmt(r["median_ms"]), r.get("status"))
+    return str(r.get("status"))
+
+
+def write_md(path, doc, rows):
+    lines = []
+    w = lines.append
+    s = doc["settings"] or {}
+    w("# Whole models on the %s: hidet against PyTorch (%s)" % (doc["gpu"].upper(), doc["date"]))
+    w("")
+    w("GPU: %s; commit %s; torch %s (CUDA %s, Triton %s)." % (
+        doc["device"], doc["commit"], doc["torch"], doc["cuda"], doc["triton"]))
+    w("")
+    w("Models from `utils/models/generate.py` (random weights, seed 0; the same weights and "
+      "inputs on both sides): " + "; ".join(
+          MODEL_DESCRIPTIONS.get(m, m) for m in sorted({r["model"] for r in rows}, key=model_key))
+      + ". hidet: `hidet-compile model.onnx [--precision=f16] --external-weights`, run by "
+      "`hidet-run --weights` on the test inputs, each output checked elementwise against "
+      "PyTorch's float32 CPU output (f32: rtol %s, atol %s; f16: rtol %s, atol %s) before it is "
+      "timed. PyTorch: eager, `torch.compile` (default mode) and `torch.compile(mode="
+      "\"max-autotune-no-cudagraphs\")`, f16 as `model.half()`, f32 with TF32 off; each "
+      "checked against float32 eager on the same inputs (relative L2 error). Both sides time "
+      "the whole forward as one CUDA graph replay: median of %s replays, one pair of CUDA "
+      "events each, each behind a short GPU spin (GPU time, host launch overhead excluded)."
+      % (fmt(s.get("rtol", {}).get("f32"), "%g"), fmt(s.get("atol", {}).get("f32"), "%g"),
+         fmt(s.get("rtol", {}).get("f16"), "%g"), fmt(s.get("atol", {}).get("f16"), "%g"),
+         s.get("reps", "200")))
+    if any(r["hidet"] and r["hidet"].get("timing") == "per-call" for r in rows):
+        w("")
+        w("**Note:** the hidet-run used had no `--cuda-graph`; rows marked per-call below time "
+          "each call of the library instead (host launch gaps kept out by a GPU spin, but "
+          "not captured in a graph).")
+    w("")
+    w("Speed-up: the best PyTorch variant's time over hidet's (above 1: hidet is faster); "
+      "only for a hidet result that passed its check, and only over PyTorch variants that "
+      "passed theirs.")
+    for precision in PRECISIONS:
+        prow = [r for r in rows if r["precision"] == precision]
+        if not prow:
+            continue
+        w("")
+        w("## %s" % precision)
+        w("")
+        w("| model | batch | hidet ms | hidet check | eager | compile | max-autotune "
+          "| best PyTorch | speed-up |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for r in prow:
+            best = r["best_torch"]
+            w("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                label(r), r["batch"], hidet_cell(r["hidet"]), check_cell(r["hidet"]),
+                torch_cell(r["torch"].get("eager")), torch_cell(r["torch"].get("compile")),
+                torch_cell(r["torch"].get("max-autotune")),
+                "%s (%s)" % (fmt(best["median_ms"]), best["variant"]) if best else "-",
+                "**%.2fx**" % r["speedup"] if r["speedup"] else "-"))
+        g = doc["geomean_speedup"].get(precision)
+        w("")
+        if g and g["value"]:
+            w("Geometric mean of the %s speed-ups of BERT-base, GPT-2 small and ResNet-50: "
+              "**%.2fx** over %d of %d (model, batch) "
+              "pairs%s." % (precision, g["value"], g["pairs"], g["of"],
+                            "" if g["pairs"] == g["of"] else " (the others have no speed-up)"))
+        else:
+            w("Geometric mean of the %s speed-ups: none (no pair has one)." % precision)
+    w("")
+    w("## Memory (MiB)")
+    w("")
+    w("hidet: its arena (the planned workspace of one forward) and the sum of the sizes of "
+      "all its intermediate buffers (what the arena would take without reuse), from "
+      "hidet-run's JSON. PyTorch: the peak memory allocated during one plain forward "
+      "minus the weights (so with the inputs, the output and cuBLAS's workspace), per variant.")
+    w("")
+    w("| model | batch | precision | hidet arena | hidet intermediates (sum) | PyTorch eager "
+      "| compile | max-autotune | output | weights hidet | weights PyTorch |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        mem = (r["hidet"] or {}).get("memory") or {}
+        t = r["torch"]
+        some = next((v for v in t.values() if v.get("weights_bytes") is not None), {})
+        out_b = next((v.get("output_bytes") for v in t.values()
+                      if v.get("output_bytes") is not None), None)
+        w("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label(r), r["batch"], r["precision"], fmt_mib(mem.get("workspace_bytes")),
+            fmt_mib(mem.get("intermediates_bytes")),
+            fmt_mib((t.get("eager") or {}).get("peak_minus_weights_bytes")),
+            fmt_mib((t.get("compile") or {}).get("peak_minus_weights_bytes")),
+            fmt_mib((t.get("max-autotune") or {}).get("peak_minus_weights_bytes")),
+            fmt_mib(out_b), fmt_mib(mem.get("weights_bytes")), fmt_mib(some.get("weights_bytes"))))
+    w("")
+    w("## Compile time and kernels")
+    w("")
+    seq = s.get("sequential")
+    w("Wall seconds of one compilation%s. Kernels: launches per forward of hidet's library. "
+      "PyTorch's compile time is the first call's (compilation and one forward), with "
+      "inductor's caches cold." % (
+          " (run one at a time)" if seq else
+          ", measured while up to %s hidet compilations, the model exports and PyTorch's "
+          "compilations ran beside it on %s CPUs: compare them within a run" % (
+              s.get("jobs", "?"), s.get("cpus", "?"))))
+    w("")
+    w("| model | batch | precision | hidet compile s | kernels | torch.compile s "
+      "| max-autotune s |")
+    w("|---|---|---|---|---|---|---|")
+    for r in rows:
+        h = r["hidet"] or {}
+        w("| %s | %d | %s | %s | %s | %s | %s |" % (
+            label(r), r["batch"], r["precision"],
+            fmt(h.get("compile_s"), "%.1f") if h.get("compile_status") == "ok"
+            else (h.get("compile_status") or "-"),
+            fmt(h.get("kernels"), "%d"),
+            fmt((r["torch"].get("compile") or {}).get("compile_s"), "%.1f"),
+            fmt((r["torch"].get("max-autotune") or {}).get("compile_s"), "%.1f")))
+    profiled = [r for r in rows if (r["hidet"] or {}).get("profile")]
+    if profiled:
+        w("")
+        w("## Where hidet's time goes")
+        w("")
+        w("`hidet-run --profile`: the forward run directly (not as a graph) with CUDA events "
+          "around each kernel, the median of each launch over %s runs, summed by the kind of "
+          "kernel (the template or rule that built it: `wgmma`/`mma`/`simt` GEMMs and "
+          "convolutions with their fused prologues and epilogues, `splitk_reduce`, "
+          "`row_group` for softmax and normalization rows, `reduce`/`reduce_rows`, "
+          "`injective`, `transpose`). The events add a little time to each launch: the sum "
+          "is above the graph replay's time." % (
+              profiled[0]["hidet"]["profile"].get("runs") or "?"))
+        w("")
+        w("| model | batch | precision | graph ms | kernels sum ms | by kind (ms, launches) "
+          "| largest kernels (ms) |")
+        w("|---|---|---|---|---|---|---|")
+        for r in profiled:
+            p = r["hidet"]["profile"]
+            w("| %s | %d | %s | %s | %s | %s | %s |" % (
+                label(r), r["batch"], r["precision"], fmt(r["hidet"].get("median_ms")),
+                fmt(p["total_ms"]),
+                ", ".join("%s %s (%d)" % (k["kind"], fmt(k["ms"], "%.3f"), k["launches"])
+                          for k in p["by_kind"]),
+                ", ".join("`%s` %s%s" % (k["kernel"], fmt(k["ms"], "%.3f"),
+                                         " (x%d)" % k["launches"] if k["launches"] > 1 else "")
+                          for k in p["top_kernels"][:4])))
+    problems = []
+    for r in rows:
+        name = "%s b%d %s" % (r["model"], r["batch"], r["precision"])
+        h = r["hidet"]
+        if h and h["status"] != "pass":
+            problems.append("- %s, hidet: %s%s" % (name, h["status"],
+                                                  ": " + h["error"] if h.get("error") else ""))
+        for v in VARIANTS:
+            t = r["torch"].get(v)
+            if t and t.get("status") != "ok":
+                problems.append("- %s, PyTorch %s: %s%s" % (
+                    name, v, t.get("status"), ": " + t["error"] if t.get("error") else ""))
+    if problems:
+        w("")
+        w("## Failures")
+        w("")
+        lines.extend(p.replace("\n", " ") for p in problems)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def plot(doc, path):
+    """Speed-up bars: one group per precision, one bar per (model, batch)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report.py: warning: matplotlib is not installed; %s not written (run "
+              "report.py --plot models.json PNG where it is)" % path, file=sys.stderr)
+        return False
+    rows = doc["results"]
+    precisions = [p for p in PRECISIONS if any(r["precision"] == p for r in rows)]
+    pairs = []
+    for r in rows:
+        key = (r["model"], r["batch"])
+        if key not in pairs:
+            pairs.append(key)
+    if not precisions or not pairs:
+        print("report.py: warning: no results; %s not written" % path, file=sys.stderr)
+        return False
+    speed = {(r["model"], r["batch"], r["precision"]): r["speedup"] for r in rows}
+    width = 0.8 / len(pairs)
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 + 0.55 * len(pairs) * len(precisions)), 4.5))
+    colors = plt.get_cmap("tab10")
+    for i, (model, batch) in enumerate(pairs):
+        xs, ys, missing = [], [], []
+        for g, p in enumerate(precisions):
+            x = g - 0.4 + width * (i + 0.5)
+            s = speed.get((model, batch, p))
+            if s:
+                xs.append(x)
+                ys.append(s)
+            else:
+                missing.append(x)
+        bars = ax.bar(xs, ys, width * 0.9, color=colors(i % 10),
+                      label="%s, batch %d" % (MODEL_LABELS.get(model, model), batch))
+        for bar, y in zip(bars, ys):
+            ax.annotate("%.2f" % y, (bar.get_x() + bar.get_width() / 2, y),
+                        ha="center", va="bottom", fontsize=7)
+        for x in missing:
+            ax.annotate("n/a", (x, 0), ha="center", va="bottom", fontsize=7, rotation=90)
+    ax.axhline(1.0, color="black", linewidth=1, linestyle="--")
+    ax.set_xticks(range(len(precisions)))
+    ax.set_xticklabels(precisions)
+    ax.set_ylabel("speed-up (best PyTorch time / hidet time)")
+    ax.set_title("hidet vs best PyTorch, %s, %s (commit %s)"
+                 % (doc.get("device"), doc.get("date"), doc.get("commit")), fontsize=9)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def report(res, out, commit, date):
+    rows = collect(res)
+    settings = read_json(os.path.join(res, "settings.json")) or {}
+    devices = [r["hidet"]["device"] for r in rows if r["hidet"] and r["hidet"].get("device")]
+    devices += [r["_torch_meta"].get("device") for r in rows if r["_torch_meta"].get("device")]
+    device = max(set(devices), key=devices.count) if devices else "unknown GPU"
+    meta = next((r["_torch_meta"] for r in rows if r["_torch_meta"].get("torch")), {})
+    geo = {}
+    for p in PRECISIONS:
+        # The headline models (the others are there for coverage).
+        prow = [r for r in rows if r["precision"] == p and r["model"] in HEADLINE_MODELS]
+        if prow:
+            sp = [r["speedup"] for r in prow if r["speedup"]]
+            geo[p] = {"value": geomean(sp), "pairs": len(sp), "of": len(prow)}
+    for r in rows:
+        del r["_torch_meta"]
+    doc = {"date": date, "commit": commit, "device": device, "gpu": gpu_name(device),
+           "torch": meta.get("torch"), "cuda": meta.get("cuda"), "triton": meta.get("triton"),
+           "settings": settings, "geomean_speedup": geo, "results": rows}
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "models.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+    write_md(os.path.join(out, "models.md"), doc, rows)
+    plot(doc, os.path.join(out, "models.png"))
+    with open(os.path.join(out, "models.md")) as f:
+        print(f.read())
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "--plot":
+        with open(argv[1]) as f:
+            return 0 if plot(json.load(f), argv[2]) else 1
+    if len(argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    report(*argv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
