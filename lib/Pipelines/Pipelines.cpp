@@ -39,8 +39,13 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
                                        bool partition) {
   if (fromTosa)
     tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
-  if (partition)
+  // Each contraction starts from a fill of its own; elementwise DAGs are
+  // one op, which a fusion group can take whole.
+  pm.addNestedPass<func::FuncOp>(createUnshareFills());
+  if (partition) {
+    pm.addNestedPass<func::FuncOp>(createFuseElementwise());
     pm.addNestedPass<func::FuncOp>(createPartition());
+  }
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregates());
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
                   "function-boundary-type-conversion=identity-layout-map}");

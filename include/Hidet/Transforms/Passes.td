@@ -398,6 +398,44 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def UnshareFills : Pass<"hidet-unshare-fills", "::mlir::func::FuncOp"> {
+  let summary = "Gives every use of a linalg.fill on tensors a fill of its own.";
+  let description = [{
+    CSE merges the identical zero fills that start several contractions'
+    accumulators into one `linalg.fill` with several uses. Bufferized, that
+    fill is a kernel of its own and each contraction gets a copy of its
+    buffer: two kernels and a round trip through memory per contraction.
+    This pass clones a fill (and the `tensor.empty` it fills) right before
+    each of its users but the first, so that each contraction starts from
+    its own fill, which the anchor templates fold into the accumulators'
+    start. Fills on buffers are left alone.
+
+    Example: one `linalg.fill` read by three `linalg.matmul`s becomes three
+    fills, one before each matmul.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FuseElementwise : Pass<"hidet-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuses chains and DAGs of elementwise linalg.generic ops.";
+  let description = [{
+    Upstream's elementwise fusion (`populateElementwiseOpsFusionPatterns`),
+    restricted to a producer and a consumer that are both `linalg.generic`
+    ops on tensors with only parallel loops: the consumer then computes the
+    producer's value itself. A producer with other uses stays for them, so
+    a value that several elementwise ops read (the `x` of
+    `x * 0.5 * (1 + erf(x / sqrt(2)))`) is recomputed in each, which is
+    cheap beside the memory traffic of a kernel per op. Reductions and
+    named ops (contractions, convolutions) are neither fused nor absorbed:
+    `hidet-partition` groups them afterwards, and an elementwise DAG after an
+    anchor has become one bijective op that joins its epilogue chain.
+
+    Example: the five generics of BERT's GELU (divide, erf, add, multiply,
+    multiply) become one, the epilogue of the matmul before it.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
   let summary = "Groups a tensor graph into fusion groups around anchor ops.";
   let description = [{

@@ -1,0 +1,111 @@
+// RUN: hidet-opt %s --hidet-fuse-elementwise --split-input-file | FileCheck %s
+
+// The bias add and the five ops of GELU (erf form) after a matmul: one
+// generic reads the matmul's result and the bias and computes all of it;
+// the matmul stays.
+// CHECK-LABEL: func.func @bias_gelu(
+// CHECK:         %[[MM:.*]] = linalg.matmul
+// CHECK:         %[[G:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:      ins(%[[MM]], %{{.*}} : tensor<32x128xf32>, tensor<128xf32>)
+// CHECK:           arith.addf
+// CHECK:           arith.divf
+// CHECK:           math.erf
+// CHECK:           arith.addf
+// CHECK:           arith.mulf
+// CHECK:           arith.mulf
+// CHECK:         return %[[G]]
+// CHECK-NOT:     linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @bias_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<32x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %sqrt2 = arith.constant 1.41421354 : f32
+  %e = tensor.empty() : tensor<32x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<32x64xf32>, tensor<64x128xf32>) outs(%f : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %b : tensor<32x128xf32>, tensor<128xf32>) outs(%e : tensor<32x128xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<32x128xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<32x128xf32>) outs(%e : tensor<32x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.divf %a, %sqrt2 : f32
+    linalg.yield %s : f32
+  } -> tensor<32x128xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%d : tensor<32x128xf32>) outs(%e : tensor<32x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = math.erf %a : f32
+    linalg.yield %s : f32
+  } -> tensor<32x128xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<32x128xf32>) outs(%e : tensor<32x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<32x128xf32>
+  %m = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %p : tensor<32x128xf32>, tensor<32x128xf32>) outs(%e : tensor<32x128xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.mulf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<32x128xf32>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<32x128xf32>) outs(%e : tensor<32x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %half : f32
+    linalg.yield %s : f32
+  } -> tensor<32x128xf32>
+  return %h : tensor<32x128xf32>
+}
+
+// -----
+
+// An elementwise producer of a reduction stays apart (the reduction is
+// not elementwise), and so does one whose value the function returns
+// besides: the consumer recomputes it.
+// CHECK-LABEL: func.func @limits(
+// CHECK:         %[[EXP:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK:           math.exp
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%[[EXP]] :
+// CHECK:         %[[LOG:.*]] = linalg.generic
+// CHECK-SAME:      ins(%{{[a-z0-9]+}} : tensor<4x8xf32>)
+// CHECK:           math.exp
+// CHECK:           math.log
+// CHECK:         return %{{.*}}, %[[EXP]], %[[LOG]]
+#id2 = affine_map<(i, j) -> (i, j)>
+#red = affine_map<(i, j) -> (i)>
+func.func @limits(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %exp = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = math.exp %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %log = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%exp : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = math.log %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %sum, %exp, %log : tensor<4xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
