@@ -65,13 +65,21 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 PYTHON="${PYTHON:-python3}"
 
-# The documented per-precision tolerances of the models benchmark: hidet-run
-# checks every output element against PyTorch's float32 CPU output with
-# |out - expected| <= ATOL + RTOL * |expected|.
+# The documented per-precision checks of the models benchmark, against
+# PyTorch's float32 CPU output: hidet-run checks every output element,
+# |out - expected| <= ATOL + RTOL * |expected|, and the report bounds the
+# relative L2 error ||out - expected|| / ||expected|| of each output by
+# RELL2 (torch_baselines.py bounds PyTorch's variants by the same against
+# float32 eager). The f16 bounds leave room for the error that PyTorch's
+# own f16 makes on these models against float32 (relative L2 1e-3 to 2e-3;
+# largest elementwise error 0.15 to 0.18 on ResNet-50's logits, whose
+# magnitude reaches 150), and no more than 5x its L2 error.
 RTOL_F32=1e-3
 ATOL_F32=1e-4
+RELL2_F32=1e-4
 RTOL_F16=5e-2
-ATOL_F16=5e-2
+ATOL_F16=0.25
+RELL2_F16=1e-2
 # Timing, the same on both sides: untimed replays, then timed replays.
 WARMUP=20
 REPS=200
@@ -595,8 +603,8 @@ run_bench() {
       done
     done
   done
-  printf '{"rtol": {"f32": %s, "f16": %s}, "atol": {"f32": %s, "f16": %s}, "warmup": %s, "reps": %s, "hidet_cuda_graph": %s, "jobs": %s, "torch_jobs": %s, "sequential": %s, "cpus": %s}\n' \
-    "$RTOL_F32" "$RTOL_F16" "$ATOL_F32" "$ATOL_F16" "$WARMUP" "$REPS" \
+  printf '{"rtol": {"f32": %s, "f16": %s}, "atol": {"f32": %s, "f16": %s}, "rel_l2_bound": {"f32": %s, "f16": %s}, "warmup": %s, "reps": %s, "hidet_cuda_graph": %s, "jobs": %s, "torch_jobs": %s, "sequential": %s, "cpus": %s}\n' \
+    "$RTOL_F32" "$RTOL_F16" "$ATOL_F32" "$ATOL_F16" "$RELL2_F32" "$RELL2_F16" "$WARMUP" "$REPS" \
     "$([ "$cuda_graph" = 1 ] && echo true || echo false)" "$jobs" "$torch_jobs" \
     "$([ "$sequential" = 1 ] && echo true || echo false)" "$ncpu" >"$res/settings.json"
 

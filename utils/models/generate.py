@@ -273,7 +273,10 @@ class GPT2Attention(nn.Module):
         q, k, v = (split_heads(t, self.heads, self.head_dim) for t in (q, k, v))
         scores = torch.matmul(q, k.transpose(-1, -2)) * self.scale
         causal = self.bias[:, :, :s, :s]
-        masked = torch.tensor(torch.finfo(scores.dtype).min, dtype=scores.dtype)
+        # On the scores' device, so that the forward can be captured in a
+        # CUDA graph (no host-to-device copy).
+        masked = torch.full((), torch.finfo(scores.dtype).min, dtype=scores.dtype,
+                            device=scores.device)
         scores = torch.where(causal, scores, masked)
         probs = torch.softmax(scores, dim=-1)
         return self.c_proj(merge_heads(torch.matmul(probs, v), self.heads, self.head_dim))
