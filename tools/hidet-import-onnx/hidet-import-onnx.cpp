@@ -89,6 +89,13 @@ static cl::opt<bool>
                           "the output cannot be compiled)"),
                  cl::init(false), cl::cat(category));
 
+static cl::opt<bool> printLocations(
+    "locations",
+    cl::desc("Print each op's location: the name of the ONNX node it comes "
+             "from (loc(\"name\")), which the compiled kernels are named "
+             "after"),
+    cl::init(false), cl::cat(category));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -172,6 +179,8 @@ int main(int argc, char **argv) {
   OpPrintingFlags flags;
   if (elideWeights)
     flags.elideLargeResourceString(64);
+  if (printLocations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
   module->print(output->os(), flags);
   output->os() << "\n";
   if (!partialWeights.empty()) {

@@ -175,6 +175,12 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
                  int64_t vectorBytes, int64_t maxRegisterElements) {
   linalg::LinalgOp first = group.front().op;
   Location loc = first.getLoc();
+  // The kernel is named after the group's first computing op: a leading
+  // fill may be shared by several groups (CSE), and carry another's name.
+  const RowOp *named = llvm::find_if(
+      group, [](const RowOp &r) { return !isa<linalg::FillOp>(r.op); });
+  Location nameLoc =
+      named != group.end() ? named->op->getLoc() : first->getLoc();
   MLIRContext *ctx = b.getContext();
   // The rows and columns come from the group's 2-D ops.
   linalg::LinalgOp shaped =
@@ -253,7 +259,7 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
   }
   bool unrollSteps = !privateAllocs.empty();
 
-  createLaunch(b, loc, "row_group", rowMapping, warpsPerBlock, blockSize,
+  createLaunch(b, nameLoc, "row_group", rowMapping, warpsPerBlock, blockSize,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
     std::pair<Value, Value> warpLane =
         getWarpAndLane(b, loc, launch, warpsPerBlock);
