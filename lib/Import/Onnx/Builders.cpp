@@ -157,6 +157,39 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Value init, BodyFn combine) {
   ArrayRef<int64_t> shape = tensorTypeOf(input).getShape();
   int64_t rank = shape.size();
+  // Adjacent reduced axes are one axis of the collapsed (contiguous)
+  // input: GlobalAveragePool's H and W become one innermost axis, which the
+  // GPU schedulers reduce a warp per output with vector loads, rather than
+  // a thread per output over two loops.
+  SmallVector<ReassociationIndices> groups;
+  SmallVector<int64_t> merged;
+  for (int64_t i = 0; i < rank; ++i) {
+    bool reduced = llvm::is_contained(axes, i);
+    if (reduced && !groups.empty() && !merged.empty() &&
+        merged.back() == static_cast<int64_t>(groups.size()) - 1 &&
+        llvm::is_contained(axes, i - 1)) {
+      groups.back().push_back(i);
+      continue;
+    }
+    if (reduced)
+      merged.push_back(groups.size());
+    groups.push_back({i});
+  }
+  if (static_cast<int64_t>(groups.size()) < rank) {
+    SmallVector<int64_t> collapsedShape;
+    for (const ReassociationIndices &group : groups) {
+      int64_t size = 1;
+      for (int64_t i : group)
+        size *= shape[i];
+      collapsedShape.push_back(size);
+    }
+    Value collapsed = tensor::CollapseShapeOp::create(
+        b, loc,
+        RankedTensorType::get(collapsedShape,
+                              tensorTypeOf(input).getElementType()),
+        input, groups);
+    return buildReduction(b, loc, collapsed, merged, init, combine);
+  }
   SmallVector<int64_t> outShape;
   SmallVector<AffineExpr> outExprs;
   SmallVector<utils::IteratorType> iterators;
