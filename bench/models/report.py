@@ -376,6 +376,18 @@ def write_md(path, doc, rows):
           "each call of the library instead (host launch gaps kept out by a GPU spin, but "
           "not captured in a graph).")
     w("")
+    # Variants may come from different calls of run.sh on the same work
+    # directory (max-autotune takes minutes per model): say when each ran.
+    spans = {}
+    for r in rows:
+        for v, t in r["torch"].items():
+            if t.get("time"):
+                spans.setdefault(v, []).append(t["time"])
+    if spans:
+        w("PyTorch measured: " + "; ".join(
+            "%s %s to %s" % (v, min(spans[v]), max(spans[v]))
+            for v in VARIANTS if v in spans) + " (hidet in the same calls as eager and compile).")
+        w("")
     w("Speed-up: the best PyTorch variant's time over hidet's (above 1: hidet is faster); "
       "only for a hidet result that passed its check, and only over PyTorch variants that "
       "passed theirs.")
