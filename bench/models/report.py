@@ -108,7 +108,7 @@ def hidet_record(res, cfg):
            "timing": None, "max_abs": None, "mismatches": None, "rel_l2": None,
            "max_abs_rel": None, "rtol": None, "atol": None, "compile_status": None,
            "compile_s": None, "kernels": None, "memory": None, "device": None, "error": None,
-           "profile": None}
+           "profile": None, "commit": None}
     if compile_line:
         rec["compile_status"] = compile_line[0]
         try:
@@ -147,6 +147,11 @@ def hidet_record(res, cfg):
             "no hidet-run result (the run stopped before: run.sh --deadline)"
         return rec
     rec["device"] = report.get("device")
+    try:
+        with open(base + ".commit") as f:
+            rec["commit"] = f.read().strip() or None
+    except OSError:
+        rec["commit"] = None
     funcs = report.get("functions", report.get("funcs")) or []
     func = funcs[0] if funcs else {}
     status = func.get("status") or report.get("status") or "error"
@@ -349,6 +354,17 @@ def write_md(path, doc, rows):
     w("")
     w("GPU: %s; commit %s; torch %s (CUDA %s, Triton %s)." % (
         doc["device"], doc["commit"], doc["torch"], doc["cuda"], doc["triton"]))
+    # Results accumulated over calls of run.sh may come from several commits.
+    by_commit = {}
+    for r in rows:
+        c = (r["hidet"] or {}).get("commit")
+        if c:
+            by_commit.setdefault(c, []).append("%s b%d %s" % (r["model"], r["batch"],
+                                                              r["precision"]))
+    if len(by_commit) > 1:
+        w("")
+        w("hidet measured at several commits: " + "; ".join(
+            "%s for %s" % (c, ", ".join(cfgs)) for c, cfgs in sorted(by_commit.items())) + ".")
     w("")
     w("Models from `utils/models/generate.py` (random weights, seed 0; the same weights and "
       "inputs on both sides): " + "; ".join(

@@ -340,6 +340,9 @@ run_one() { # model batch precision
     --json "$res/$cfg.hidet.json" >"$res/$cfg.run.log" 2>&1
   rc=$?
   echo "$rc" >"$res/$cfg.run.rc"
+  # The commit of the tools that measured it: a work directory may hold the
+  # results of several calls.
+  echo "$commit" >"$res/$cfg.commit"
   line="$(grep -m1 "^hidet-run: .*\(PASS\|FAIL\|UNVERIFIED\)" "$res/$cfg.run.log" | cut -c1-200)"
   if [ "$rc" -le 1 ]; then
     log "run $cfg: exit $rc: ${line#hidet-run: }"
@@ -591,7 +594,7 @@ run_bench() {
       for p in "${precision_list[@]}"; do
         cfg="$(cfg_name "$m" "$b" "$p")"
         if [ "$hidet" = 1 ]; then
-          rm -f "$res/$cfg".{compile,compile.log,hidet.json,run.log,run.rc,run.mode,error.json,error.log}
+          rm -f "$res/$cfg".{compile,compile.log,hidet.json,run.log,run.rc,run.mode,error.json,error.log,commit}
         fi
         rm -f "$res/$cfg.torch.part"
         if [ -n "$torch_variants" ] && [ -f "$res/$cfg.torch.jsonl" ]; then

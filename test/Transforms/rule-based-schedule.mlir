@@ -204,6 +204,23 @@ func.func @matmul_fallback(%a: memref<16x40xf32>, %b: memref<40x24xf32>, %c: mem
 
 // -----
 
+// A depthwise convolution iterates (n, oh, ow, c) over an NCHW output: the
+// threads take the outputs in the output's order (n, c, oh, ow), so that
+// neighbouring threads write neighbouring elements.
+// CHECK-LABEL: func.func @depthwise_nchw(
+// CHECK:         tm.foreach (%[[N:[a-z0-9]+]], %[[C:[a-z0-9]+]], %[[OH:[a-z0-9]+]], %[[OW:[a-z0-9]+]]) in #tm.spatial<[2, 16, 6, 10]> on global_x {
+// CHECK:           memref.load %{{.*}}[%[[N]], %[[C]], %[[OH]], %[[OW]]] : memref<2x16x6x10xf16>
+// CHECK:           tm.repeat (%[[KH:[a-z0-9]+]], %[[KW:[a-z0-9]+]]) in <[3, 3]{{.*}}> {
+// CHECK:             memref.load %{{.*}}[%[[C]], %[[KH]], %[[KW]]] : memref<16x3x3xf16>
+// CHECK:           memref.store %{{.*}}, %{{.*}}[%[[N]], %[[C]], %[[OH]], %[[OW]]] : memref<2x16x6x10xf16>
+func.func @depthwise_nchw(%x: memref<2x16x8x12xf16>, %w: memref<16x3x3xf16>, %y: memref<2x16x6x10xf16>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<2x16x8x12xf16>, memref<16x3x3xf16>) outs(%y : memref<2x16x6x10xf16>)
+  return
+}
+
+// -----
+
 // A buffer copy becomes a kernel too.
 // CHECK-LABEL: func.func @copy(
 // CHECK:         tm.foreach {{.*}} in #tm.spatial<[8, 2]> on global_x

@@ -222,6 +222,20 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
   SmallVector<unsigned> parallelDims, reductionDims;
   op.getParallelDims(parallelDims);
   op.getReductionDims(reductionDims);
+  // Threads take the outputs in the first output's order, so that
+  // neighbouring threads write (and mostly read) neighbouring elements; the
+  // loop order may differ: linalg.depthwise_conv_2d_nchw_chw iterates
+  // (n, oh, ow, c) over an NCHW output.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  auto outPosition = [&](unsigned d) -> int64_t {
+    for (auto [i, e] : llvm::enumerate(outMap.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(e); dim && dim.getPosition() == d)
+        return static_cast<int64_t>(i);
+    return -1;
+  };
+  llvm::stable_sort(parallelDims, [&](unsigned x, unsigned y) {
+    return outPosition(x) < outPosition(y);
+  });
   SmallVector<int64_t> outShape, redShape;
   for (unsigned d : parallelDims)
     outShape.push_back(ranges[d]);
