@@ -122,7 +122,24 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
   nvvm.cubinFeatures = options.features;
   nvvm.cubinFormat = options.cubinFormat;
   nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // Upstream's NVVM pipeline as it is, but for its gpu-module-to-binary:
+  // hidet-gpu-module-to-binary takes the same options and gives the same
+  // binaries, serializing the kernels' modules in parallel.
+  OpPassManager nvvmPasses(pm.getOpAnchorName(), pm.getNesting());
+  gpu::buildLowerToNVVMPassPipeline(nvvmPasses, nvvm);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(nvvmPasses.getPasses(), os,
+                        [&](Pass &pass) { pass.printAsTextualPipeline(os); });
+  static constexpr llvm::StringLiteral kUpstream = "gpu-module-to-binary{";
+  size_t at = text.find(kUpstream);
+  if (at == std::string::npos || (at > 0 && text[at - 1] != ',' &&
+                                  text[at - 1] != '(' && text[at - 1] != ' '))
+    llvm::report_fatal_error("hidet: upstream's NVVM pipeline has no "
+                             "gpu-module-to-binary to run in parallel: " +
+                             llvm::Twine(text));
+  text.insert(at, "hidet-");
+  addPipeline(pm, text);
 }
 
 void hidet::buildGPUPipeline(OpPassManager &pm,

@@ -611,6 +611,41 @@ def ExternDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GpuModuleToBinary : Pass<"hidet-gpu-module-to-binary"> {
+  let summary = "Serializes gpu.modules to gpu.binary ops, in parallel.";
+  let description = [{
+    Upstream's `gpu-module-to-binary`, with the same options and the same
+    result, but serializing the gpu.modules nested directly in the op in
+    parallel (on the context's thread pool). For each module and target it
+    calls the same `TargetAttrInterface::serializeToObject` (for NVVM:
+    LLVM's NVPTX back end, then `ptxas` for `bin` and `fatbin`), then
+    creates the objects and the `gpu.binary` ops in the modules' order.
+    A model's pipeline outlines a module per kernel, and their
+    serialization dominates its compile time; upstream serializes them one
+    after the other. `hidet-lower-gpu` runs it where upstream's NVVM
+    pipeline runs `gpu-module-to-binary`.
+
+    The `format` option takes upstream's values: `offloading` or `llvm`,
+    `assembly` or `isa`, `binary` or `bin`, `fatbinary` or `fatbin`.
+  }];
+  let options = [
+    Option<"toolkitPath", "toolkit", "std::string", [{""}],
+           "Toolkit path (as gpu-module-to-binary)">,
+    ListOption<"linkFiles", "l", "std::string",
+               "Extra files to link to (as gpu-module-to-binary)">,
+    Option<"cmdOptions", "opts", "std::string", [{""}],
+           "Command line options to pass to the tools (as "
+           "gpu-module-to-binary)">,
+    Option<"compilationTarget", "format", "std::string", [{"fatbin"}],
+           "The target representation of the compilation process (as "
+           "gpu-module-to-binary)">,
+    Option<"elfSection", "section", "std::string", [{""}],
+           "ELF section where the binary is to be located (as "
+           "gpu-module-to-binary)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def RemfToLibdevice
     : Pass<"hidet-remf-to-libdevice", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Calls libdevice's fmod for the floating-point remainders "
