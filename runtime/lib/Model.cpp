@@ -336,21 +336,22 @@ int hidetModel_st::bind(const char *what, void *const *in,
   if ((!in && !inputs.empty()) || (!out && !outputs.empty()))
     return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
                 std::string(what) + ": null input or output array");
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!in[i] && inputInfos[i].bytes)
-      return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                  std::string(what) + ": input " + std::to_string(i) +
-                      " is null");
-    setPointer(descriptors[inputs[i]], in[i]);
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    if (!out[i] && outputInfos[i].bytes)
-      return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                  std::string(what) + ": output " + std::to_string(i) +
-                      " is null");
-    setPointer(descriptors[outputs[i]], out[i]);
-  }
-  return HIDET_RUNTIME_OK;
+  // The buffers of one side (inputs or outputs) into their descriptors.
+  auto bindSide = [&](const char *side, const std::vector<size_t> &args,
+                      const std::vector<hidetTensorInfo> &infos,
+                      void *const *buffers) {
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!buffers[i] && infos[i].bytes)
+        return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
+                    std::string(what) + ": " + side + " " +
+                        std::to_string(i) + " is null");
+      setPointer(descriptors[args[i]], buffers[i]);
+    }
+    return static_cast<int>(HIDET_RUNTIME_OK);
+  };
+  if (int status = bindSide("input", inputs, inputInfos, in))
+    return status;
+  return bindSide("output", outputs, outputInfos, out);
 }
 
 int hidetModel_st::runDirect(hidetStream_t stream,
