@@ -39,6 +39,8 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
                                        bool partition) {
   if (fromTosa)
     tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  // Layout changes cancel between the ops that asked for them.
+  pm.addNestedPass<func::FuncOp>(createPropagateTransposes());
   // Each contraction starts from a fill of its own; elementwise DAGs are
   // one op, which a fusion group can take whole.
   pm.addNestedPass<func::FuncOp>(createUnshareFills());

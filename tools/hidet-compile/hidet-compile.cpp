@@ -109,6 +109,15 @@ static cl::opt<std::string> precision(
              "f16 or bf16 (weights converted at import, float32 inputs and "
              "outputs converted at the boundary)"),
     cl::init("f32"), cl::cat(category));
+static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
+    "conv-layout",
+    cl::desc("ONNX input: layout of 2-D convolutions with known filters"),
+    cl::values(clEnumValN(hidet::onnx_import::ConvLayout::NHWC, "nhwc",
+                          "channels-last, filters permuted at import "
+                          "(default)"),
+               clEnumValN(hidet::onnx_import::ConvLayout::NCHW, "nchw",
+                          "channels-first, as ONNX writes them")),
+    cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
 static cl::opt<std::string> externalWeights(
     "external-weights",
     cl::desc("ONNX input: write the weights to this file instead of into "
@@ -475,6 +484,7 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
   }
   options.defaultDim = defaultDim;
   options.precision = precision;
+  options.convLayout = convLayout;
   // Written beside the library and put in place with it.
   if (!externalWeights.empty())
     options.externalWeights = externalWeights + ".partial";
@@ -519,9 +529,10 @@ static int compile(int argc, char **argv) {
   } else {
     // Import options on an MLIR input are a mistake, not a no-op.
     if (!inputShapes.empty() || defaultDim.getNumOccurrences() ||
-        precision.getNumOccurrences() || !externalWeights.empty())
-      return fail("--input-shape, --default-dim, --precision and "
-                  "--external-weights apply to ONNX models (.onnx, "
+        precision.getNumOccurrences() || convLayout.getNumOccurrences() ||
+        !externalWeights.empty())
+      return fail("--input-shape, --default-dim, --precision, --conv-layout "
+                  "and --external-weights apply to ONNX models (.onnx, "
                   ".onnxtxt), not to " +
                   inputFile);
     std::string error;

@@ -54,6 +54,15 @@ static cl::opt<int64_t>
                cl::desc("Extent of symbolic input dimensions that "
                         "--input-shape does not fix (default 1)"),
                cl::init(1), cl::cat(category));
+static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
+    "conv-layout",
+    cl::desc("Layout of 2-D convolutions with known filters"),
+    cl::values(clEnumValN(hidet::onnx_import::ConvLayout::NHWC, "nhwc",
+                          "channels-last, filters permuted at import "
+                          "(default)"),
+               clEnumValN(hidet::onnx_import::ConvLayout::NCHW, "nchw",
+                          "channels-first, as ONNX writes them")),
+    cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
 static cl::opt<std::string> externalWeights(
     "external-weights",
     cl::desc("Write the weights to this file instead of into the module: "
@@ -153,6 +162,7 @@ int main(int argc, char **argv) {
   }
   options.defaultDim = defaultDim;
   options.precision = precision;
+  options.convLayout = convLayout;
   options.funcName = funcName;
   // Written beside the output and put in place with it.
   std::string partialWeights =

@@ -25,6 +25,16 @@
 
 namespace hidet::onnx_import {
 
+/// The layout in which 2-D convolutions with known filters compute.
+enum class ConvLayout {
+  /// Channels-first, as ONNX writes them (linalg's NCHW/FCHW ops).
+  NCHW,
+  /// Channels-last (NHWC/HWCF, depthwise NHWC/HWC), the filters permuted at
+  /// import, between transposes of the input and output that
+  /// hidet-propagate-transposes cancels between convolutions.
+  NHWC,
+};
+
 /// How a model is imported.
 struct ImportOptions {
   /// Static shapes for graph inputs, by name (`--input-shape name=1x128`).
@@ -39,6 +49,8 @@ struct ImportOptions {
   int64_t foldLimit = int64_t(1) << 20;
   /// Compute type of a float32 model: "f32" (as is), "f16" or "bf16".
   std::string precision = "f32";
+  /// The layout of 2-D convolutions with known filters.
+  ConvLayout convLayout = ConvLayout::NHWC;
   /// Graph inputs bound to a value at import, by name: the path of an ONNX
   /// TensorProto (.pb) file. They become constants and leave the signature.
   llvm::StringMap<std::string> boundInputs;

@@ -398,6 +398,41 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def PropagateTransposes : Pass<"hidet-propagate-transposes",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Moves linalg.transpose ops on tensors down to their inverses.";
+  let description = [{
+    A layout change written as transposes around an op (the ONNX importer's
+    channels-last convolutions, `--conv-layout=nhwc`) costs a kernel and a
+    round trip through memory per transpose unless the transposes between
+    two such ops cancel. This pass moves each transpose down through the ops
+    that can take its input in the other layout, until it meets its inverse:
+
+    - a transpose of a transpose is one transpose, or none;
+    - a `linalg.generic` reads a transpose's input directly, through its
+      indexing map composed with the transpose's;
+    - an all-parallel `linalg.generic` with one result that it does not read,
+      whose full-rank inputs are all read through one permutation (and none
+      in loop order), computes in that permutation's order: it reads those
+      inputs in their own order, writes its result in that order, and a
+      transpose back follows it (and moves on);
+    - a `tensor.pad` with a constant value pads the transpose's input;
+    - `linalg.pooling_nchw_max` and `linalg.pooling_nchw_sum` of an NHWC
+      tensor's transpose become the NHWC poolings;
+    - a transpose of a `linalg.fill` is a fill.
+
+    A transpose that meets no inverse (a graph output, a reshape, a
+    contraction's operand) then joins its producer when that is an
+    all-parallel generic whose only use it is: the generic writes its result
+    transposed, one kernel instead of two.
+
+    Example: `conv_nhwc -> transpose(NCHW) -> relu -> transpose(NHWC) ->
+    conv_nhwc` becomes `conv_nhwc -> relu -> conv_nhwc`, all NHWC.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def UnshareFills : Pass<"hidet-unshare-fills", "::mlir::func::FuncOp"> {
   let summary = "Gives every use of a linalg.fill on tensors a fill of its own.";
   let description = [{

@@ -87,6 +87,11 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
       b, loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
 }
 
+Value zeroFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                 Type elem) {
+  return filledTensor(b, loc, shape, scalarConstant(b, loc, elem, 0));
+}
+
 Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    Value scalar) {
   Value empty = emptyTensor(b, loc, shape, scalar.getType());

@@ -41,6 +41,9 @@ mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);
 /// A tensor of `shape` filled with `scalar` (linalg.fill).
+/// A tensor of zeros of `elem`.
+mlir::Value zeroFilled(mlir::OpBuilder &b, mlir::Location loc,
+                       llvm::ArrayRef<int64_t> shape, mlir::Type elem);
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
                          llvm::ArrayRef<int64_t> shape, mlir::Value scalar);
 

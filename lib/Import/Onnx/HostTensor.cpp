@@ -368,6 +368,20 @@ HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
   return out;
 }
 
+HostTensor permuted(const HostTensor &t, llvm::ArrayRef<int64_t> perm) {
+  llvm::ArrayRef<int64_t> from = t.getShape();
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(from[p]);
+  llvm::SmallVector<int64_t> strides = rowMajorStrides(from);
+  return moveData(t, shape, [&](llvm::ArrayRef<int64_t> idx) {
+    int64_t at = 0;
+    for (size_t i = 0; i < perm.size(); ++i)
+      at += idx[i] * strides[perm[i]];
+    return at;
+  });
+}
+
 int64_t linearIndex(llvm::ArrayRef<int64_t> index,
                     llvm::ArrayRef<int64_t> shape) {
   int64_t linear = 0;

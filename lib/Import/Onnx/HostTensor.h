@@ -112,6 +112,8 @@ using IndexFn = llvm::function_ref<int64_t(llvm::ArrayRef<int64_t>)>;
 /// the linear index `source(index)`: how data-moving ops fold.
 HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
                     IndexFn source);
+/// `t` transposed by `perm` (result dim i is `t`'s dim perm[i]).
+HostTensor permuted(const HostTensor &t, llvm::ArrayRef<int64_t> perm);
 /// The row-major linear index of `index` in `shape`.
 int64_t linearIndex(llvm::ArrayRef<int64_t> index,
                     llvm::ArrayRef<int64_t> shape);

@@ -50,6 +50,7 @@ bool parseShape(StringRef text, SmallVector<int64_t> &shape) {
 static void registerAllConverters(ConverterTable &converters) {
   registerElementwiseConverters(converters);
   registerLinearConverters(converters);
+  registerConvConverters(converters);
   registerPoolingConverters(converters);
   registerNormalizationConverters(converters);
   registerShapeConverters(converters);

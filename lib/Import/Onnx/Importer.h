@@ -133,6 +133,7 @@ using ConverterTable = llvm::StringMap<Converter>;
 /// Each file of converters registers its op types.
 void registerElementwiseConverters(ConverterTable &table);
 void registerLinearConverters(ConverterTable &table);
+void registerConvConverters(ConverterTable &table);
 void registerPoolingConverters(ConverterTable &table);
 void registerNormalizationConverters(ConverterTable &table);
 void registerShapeConverters(ConverterTable &table);

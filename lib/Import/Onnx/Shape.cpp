@@ -157,12 +157,7 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   for (int64_t p : perm)
     shape.push_back(in.shape[p]);
   if (in.constant && ctx.canFold(shape)) {
-    ctx.setOutput(0, moveData(*in.constant, shape, [&](ArrayRef<int64_t> idx) {
-                    SmallVector<int64_t> src(rank);
-                    for (int64_t i = 0; i < rank; ++i)
-                      src[perm[i]] = idx[i];
-                    return linearIndex(src, in.shape);
-                  }));
+    ctx.setOutput(0, permuted(*in.constant, perm));
     return success();
   }
   ctx.setOutput(0, transpose(ctx.builder(), ctx.getLoc(), ctx.value(0), perm),

@@ -30,9 +30,11 @@ mlir::FailureOr<Window> windowOf(NodeContext &ctx,
                                  llvm::ArrayRef<int64_t> spatial,
                                  llvm::ArrayRef<int64_t> kernel, bool ceilMode);
 
-/// `x` [N, C, spatial...] padded in its spatial dims with `value`.
+/// `x` padded with `value` in its spatial dims, which start at dim
+/// `firstSpatial` ([N, C, spatial...] by default, [N, spatial..., C] with 1).
 mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
-                       const Window &w, double value);
+                       const Window &w, double value,
+                       unsigned firstSpatial = 2);
 
 /// Fails with a message unless input 0 and the filters (input 1) are float
 /// tensors of one rank from 3 to 5 (1- to 3-D convolutions).

@@ -1,0 +1,400 @@
+//===- PropagateTransposes.cpp - Move linalg.transpose ops apart ----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements `hidet-propagate-transposes`: transposes on tensors
+// move down, through the ops that can take their input in the other layout,
+// until they meet their inverse and vanish; the ones left are folded into
+// the elementwise op that produces their input. Passes.td describes the
+// rewrites.
+//
+// Upstream's pieces do not make this: elementwise fusion folds a
+// generalized transpose into its consumer but never changes the layout in
+// which the consumer writes, so a layout never travels past one op, and
+// data-layout propagation moves linalg.pack and linalg.unpack, not
+// transposes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace hidet {
+#define GEN_PASS_DEF_PROPAGATETRANSPOSES
+#include "Hidet/Transforms/Passes.h.inc"
+} // namespace hidet
+
+using namespace mlir;
+
+namespace {
+
+/// The transpose of `value` by `perm` (result dim i is `value`'s dim
+/// perm[i]).
+Value transposed(OpBuilder &b, Location loc, Value value,
+                 ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape = applyPermutation(type.getShape(), perm);
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
+/// The map from a transpose's result index to its input index: result dim i
+/// is input dim perm[i], so input dim perm[i] reads loop i.
+AffineMap inputIndexOf(ArrayRef<int64_t> perm, MLIRContext *ctx) {
+  return AffineMap::getPermutationMap(invertPermutationVector(perm), ctx);
+}
+
+/// The results of a transpose of a transpose are the inner one's input,
+/// transposed once (or not at all).
+struct ComposeTransposes : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<linalg::TransposeOp>();
+    if (!inner || !op.hasPureTensorSemantics())
+      return failure();
+    SmallVector<int64_t> perm =
+        applyPermutation(inner.getPermutation(), op.getPermutation());
+    if (isIdentityPermutation(perm)) {
+      rewriter.replaceOp(op, inner.getInput());
+      return success();
+    }
+    rewriter.replaceOp(
+        op, transposed(rewriter, op.getLoc(), inner.getInput(), perm));
+    return success();
+  }
+};
+
+/// A linalg.generic reads a transpose's input directly, through its
+/// indexing map composed with the transpose's.
+struct FoldTransposeIntoGeneric : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      auto t = operand->get().getDefiningOp<linalg::TransposeOp>();
+      if (!t || !t.hasPureTensorSemantics())
+        continue;
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      unsigned i = operand->getOperandNumber();
+      maps[i] = inputIndexOf(t.getPermutation(), getContext()).compose(maps[i]);
+      rewriter.modifyOpInPlace(op, [&] {
+        operand->set(t.getInput());
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
+/// An all-parallel linalg.generic with one result, which it writes in loop
+/// order without reading it, is elementwise in any loop order.
+bool isLayoutFree(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  return !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+}
+
+/// The permutation through which all full-rank permuted inputs of an
+/// elementwise generic are read, when there is one and no full-rank input
+/// is read in loop order: computing in that order reads every one of them
+/// in its own order.
+std::optional<AffineMap> commonInputPermutation(linalg::GenericOp op) {
+  std::optional<AffineMap> common;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!map.isPermutation())
+      continue;
+    if (map.isIdentity() || (common && *common != map))
+      return std::nullopt;
+    common = map;
+  }
+  return common;
+}
+
+/// An elementwise generic whose full-rank inputs are all read through one
+/// permutation P computes in P's order instead: it reads them in their own
+/// order and writes its result in that order, followed by a transpose back
+/// (which then moves on to its users).
+struct ComputeInInputOrder : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isLayoutFree(op))
+      return failure();
+    std::optional<AffineMap> p = commonInputPermutation(op);
+    if (!p)
+      return failure();
+    // New loops e = P(d), so d = P^-1(e): every map m becomes m o P^-1,
+    // which is the identity for the permuted inputs.
+    AffineMap inverse = inversePermutation(*p);
+    SmallVector<AffineMap> maps;
+    SmallVector<Value> inputs;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      maps.push_back(op.getMatchingIndexingMap(operand).compose(inverse));
+      inputs.push_back(operand->get());
+    }
+    unsigned rank = op.getNumLoops();
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+    // Result dim k of the new op is loop e_k = d_{perm[k]}.
+    SmallVector<int64_t> perm;
+    for (AffineExpr e : p->getResults())
+      perm.push_back(cast<AffineDimExpr>(e).getPosition());
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, applyPermutation(resultType.getShape(), perm),
+        resultType.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), inputs, init, maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                                generic.getRegion().begin());
+    // Back to the old order: old dim i is new dim k where perm[k] = i.
+    rewriter.replaceOp(op, transposed(rewriter, loc, generic.getResult(0),
+                                      invertPermutationVector(perm)));
+    return success();
+  }
+};
+
+/// A constant tensor.pad of a transpose pads the transpose's input (its
+/// pads permuted) and transposes the padded tensor.
+struct SwapPadAndTranspose : OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getSource().getDefiningOp<linalg::TransposeOp>();
+    Value padValue = op.getConstantPaddingValue();
+    if (!t || !t.hasPureTensorSemantics() || !padValue)
+      return failure();
+    ArrayRef<int64_t> perm = t.getPermutation();
+    SmallVector<OpFoldResult> lo = op.getMixedLowPad(),
+                              hi = op.getMixedHighPad();
+    // Result dim i of the transpose is source dim perm[i].
+    SmallVector<OpFoldResult> newLo(lo.size()), newHi(hi.size());
+    auto type = cast<RankedTensorType>(op.getResultType());
+    SmallVector<int64_t> shape(type.getRank());
+    for (auto [i, p] : llvm::enumerate(perm)) {
+      newLo[p] = lo[i];
+      newHi[p] = hi[i];
+      shape[p] = type.getDimSize(i);
+    }
+    Location loc = op.getLoc();
+    // A constant yielded from inside the region is rebuilt outside it.
+    if (padValue.getParentRegion() == &op.getRegion())
+      padValue = rewriter.clone(*padValue.getDefiningOp())->getResult(0);
+    auto padded = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+        t.getInput(), newLo, newHi, padValue, op.getNofold());
+    rewriter.replaceOp(op, transposed(rewriter, loc, padded, perm));
+    return success();
+  }
+};
+
+/// A transpose of a linalg.fill is a fill of the transposed shape.
+struct TransposeOfFill : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto fill = op.getInput().getDefiningOp<linalg::FillOp>();
+    if (!fill || !op.hasPureTensorSemantics() ||
+        !fill.hasPureTensorSemantics())
+      return failure();
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, fill.getInputs(),
+                                                op.getInit());
+    return success();
+  }
+};
+
+/// NCHW pooling of an NHWC tensor's transpose becomes NHWC pooling of that
+/// tensor, transposed.
+template <typename NchwOp, typename NhwcOp>
+struct PoolChannelsLast : OpRewritePattern<NchwOp> {
+  using OpRewritePattern<NchwOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(NchwOp op,
+                                PatternRewriter &rewriter) const override {
+    Value input = op.getDpsInputOperand(0)->get();
+    auto t = input.template getDefiningOp<linalg::TransposeOp>();
+    if (!t || !op.hasPureTensorSemantics() || !t.hasPureTensorSemantics() ||
+        t.getPermutation() != ArrayRef<int64_t>{0, 3, 1, 2})
+      return failure();
+    Location loc = op.getLoc();
+    Value init = transposed(rewriter, loc, op.getDpsInitOperand(0)->get(),
+                            {0, 2, 3, 1});
+    auto pool = NhwcOp::create(
+        rewriter, loc, init.getType(),
+        ValueRange{t.getInput(), op.getDpsInputOperand(1)->get()}, init,
+        op.getStrides(), op.getDilations());
+    rewriter.replaceOp(
+        op, transposed(rewriter, loc, pool.getResult(0), {0, 3, 1, 2}));
+    return success();
+  }
+};
+
+/// A collapse_shape of a transpose whose groups are runs of consecutive
+/// dims of the transpose's input collapses the input and transposes the
+/// collapsed tensor.
+struct SwapCollapseAndTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getSrc().getDefiningOp<linalg::TransposeOp>();
+    if (!t || !t.hasPureTensorSemantics())
+      return failure();
+    ArrayRef<int64_t> perm = t.getPermutation();
+    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+    // Group g covers input dims [first[g], first[g] + size).
+    SmallVector<int64_t> first;
+    for (const ReassociationIndices &g : groups) {
+      for (size_t k = 1; k < g.size(); ++k)
+        if (perm[g[k]] != perm[g[k - 1]] + 1)
+          return failure();
+      first.push_back(perm[g.front()]);
+    }
+    // The groups in the input's order.
+    SmallVector<int64_t> order =
+        llvm::to_vector(llvm::seq<int64_t>(0, groups.size()));
+    llvm::sort(order, [&](int64_t a, int64_t b) { return first[a] < first[b]; });
+    SmallVector<ReassociationIndices> inputGroups;
+    for (int64_t g : order)
+      inputGroups.push_back(llvm::to_vector(llvm::seq<int64_t>(
+          first[g], first[g] + static_cast<int64_t>(groups[g].size()))));
+    Location loc = op.getLoc();
+    Value collapsed =
+        tensor::CollapseShapeOp::create(rewriter, loc, t.getInput(), inputGroups);
+    // Result dim g is collapsed dim q[g], g's place in the input's order.
+    rewriter.replaceOp(op, transposed(rewriter, loc, collapsed,
+                                      invertPermutationVector(order)));
+    return success();
+  }
+};
+
+/// A transpose that keeps the order of the dims that are not 1 moves no
+/// data: it is a reshape.
+struct TransposeOfUnitDims : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto from = cast<RankedTensorType>(op.getInput().getType());
+    auto to = cast<RankedTensorType>(op.getInit().getType());
+    if (!op.hasPureTensorSemantics() || !from.hasStaticShape())
+      return failure();
+    int64_t last = -1;
+    for (int64_t p : op.getPermutation()) {
+      if (from.getDimSize(p) == 1)
+        continue;
+      if (p < last)
+        return failure();
+      last = p;
+    }
+    if (last < 0)
+      return failure();
+    // Through the tensor of the dims that are not 1.
+    SmallVector<int64_t> shape;
+    for (int64_t d : from.getShape())
+      if (d != 1)
+        shape.push_back(d);
+    auto middle = RankedTensorType::get(shape, from.getElementType());
+    std::optional<SmallVector<ReassociationIndices>> in =
+        getReassociationIndicesForCollapse(from.getShape(), shape);
+    std::optional<SmallVector<ReassociationIndices>> out =
+        getReassociationIndicesForCollapse(to.getShape(), shape);
+    if (!in || !out)
+      return failure();
+    Location loc = op.getLoc();
+    Value collapsed = tensor::CollapseShapeOp::create(rewriter, loc, middle,
+                                                      op.getInput(), *in);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, to, collapsed,
+                                                       *out);
+    return success();
+  }
+};
+
+/// A transpose of the only use of a constant tensor.pad transposes the
+/// pad's source instead, so that it can reach the source's producer.
+struct TransposeBeforePad : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto pad = op.getInput().getDefiningOp<tensor::PadOp>();
+    if (!pad || !op.hasPureTensorSemantics() || !pad->hasOneUse())
+      return failure();
+    Value padValue = pad.getConstantPaddingValue();
+    if (!padValue || padValue.getParentRegion() == &pad.getRegion())
+      return failure();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    Location loc = op.getLoc();
+    Value source = transposed(rewriter, loc, pad.getSource(), perm);
+    rewriter.replaceOpWithNewOp<tensor::PadOp>(
+        op, op.getInit().getType(), source,
+        applyPermutation(pad.getMixedLowPad(), perm),
+        applyPermutation(pad.getMixedHighPad(), perm), padValue,
+        pad.getNofold());
+    return success();
+  }
+};
+
+/// A transpose of the only use of an elementwise generic's result: the
+/// generic writes its result transposed.
+struct WriteTransposed : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto producer = op.getInput().getDefiningOp<linalg::GenericOp>();
+    if (!producer || !op.hasPureTensorSemantics() ||
+        !isLayoutFree(producer) || !producer->hasOneUse())
+      return failure();
+    SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+    // Result index r goes to (r[perm[0]], r[perm[1]], ...).
+    maps.back() = AffineMap::getPermutationMap(op.getPermutation(),
+                                               getContext())
+                      .compose(maps.back());
+    Location loc = op.getLoc();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, op.getInit().getType(), producer.getDpsInputs(),
+        op.getInit(), maps, producer.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(producer.getRegion(), generic.getRegion(),
+                                generic.getRegion().begin());
+    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+struct PropagateTransposesPass
+    : public hidet::impl::PropagateTransposesBase<PropagateTransposesPass> {
+  void runOnOperation() final {
+    MLIRContext *ctx = &getContext();
+    // Down first, to the end: a transpose that meets its inverse is gone.
+    RewritePatternSet down(ctx);
+    down.add<ComposeTransposes, FoldTransposeIntoGeneric, ComputeInInputOrder,
+             SwapPadAndTranspose, SwapCollapseAndTranspose,
+             TransposeOfUnitDims, TransposeOfFill,
+             PoolChannelsLast<linalg::PoolingNchwMaxOp,
+                              linalg::PoolingNhwcMaxOp>,
+             PoolChannelsLast<linalg::PoolingNchwSumOp,
+                              linalg::PoolingNhwcSumOp>>(ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(down))))
+      return signalPassFailure();
+    // Then the ones left join their producers.
+    RewritePatternSet up(ctx);
+    up.add<WriteTransposed, TransposeBeforePad, TransposeOfFill>(ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(up))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
