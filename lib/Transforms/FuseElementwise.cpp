@@ -7,7 +7,7 @@
 // This file implements `hidet-fuse-elementwise`: upstream's elementwise
 // fusion patterns, with a control function that admits only an
 // all-parallel linalg.generic producer into an all-parallel linalg.generic
-// consumer, on tensors. The decision which ops share a kernel stays with
+// consumer, on tensors, when all the producer's users are such generics. The decision which ops share a kernel stays with
 // hidet-partition; this pass only merges what is one elementwise
 // computation into one op.
 //
@@ -40,8 +40,16 @@ struct FuseElementwisePass
     RewritePatternSet patterns(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(
         patterns, [](OpOperand *operand) {
-          return isElementwiseGeneric(operand->getOwner()) &&
-                 isElementwiseGeneric(operand->get().getDefiningOp());
+          Operation *producer = operand->get().getDefiningOp();
+          if (!isElementwiseGeneric(operand->getOwner()) ||
+              !isElementwiseGeneric(producer))
+            return false;
+          // A producer that something else needs stays, so fusing it
+          // recomputes it; only where all its users are elementwise, so
+          // that they all absorb it and it goes. Otherwise each link of a
+          // chain of residual adds (x_k+1 = x_k + f(x_k), x_k also read by
+          // a normalization) would recompute the whole chain.
+          return llvm::all_of(producer->getUsers(), isElementwiseGeneric);
         });
     // Operands that fusion duplicates or leaves unused are folded away.
     linalg::GenericOp::getCanonicalizationPatterns(patterns, &getContext());

@@ -457,10 +457,14 @@ def FuseElementwise : Pass<"hidet-fuse-elementwise", "::mlir::func::FuncOp"> {
     Upstream's elementwise fusion (`populateElementwiseOpsFusionPatterns`),
     restricted to a producer and a consumer that are both `linalg.generic`
     ops on tensors with only parallel loops: the consumer then computes the
-    producer's value itself. A producer with other uses stays for them, so
-    a value that several elementwise ops read (the `x` of
-    `x * 0.5 * (1 + erf(x / sqrt(2)))`) is recomputed in each, which is
-    cheap beside the memory traffic of a kernel per op. Reductions and
+    producer's value itself. A producer that several elementwise ops read
+    (the `x` of `x * 0.5 * (1 + erf(x / sqrt(2)))`) is recomputed in each,
+    which is cheap beside the memory traffic of a kernel per op. A producer
+    that anything else also reads (a normalization, a contraction) is not
+    fused: it would stay for that reader and be computed again in each
+    fused consumer, and in a chain of residual adds
+    (`x_k+1 = x_k + f(LayerNorm(x_k))`) each add would recompute the chain
+    before it. Reductions and
     named ops (contractions, convolutions) are neither fused nor absorbed:
     `hidet-partition` groups them afterwards, and an elementwise DAG after an
     anchor has become one bijective op that joins its epilogue chain.
