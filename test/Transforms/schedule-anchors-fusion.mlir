@@ -133,6 +133,47 @@ func.func @bias_residual_cast(%a: memref<256x128xf16>, %b: memref<128x512xf16>, 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 
+// A pre-LN residual stream bufferized in place: the epilogue reads the
+// stream %x as an input and writes the sum back to %x. Each element is read
+// by the thread that writes it, so the add joins the kernel, which loads
+// the residual from %x and stores the sum to %x at the same position.
+// CHECK-LABEL: func.func @residual_in_place(
+// CHECK-SAME:      %{{.*}}: memref<256x128xf16>, %{{.*}}: memref<128x512xf16>, %[[BIAS:.*]]: memref<512xf16>, %[[X:.*]]: memref<256x512xf16>)
+// CHECK:           scf.if
+// CHECK-NEXT:        %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:        %[[RV:.*]] = memref.load %[[X]][%[[ROW:.*]], %[[COL:.*]]] : memref<256x512xf16>
+// CHECK-NEXT:        %[[BV:.*]] = memref.load %[[BIAS]][%[[COL]]] : memref<512xf16>
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[T]], %[[BV]] : f16
+// CHECK-NEXT:        %[[R:.*]] = arith.addf %[[RV]], %[[S]] : f16
+// CHECK-NEXT:        memref.store %[[R]], %[[X]][%[[ROW]], %[[COL]]] : memref<256x512xf16>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK-NOT:     linalg.generic
+// HOPPER-LABEL: func.func @residual_in_place(
+// HOPPER:           nvgpu.warpgroup.mma
+// HOPPER:           vector.load %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x512xf16>, vector<8xf16>
+// HOPPER:           vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x512xf16>, vector<8xf16>
+// HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
+// HOPPER-NOT:     linalg.generic
+func.func @residual_in_place(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: memref<512xf16>, %x: memref<256x512xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<256x512xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<256x512xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<256x128xf16>, memref<128x512xf16>) outs(%c : memref<256x512xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %bias, %c : memref<256x512xf16>, memref<512xf16>, memref<256x512xf16>) outs(%x : memref<256x512xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%r: f16, %y: f16, %v: f16, %o: f16):
+    %s = arith.addf %v, %y : f16
+    %t = arith.addf %r, %s : f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<256x512xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+
 // With split-K the slices go to the workspace unchanged; the reduction
 // kernel applies the epilogue to each sum.
 // CHECK-LABEL: func.func @split_k(

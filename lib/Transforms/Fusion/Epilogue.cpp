@@ -144,7 +144,11 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
             (&operand == init && !readsOperand(op, operand)))
           continue;
         Value root = rootOf(operand.get());
-        bool inPlace = &operand == init;
+        // The output itself, or an input that is the output's buffer read
+        // at the element being written (bufferized in place).
+        bool inPlace = &operand == init ||
+                       (operand.get() == init->get() &&
+                        op.getMatchingIndexingMap(&operand) == outMap);
         if (llvm::is_contained(chainBuffers, root) && !inPlace)
           return fail("a side input is a buffer of the chain");
         if (root == out && !inPlace)
