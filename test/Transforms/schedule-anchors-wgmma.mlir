@@ -221,6 +221,30 @@ func.func @split_k(%a: memref<200x696xf16>, %b: memref<696x136xf16>, %c: memref<
 
 // -----
 
+// B's rows padded to 16 bytes (a weight of N = 100 columns stored as 104,
+// read through a slice): TMA loads B from the padded buffer, whose map
+// covers all 104 columns (the padding reaches only C's columns past 100,
+// which the epilogue does not store); C's rows of 200 bytes are stored in
+// 8-byte pieces. The same GEMM without the padding (rows of B not 16-byte
+// multiples, which neither TMA nor 16-byte copies load) keeps mma.sync.
+// CHECK-LABEL: func.func @padded_b(
+// CHECK-SAME:    %{{[^:]*}}: memref<128x64xf16>, %[[BP:[^:]*]]: memref<64x104xf16>
+// CHECK:         %[[CB:.*]] = memref.cast %[[BP]] : memref<64x104xf16> to memref<*xf16>
+// CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64]
+// CHECK:         gpu.launch
+// CHECK:           nvgpu.warpgroup.mma
+// CHECK:           vector.store %{{.*}} {alignment = 8 : i64} : memref<12800xf16>, vector<4xf16>
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<
+func.func @padded_b(%a: memref<128x64xf16>, %bp: memref<64x104xf16>, %c: memref<128x100xf16>, %b: memref<64x100xf16>, %d: memref<128x100xf16>) {
+  %s = memref.subview %bp[0, 0] [64, 100] [1, 1] : memref<64x104xf16> to memref<64x100xf16, strided<[104, 1]>>
+  linalg.matmul ins(%a, %s : memref<128x64xf16>, memref<64x100xf16, strided<[104, 1]>>) outs(%c : memref<128x100xf16>)
+  linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x100xf16>) outs(%d : memref<128x100xf16>)
+  return
+}
+
+// -----
+
 // A transposed A (M-major, which the wgmma descriptors do not read) keeps
 // mma.sync by default and is an error with a written Hopper schedule.
 // CHECK-LABEL: func.func @transposed_a(

@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <cstring>
+
 using namespace mlir;
 
 namespace hidet::onnx_import {
@@ -90,10 +92,56 @@ FailureOr<Value> matmul(NodeContext &ctx, Value a, Value bv) {
   return reshape(b, loc, result, finalShape);
 }
 
+/// A known 2-D right-hand operand [K, N] (input `i`, transposed at import
+/// when `trans`): its rows padded with zeros to a multiple of 16 bytes when
+/// they are not one (and the padding is at most 1/16 of them), and the first
+/// N columns taken as a slice, so that the GEMM templates read aligned rows
+/// (TMA and 16-byte copies need them; GPT-2's lm_head has N = 50257).
+Value knownRightOperand(NodeContext &ctx, unsigned i, bool trans) {
+  Importer &imp = ctx.getImporter();
+  const TensorValue &in = ctx.input(i);
+  int64_t k = in.shape[trans ? 1 : 0], n = in.shape[trans ? 0 : 1];
+  unsigned bytes = dtypeSize(imp.computeType(in.dtype));
+  int64_t align = bytes ? std::max<int64_t>(16 / bytes, 1) : 1;
+  int64_t padded = (n + align - 1) / align * align;
+  // Only where the padding is a small part of the weight.
+  if ((padded - n) * 16 > n)
+    padded = n;
+  TensorValue v;
+  v.dtype = in.dtype;
+  v.name = in.name + (trans ? "_transposed" : "");
+  if (padded == n && !trans)
+    return ctx.value(i);
+  HostTensor t = trans ? permuted(*in.constant, {1, 0}) : *in.constant;
+  if (padded == n) {
+    v.shape = {k, n};
+    v.constant = t;
+    return imp.materialize(v);
+  }
+  HostTensor wide = HostTensor::zeros(t.getDType(), {k, padded});
+  unsigned size = dtypeSize(t.getDType());
+  for (int64_t r = 0; r < k; ++r)
+    std::memcpy(wide.getMutableData() + r * padded * size,
+                t.getData() + r * n * size, n * size);
+  v.shape = {k, padded};
+  v.constant = wide;
+  v.name += "_padded";
+  OpBuilder &b = ctx.builder();
+  SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(k), b.getIndexAttr(n)};
+  SmallVector<OpFoldResult> strides = {b.getIndexAttr(1), b.getIndexAttr(1)};
+  return tensor::ExtractSliceOp::create(b, ctx.getLoc(), imp.materialize(v),
+                                        offsets, sizes, strides);
+}
+
 LogicalResult convertMatMul(NodeContext &ctx) {
   if (ctx.input(0).dtype != ctx.input(1).dtype)
     return ctx.emitError() << "MatMul of different element types";
-  FailureOr<Value> r = matmul(ctx, ctx.value(0), ctx.value(1));
+  const TensorValue &rhs = ctx.input(1);
+  Value b = rhs.constant && rhs.rank() == 2
+                ? knownRightOperand(ctx, 1, /*trans=*/false)
+                : ctx.value(1);
+  FailureOr<Value> r = matmul(ctx, ctx.value(0), b);
   if (failed(r))
     return failure();
   ctx.setOutput(0, *r, ctx.input(0).dtype);
@@ -101,11 +149,13 @@ LogicalResult convertMatMul(NodeContext &ctx) {
 }
 
 /// Value of a 2-D input, transposed when `trans`; known tensors are
-/// transposed at import.
+/// transposed at import (and B's rows padded: knownRightOperand).
 Value gemmOperand(NodeContext &ctx, unsigned i, bool trans) {
+  const TensorValue &in = ctx.input(i);
+  if (i == 1 && in.constant)
+    return knownRightOperand(ctx, i, trans);
   if (!trans)
     return ctx.value(i);
-  const TensorValue &in = ctx.input(i);
   if (in.constant) {
     TensorValue t;
     t.dtype = in.dtype;

@@ -212,6 +212,7 @@ matchContraction(linalg::LinalgOp op, std::string &why,
       g.buffer = base;
       strides = layout.first;
       sliceOffset = layout.second;
+      g.sliceOffset = sliceOffset;
       // Vectors stay inside rows and aligned: the width divides the
       // offset and the outer strides too.
       if (g.innerDim >= 0 && strides.back() == 1) {

@@ -58,6 +58,9 @@ struct GemmOperand {
   int64_t vectorWidth = 1;
   /// Whether the operand is the same for every batch (a broadcast).
   bool broadcast = false;
+  /// The offset, in elements, of the operand's first element in `buffer`
+  /// when the operand is a slice of it (0 otherwise).
+  int64_t sliceOffset = 0;
   /// An elementwise prologue, applied in registers: `buffer` holds
   /// `storedElt` values, which `apply` turns into the operand's (a scalar,
   /// or a vector of consecutive elements). Null without one. Paths that

@@ -84,22 +84,33 @@ using namespace hidet::templates::wgmma;
 
 static constexpr int64_t kSwizzleAlign = WgmmaMatmulSchedule::kSwizzleAlign;
 
-/// Whether `x` is a plain row-major 2-D `rows x cols` operand (a tensor, or
-/// a buffer with the identity layout), which a TMA tensor map can describe.
-static bool isRowMajor2D(const GemmOperand &x, int64_t rows, int64_t cols) {
+/// Whether a TMA tensor map can describe the 2-D `rows x cols` operand
+/// `x`: a row-major buffer (or tensor) of `rows` rows of 16-byte multiples
+/// (a tensor map's strides must be), holding the operand from its first
+/// element. With `padded`, the rows may be longer than `cols`: a slice of
+/// the first `cols` columns, which is how a weight whose rows were padded to
+/// 16 bytes at import is read; the map then covers the padding columns,
+/// whose products reach only C's columns past its edge, which are not
+/// stored.
+static bool tmaDescribes(const GemmOperand &x, int64_t rows, int64_t cols,
+                         bool padded) {
   auto type = dyn_cast<ShapedType>(x.buffer.getType());
   if (auto memref = dyn_cast<MemRefType>(x.buffer.getType());
       memref && !memref.getLayout().isIdentity())
     return false;
-  return type && type.getRank() == 2 && type.getDimSize(0) == rows &&
-         type.getDimSize(1) == cols && x.innerDim == 1 && !x.broadcast;
+  if (!type || type.getRank() != 2 || x.innerDim != 1 || x.broadcast ||
+      x.sliceOffset != 0 || type.getDimSize(0) != rows)
+    return false;
+  int64_t rowLength = type.getDimSize(1);
+  return rowLength % kPiece == 0 &&
+         (rowLength == cols || (padded && rowLength > cols));
 }
 
-/// Whether TMA can load both operands: one GEMM of row-major 2-D A and B
-/// whose rows are multiples of 16 bytes (a tensor map's strides must be).
+/// Whether TMA can load both operands: one GEMM of 2-D row-major A and B
+/// (B's rows maybe padded).
 static bool tmaLoads(const GemmProblem &p) {
-  return p.batch == 1 && isRowMajor2D(p.a, p.m, p.k) &&
-         isRowMajor2D(p.b, p.k, p.n) && p.k % 8 == 0 && p.n % 8 == 0;
+  return p.batch == 1 && tmaDescribes(p.a, p.m, p.k, /*padded=*/false) &&
+         tmaDescribes(p.b, p.k, p.n, /*padded=*/true);
 }
 
 std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
