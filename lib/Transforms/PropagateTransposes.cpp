@@ -73,21 +73,40 @@ struct ComposeTransposes : OpRewritePattern<linalg::TransposeOp> {
   }
 };
 
+/// The loop that walks an operand's innermost dimension through `map`,
+/// if one does.
+std::optional<unsigned> innermostLoop(AffineMap map) {
+  if (map.getNumResults() == 0)
+    return std::nullopt;
+  if (auto d = dyn_cast<AffineDimExpr>(map.getResults().back()))
+    return d.getPosition();
+  return std::nullopt;
+}
+
 /// A linalg.generic reads a transpose's input directly, through its
-/// indexing map composed with the transpose's.
+/// indexing map composed with the transpose's. A generic with reductions
+/// does so only when the same loop walks the operand's contiguous dim: a
+/// reduction along rows that the transpose's input holds across rows (a
+/// global average pool of an NHWC tensor) would lose the contiguous reads
+/// its kernel is built on, which costs more than the transpose.
 struct FoldTransposeIntoGeneric : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics())
       return failure();
+    bool parallel = op.getNumParallelLoops() == op.getNumLoops();
     for (OpOperand *operand : op.getDpsInputOperands()) {
       auto t = operand->get().getDefiningOp<linalg::TransposeOp>();
       if (!t || !t.hasPureTensorSemantics())
         continue;
       SmallVector<AffineMap> maps = op.getIndexingMapsArray();
       unsigned i = operand->getOperandNumber();
-      maps[i] = inputIndexOf(t.getPermutation(), getContext()).compose(maps[i]);
+      AffineMap composed =
+          inputIndexOf(t.getPermutation(), getContext()).compose(maps[i]);
+      if (!parallel && innermostLoop(composed) != innermostLoop(maps[i]))
+        continue;
+      maps[i] = composed;
       rewriter.modifyOpInPlace(op, [&] {
         operand->set(t.getInput());
         op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
@@ -323,6 +342,38 @@ struct TransposeOfUnitDims : OpRewritePattern<linalg::TransposeOp> {
   }
 };
 
+/// A transpose of the only use of a collapse_shape, whose groups stay
+/// runs of consecutive dims, transposes the collapse's source instead, so
+/// that it can reach the source's producer.
+struct TransposeBeforeCollapse : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto collapse = op.getInput().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !op.hasPureTensorSemantics() || !collapse->hasOneUse())
+      return failure();
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    // The source's dims, the groups taken in the result's order.
+    SmallVector<int64_t> sourcePerm;
+    SmallVector<ReassociationIndices> resultGroups;
+    for (int64_t g : perm) {
+      ReassociationIndices group;
+      for (int64_t d : groups[g]) {
+        group.push_back(sourcePerm.size());
+        sourcePerm.push_back(d);
+      }
+      resultGroups.push_back(group);
+    }
+    Location loc = op.getLoc();
+    Value source = transposed(rewriter, loc, collapse.getSrc(), sourcePerm);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, op.getInit().getType(), source, resultGroups);
+    return success();
+  }
+};
+
 /// A transpose of the only use of a constant tensor.pad transposes the
 /// pad's source instead, so that it can reach the source's producer.
 struct TransposeBeforePad : OpRewritePattern<linalg::TransposeOp> {
@@ -391,7 +442,8 @@ struct PropagateTransposesPass
       return signalPassFailure();
     // Then the ones left join their producers.
     RewritePatternSet up(ctx);
-    up.add<WriteTransposed, TransposeBeforePad, TransposeOfFill>(ctx);
+    up.add<WriteTransposed, TransposeBeforePad, TransposeBeforeCollapse,
+           TransposeOfFill>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(up))))
       return signalPassFailure();
   }

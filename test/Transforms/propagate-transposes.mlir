@@ -93,20 +93,21 @@ func.func @mixed_orders(%a: tensor<2x4x4x8xf32>, %b: tensor<2x8x4x4xf32>) -> ten
 // -----
 
 // Max pooling of a padded NHWC tensor's transpose: the pad (its pads
-// permuted), the pooling (NHWC, its -inf fill refilled in NHWC) and the
-// global average pool's H x W collapse all take the NHWC tensor; the
-// reduction reads the collapsed [N, HW, C] tensor through the transpose's
-// map.
-// CHECK-DAG:   #[[RED_IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// permuted) and the pooling (NHWC, its -inf fill refilled in NHWC) take the
+// NHWC tensor. The global average pool after it reduces along rows of H x W
+// collapsed: read from the NHWC tensor, those would run across rows (C
+// apart), so the reduction keeps its contiguous rows and the transpose
+// stays before the collapse.
+// CHECK-DAG:   #[[RED_IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @pools(
 // CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<1x8x8x4xf32>
-// CHECK-NOT:     linalg.transpose
 // CHECK:         %[[PAD:.*]] = tensor.pad %[[X]] low[0, 1, 1, 0] high[0, 1, 1, 0]
 // CHECK:         } : tensor<1x8x8x4xf32> to tensor<1x10x10x4xf32>
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x4x4xf32>)
 // CHECK:         %[[P:.*]] = linalg.pooling_nhwc_max {{.*}} ins(%[[PAD]], %{{.*}} : tensor<1x10x10x4xf32>, tensor<3x3xf32>) outs(%[[INIT]] : tensor<1x4x4x4xf32>)
-// CHECK:         %[[HW:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0], [1, 2], [3]] : tensor<1x4x4x4xf32> into tensor<1x16x4xf32>
-// CHECK:         linalg.generic {indexing_maps = [#[[RED_IN]], {{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[HW]] : tensor<1x16x4xf32>)
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[P]] : tensor<1x4x4x4xf32>) {{.*}} permutation = [0, 3, 1, 2]
+// CHECK:         %[[HW:.*]] = tensor.collapse_shape %[[T]] {{\[\[}}0], [1], [2, 3]] : tensor<1x4x4x4xf32> into tensor<1x4x16xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[RED_IN]], {{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[HW]] : tensor<1x4x16xf32>)
 #in = affine_map<(n, c, r) -> (n, c, r)>
 #out = affine_map<(n, c, r) -> (n, c)>
 func.func @pools(%x: tensor<1x8x8x4xf32>) -> tensor<1x4xf32> {
@@ -194,4 +195,68 @@ func.func @stays(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %c: tensor<8x16xf32>
   %e = tensor.empty() : tensor<16x8xf32>
   %t = linalg.transpose ins(%m : tensor<8x16xf32>) outs(%e : tensor<16x8xf32>) permutation = [1, 0]
   return %t : tensor<16x8xf32>
+}
+
+// -----
+
+// A row sum of a transpose that swaps the outer dims only: the same loop
+// walks the contiguous dim either way, so the reduction reads the
+// transpose's input.
+// CHECK-DAG:   #[[SWAPPED:.*]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+// CHECK-LABEL: func.func @row_sum(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4x2x16xf32>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {indexing_maps = [#[[SWAPPED]], {{.*}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<4x2x16xf32>)
+#rin = affine_map<(i, j, r) -> (i, j, r)>
+#rout = affine_map<(i, j, r) -> (i, j)>
+func.func @row_sum(%x: tensor<4x2x16xf32>) -> tensor<2x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x16xf32>
+  %t = linalg.transpose ins(%x : tensor<4x2x16xf32>) outs(%e : tensor<2x4x16xf32>) permutation = [1, 0, 2]
+  %se = tensor.empty() : tensor<2x4xf32>
+  %sf = linalg.fill ins(%zero : f32) outs(%se : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s = linalg.generic {indexing_maps = [#rin, #rout], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%t : tensor<2x4x16xf32>) outs(%sf : tensor<2x4xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %a = arith.addf %v, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x4xf32>
+  return %s : tensor<2x4xf32>
+}
+
+// -----
+
+// The same pool after an elementwise op that only it reads (ResNet's last
+// ReLU): the transpose left before the collapse joins the ReLU, which
+// writes NCHW directly.
+// CHECK-DAG:   #[[TO_NCHW:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
+// CHECK-LABEL: func.func @relu_pool(
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[TO_NCHW]]], {{.*}}} ins(%{{.*}} : tensor<2x3x3x8xf32>) outs(%{{.*}} : tensor<2x8x3x3xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[HW:.*]] = tensor.collapse_shape %[[R]] {{\[\[}}0], [1], [2, 3]] : tensor<2x8x3x3xf32> into tensor<2x8x9xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[HW]] : tensor<2x8x9xf32>)
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#pin = affine_map<(n, c, r) -> (n, c, r)>
+#pout = affine_map<(n, c, r) -> (n, c)>
+func.func @relu_pool(%x: tensor<2x3x3x8xf32>) -> tensor<2x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x3x3xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3x3x8xf32>) outs(%e : tensor<2x8x3x3xf32>) permutation = [0, 3, 1, 2]
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<2x8x3x3xf32>) outs(%e : tensor<2x8x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8x3x3xf32>
+  %hw = tensor.collapse_shape %r [[0], [1], [2, 3]] : tensor<2x8x3x3xf32> into tensor<2x8x9xf32>
+  %se = tensor.empty() : tensor<2x8xf32>
+  %sf = linalg.fill ins(%zero : f32) outs(%se : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %s = linalg.generic {indexing_maps = [#pin, #pout], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%hw : tensor<2x8x9xf32>) outs(%sf : tensor<2x8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %a = arith.addf %v, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<2x8xf32>
+  return %s : tensor<2x8xf32>
 }

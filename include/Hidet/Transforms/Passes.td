@@ -410,7 +410,10 @@ def PropagateTransposes : Pass<"hidet-propagate-transposes",
 
     - a transpose of a transpose is one transpose, or none;
     - a `linalg.generic` reads a transpose's input directly, through its
-      indexing map composed with the transpose's;
+      indexing map composed with the transpose's (a generic with reductions
+      only when the same loop still walks the operand's contiguous dim: a
+      global average pool of an NHWC tensor keeps reducing contiguous rows
+      of an NCHW one);
     - an all-parallel `linalg.generic` with one result that it does not read,
       whose full-rank inputs are all read through one permutation (and none
       in loop order), computes in that permutation's order: it reads those
@@ -421,10 +424,11 @@ def PropagateTransposes : Pass<"hidet-propagate-transposes",
       tensor's transpose become the NHWC poolings;
     - a transpose of a `linalg.fill` is a fill.
 
-    A transpose that meets no inverse (a graph output, a reshape, a
-    contraction's operand) then joins its producer when that is an
-    all-parallel generic whose only use it is: the generic writes its result
-    transposed, one kernel instead of two.
+    A transpose that meets no inverse (a graph output, a reduction, a
+    contraction's operand) then moves up through a pad or a collapse_shape
+    that only it reads and joins its producer when that is an all-parallel
+    generic whose only use it is: the generic writes its result transposed,
+    one kernel instead of two.
 
     Example: `conv_nhwc -> transpose(NCHW) -> relu -> transpose(NHWC) ->
     conv_nhwc` becomes `conv_nhwc -> relu -> conv_nhwc`, all NHWC.
