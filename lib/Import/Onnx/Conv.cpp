@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 
@@ -136,19 +137,48 @@ Value channelsLastConv(NodeContext &ctx, const Window &w,
   TensorValue filters;
   filters.dtype = wv.dtype;
   filters.name = wv.name + (depthwise ? "_hwc" : "_hwcf");
+  // Fewer channels than a 16-byte piece holds (an image's 3 colours) are
+  // padded with zero channels, in the input and the filters, so that the
+  // implicit GEMM reads whole pieces of channels.
+  int64_t c = x.shape[1], paddedC = c;
+  unsigned bytes = dtypeSize(imp.computeType(x.dtype));
+  if (!depthwise && bytes && bytes < 16 && c < 16 / bytes)
+    paddedC = 16 / bytes;
   if (depthwise) {
     // [M, 1, KH, KW] -> [KH, KW, M].
     filters.constant = permuted(
         f.known->reshaped({m, wv.shape[2], wv.shape[3]}), {1, 2, 0});
   } else {
-    // [F, C, KH, KW] -> [KH, KW, C, F].
-    filters.constant = permuted(*f.known, {2, 3, 1, 0});
+    // [F, C, KH, KW] -> [KH, KW, C, F], and zero filters of the padding
+    // channels.
+    HostTensor hwcf = permuted(*f.known, {2, 3, 1, 0});
+    if (paddedC != c) {
+      int64_t taps = wv.shape[2] * wv.shape[3];
+      HostTensor wide =
+          HostTensor::zeros(hwcf.getDType(), {wv.shape[2], wv.shape[3],
+                                              paddedC, m});
+      size_t row = m * dtypeSize(hwcf.getDType());
+      for (int64_t t = 0; t < taps; ++t)
+        std::memcpy(wide.getMutableData() + t * paddedC * row,
+                    hwcf.getData() + t * c * row, c * row);
+      hwcf = wide;
+      filters.name += "_padded";
+    }
+    filters.constant = hwcf;
   }
   filters.shape.assign(filters.constant->getShape().begin(),
                        filters.constant->getShape().end());
   Value weights = imp.materialize(filters);
   Value in = transpose(b, loc, ctx.value(0), {0, 2, 3, 1});
-  in = padSpatial(b, loc, in, w, 0.0, /*firstSpatial=*/1);
+  if (paddedC != c) {
+    // One pad of rows, columns and channels.
+    Window channels = w;
+    channels.padBegin.push_back(0);
+    channels.padEnd.push_back(paddedC - c);
+    in = padSpatial(b, loc, in, channels, 0.0, /*firstSpatial=*/1);
+  } else {
+    in = padSpatial(b, loc, in, w, 0.0, /*firstSpatial=*/1);
+  }
   Value init = zeroFilled(b, loc, {n, w.out[0], w.out[1], m}, elem);
   auto strides = b.getI64TensorAttr(w.strides);
   auto dilations = b.getI64TensorAttr(w.dilations);

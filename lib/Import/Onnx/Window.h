@@ -30,8 +30,9 @@ mlir::FailureOr<Window> windowOf(NodeContext &ctx,
                                  llvm::ArrayRef<int64_t> spatial,
                                  llvm::ArrayRef<int64_t> kernel, bool ceilMode);
 
-/// `x` padded with `value` in its spatial dims, which start at dim
-/// `firstSpatial` ([N, C, spatial...] by default, [N, spatial..., C] with 1).
+/// `x` padded with `value` in the dims that `w`'s pads cover, from dim
+/// `firstSpatial` on: the spatial dims of [N, C, spatial...] by default,
+/// those of [N, spatial..., C] with 1 (and its channels, given a third pad).
 mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                        const Window &w, double value,
                        unsigned firstSpatial = 2);
