@@ -75,6 +75,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   SelectSchedulesOptions select;
   select.tf32 = options.tf32;
   select.fuse = options.fuse;
+  select.tuningRecords = options.tuningRecords;
   ScheduleAnchorsOptions anchors;
   anchors.fuse = options.fuse;
   // The split-K reduction is an elementwise kernel like the rule-based ones.

@@ -8,8 +8,9 @@
 // anchor's schedule is chosen: every anchor with a template and no
 // `hidet.schedule` gets the heuristic's (Hidet/Schedule/Heuristic.h) for
 // the target; a schedule already there (a user's or a tuner's) is checked
-// against the target and the anchor. `hidet-schedule-anchors` then builds
-// what is written.
+// against the target and the anchor; with tuning records, an anchor whose
+// signature has one takes its schedule. `hidet-schedule-anchors` then
+// builds what is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +18,14 @@
 
 #include "Templates/Anchor.h"
 
+#include "Hidet/Tuning/Records.h"
+
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <memory>
 
 namespace hidet {
 #define GEN_PASS_DEF_SELECTSCHEDULES
@@ -34,6 +42,74 @@ namespace {
 struct SelectSchedulesPass
     : public hidet::impl::SelectSchedulesBase<SelectSchedulesPass> {
   using Base::Base;
+
+  /// The records of `tuning-records`, shared by the pass's copies.
+  std::shared_ptr<const std::vector<tuning::TuningRecord>> records;
+
+  LogicalResult initialize(MLIRContext *ctx) final {
+    if (tuningRecords.empty())
+      return success();
+    Location loc = FileLineColLoc::get(ctx, tuningRecords, 0, 0);
+    auto file = llvm::MemoryBuffer::getFile(tuningRecords, /*IsText=*/true);
+    if (!file)
+      return emitError(loc) << kPass << ": cannot read the tuning records: "
+                            << file.getError().message();
+    std::vector<tuning::RecordProblem> problems;
+    std::string error;
+    auto parsed = tuning::parseRecords((*file)->getBuffer(), problems, error);
+    if (!parsed)
+      return emitError(loc) << kPass << ": not a tuning records file: "
+                            << error;
+    for (const tuning::RecordProblem &problem : problems)
+      emitWarning(loc) << kPass << ": tuning record " << problem.index
+                       << " is malformed (" << problem.why << "); ignored";
+    records = std::make_shared<const std::vector<tuning::TuningRecord>>(
+        std::move(*parsed));
+    return success();
+  }
+
+  /// The schedule of the record for `op` on `target`, when there is one that
+  /// parses and verifies; a record that does not is reported on `op`.
+  ScheduleAttrInterface recorded(linalg::LinalgOp op,
+                                 const fusion::Prologue &prologue,
+                                 const GemmProblem &p, TargetAttr target) {
+    if (!records && !signatures)
+      return {};
+    std::string signature = anchorSignature(op, prologue);
+    if (signatures)
+      op->emitRemark(kPass) << ": anchor signature: " << signature;
+    const tuning::TuningRecord *r =
+        records ? tuning::findRecord(*records, signature, target.getChip())
+                : nullptr;
+    if (!r)
+      return {};
+    std::string why;
+    ScheduleAttrInterface schedule;
+    {
+      // The parser's own diagnostic becomes the reason.
+      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+        why = d.str();
+        return success();
+      });
+      schedule = dyn_cast_if_present<ScheduleAttrInterface>(
+          parseAttribute(r->schedule, &getContext()));
+    }
+    if (!schedule && why.empty())
+      why = "'" + r->schedule + "' is not a schedule attribute";
+    if (schedule && why.empty())
+      why = schedule.checkTarget(target);
+    if (schedule && why.empty())
+      why = schedule.checkProblem(p);
+    if (why.empty()) {
+      op->emitRemark(kPass) << ": schedule of tuning record " << r->index
+                            << " of '" << tuningRecords << "'";
+      return schedule;
+    }
+    op->emitWarning(kPass) << ": tuning record " << r->index << " of '"
+                           << tuningRecords << "' is not applied: " << why
+                           << "; the heuristic's schedule instead";
+    return {};
+  }
 
   LogicalResult select(linalg::LinalgOp op, TargetAttr target) {
     auto leave = [&](const Twine &why) {
@@ -57,6 +133,10 @@ struct SelectSchedulesPass
     }
     if (*written)
       return verifySchedule(op, kPass, *written, p, target);
+    if (ScheduleAttrInterface tuned = recorded(op, prologue, p, target)) {
+      op->setAttr(kScheduleAttrName, tuned);
+      return success();
+    }
     schedule::TargetLimits limits = target.getLimits();
     schedule::GemmDesc desc = describeGemm(p);
     schedule::TemplateKind kind = schedule::defaultTemplate(desc, limits, tf32);

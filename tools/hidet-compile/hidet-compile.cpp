@@ -118,6 +118,12 @@ static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
                clEnumValN(hidet::onnx_import::ConvLayout::NCHW, "nchw",
                           "channels-first, as ONNX writes them")),
     cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
+static cl::opt<std::string> tuningRecords(
+    "tuning-records",
+    cl::desc("GPU libraries: a tuning records file (docs/Tuning.md); the "
+             "anchors it has a record for take the record's schedule "
+             "(hidet-select-schedules{tuning-records})"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> externalWeights(
     "external-weights",
     cl::desc("ONNX input: write the weights to this file instead of into "
@@ -513,6 +519,18 @@ static int compile(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   hidet::registerHidetDialects(registry);
   MLIRContext context(registry);
+  // Errors and warnings (a tuning record not applied, say) reach the user;
+  // the passes' remarks, which explain every choice, do not.
+  ScopedDiagnosticHandler diagnostics(&context, [](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Remark)
+      return success();
+    if (d.getSeverity() != DiagnosticSeverity::Warning)
+      return failure(); // Errors: printed as MLIR prints them.
+    llvm::errs() << d.getLocation() << ": warning: " << d << "\n";
+    for (const Diagnostic &note : d.getNotes())
+      llvm::errs() << note.getLocation() << ": note: " << note << "\n";
+    return success();
+  });
 
   OwningOpRef<ModuleOp> module;
   StringRef input = inputFile;
@@ -565,6 +583,11 @@ static int compile(int argc, char **argv) {
   std::string opts = pipelineOptions;
   if (fromTosa)
     opts += " from-tosa=1";
+  if (!tuningRecords.empty()) {
+    if (target != "gpu")
+      return fail("--tuning-records applies to GPU libraries (--target=gpu)");
+    opts += " tuning-records=\"" + tuningRecords + "\"";
+  }
   pipeline += "{" + opts + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     return fail("bad --pipeline-options '" + pipelineOptions + "'");

@@ -81,6 +81,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("Run f32 matmuls and convolutions on the tensor cores "
                      "in tf32 (hidet-schedule-anchors{tf32=1})"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> tuningRecords{
+      *this, "tuning-records",
+      llvm::cl::desc("A tuning records file whose schedules the anchors "
+                     "with a matching record take "
+                     "(hidet-select-schedules{tuning-records})"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms",
       llvm::cl::desc("Multiprocessors of the target GPU (0: the chip's; "

@@ -66,6 +66,15 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
       tensor-core template (`#hidet.mma_matmul`, mma.sync m16n8k16)
       otherwise.
 
+    With `tuning-records=FILE`, an anchor without a written schedule whose
+    signature (what its kernel computes and reads, its fused ops) and chip
+    have a record takes the record's schedule instead of the heuristic's.
+    A file that cannot be read or is not a records file of a known version
+    is an error; a malformed record is reported (a warning naming its
+    index) and skipped; a record whose schedule does not parse or does not
+    verify against the anchor and the target is reported on the anchor and
+    the heuristic's schedule is taken.
+
     Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
     the least estimated time (waves of one block per SM times the tile's
     area over its measured efficiency), 4 stages, groups of 8 tile rows;
@@ -101,6 +110,13 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Read each anchor with its fusion group's prologue folded in, as "
            "hidet-schedule-anchors{fuse=1} builds it">,
+    Option<"tuningRecords", "tuning-records", "std::string", [{""}],
+           "A tuning records file (docs/Tuning.md): an anchor without a "
+           "written schedule whose signature and chip have a record takes "
+           "the record's schedule, once it verifies">,
+    Option<"signatures", "signatures", "bool", /*default=*/"false",
+           "Emit a remark with each anchor's signature, the key of its "
+           "tuning records">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }

@@ -6,6 +6,8 @@
 
 #include "Anchor.h"
 
+#include "../Fusion/Buffers.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
@@ -123,6 +125,60 @@ LogicalResult hidet::templates::verifySchedule(Operation *op, StringRef pass,
   if (std::string why = schedule.checkProblem(p); !why.empty())
     return op->emitError(pass) << ": " << why;
   return success();
+}
+
+/// `op`'s name and the names of the ops of its regions, in order.
+static void printOpKinds(llvm::raw_ostream &os, Operation *op) {
+  os << op->getName();
+  SmallVector<StringRef> inner;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *nested) {
+      if (!nested->hasTrait<OpTrait::IsTerminator>())
+        inner.push_back(nested->getName().getStringRef());
+    });
+  if (!inner.empty())
+    os << "[" << llvm::join(inner, ",") << "]";
+}
+
+std::string
+hidet::templates::anchorSignature(linalg::LinalgOp op,
+                                  const fusion::Prologue &prologue) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName() << "(";
+  llvm::interleaveComma(op->getOperandTypes(), os);
+  os << ")";
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (!a.getName().getValue().starts_with("hidet."))
+      attrs.push_back(a);
+  if (!attrs.empty())
+    os << " " << DictionaryAttr::get(op->getContext(), attrs);
+  if (!prologue.empty())
+    for (unsigned i = 0; i < op.getNumDpsInputs(); ++i) {
+      const fusion::PrologueRead &read = prologue.read(i);
+      if (!read.buffer || read.buffer == op.getDpsInputOperand(i)->get())
+        continue;
+      os << " in" << i << "=" << read.buffer.getType() << " " << read.map;
+      if (!read.padLow.empty()) {
+        os << " pad[";
+        llvm::interleaveComma(read.padLow, os);
+        os << "]";
+      }
+      for (linalg::LinalgOp c : read.computes) {
+        os << " ";
+        printOpKinds(os, c);
+      }
+    }
+  SmallVector<Operation *> epilogue =
+      fusion::groupMembers(op, FusionRole::epilogue);
+  if (!epilogue.empty()) {
+    os << " epilogue(";
+    llvm::interleave(
+        epilogue, os, [&](Operation *e) { printOpKinds(os, e); }, ";");
+    os << ")";
+  }
+  return text;
 }
 
 SmallVector<linalg::LinalgOp>

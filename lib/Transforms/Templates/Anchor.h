@@ -60,6 +60,16 @@ mlir::LogicalResult verifySchedule(mlir::Operation *op, llvm::StringRef pass,
                                    ScheduleAttrInterface schedule,
                                    const GemmProblem &p, TargetAttr target);
 
+/// The anchor's signature, the key of its tuning records: what its kernel
+/// computes and reads, independent of names and places. The op and its
+/// attributes (but `hidet.*`), its operands' types, how each input is read
+/// through a folded prologue (the buffer's type, the map, a folded zero
+/// padding, the computing ops), and the ops of its fusion group's epilogue
+/// with their payloads' ops. Anchors with equal signatures build the same
+/// kernel for a schedule.
+std::string anchorSignature(mlir::linalg::LinalgOp op,
+                            const fusion::Prologue &prologue);
+
 /// The anchors of the matmul templates in `root` that are not inside a
 /// kernel yet, in program order.
 llvm::SmallVector<mlir::linalg::LinalgOp> collectAnchors(mlir::Operation *root);

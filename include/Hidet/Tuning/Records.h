@@ -1,0 +1,86 @@
+//===- Records.h - Tuning records -------------------------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Tuning records: the schedules a tuner measured fastest, keyed by the
+// anchor's signature (what its kernel computes and reads, with its fused
+// ops) and the chip. The file is JSON (docs/Tuning.md):
+//
+//   {"format": "hidet-tuning-records", "version": 1,
+//    "records": [{"signature": "...", "chip": "sm_90a",
+//                 "schedule": "#hidet.wgmma_matmul<...>", "time_ms": 0.012,
+//                 "default_schedule": "#hidet.wgmma_matmul<...>",
+//                 "default_time_ms": 0.015, "date": "2026-11-26",
+//                 "tool": "hidet-tune 1"}]}
+//
+// hidet-select-schedules{tuning-records=FILE} applies them; a record that
+// is malformed is reported with its index and skipped, never applied.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_TUNING_RECORDS_H
+#define HIDET_TUNING_RECORDS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hidet {
+namespace tuning {
+
+/// The format name and version the file declares.
+constexpr llvm::StringLiteral kRecordsFormat = "hidet-tuning-records";
+constexpr int64_t kRecordsVersion = 1;
+
+/// One anchor's tuned schedule.
+struct TuningRecord {
+  /// Its index in the file's "records".
+  size_t index = 0;
+  /// The anchor's signature (templates::anchorSignature).
+  std::string signature;
+  /// The chip it was measured on (`#hidet.target`'s chip, e.g. sm_90a).
+  std::string chip;
+  /// The schedule attribute, as MLIR prints it.
+  std::string schedule;
+  /// Its measured time, and the heuristic's schedule and time in the same
+  /// measurement (milliseconds; negative when not measured).
+  double timeMs = -1;
+  std::string defaultSchedule;
+  double defaultTimeMs = -1;
+  /// When (YYYY-MM-DD) and by what it was measured.
+  std::string date;
+  std::string tool;
+};
+
+/// A record that was not read, and why.
+struct RecordProblem {
+  /// Its index in "records".
+  size_t index = 0;
+  std::string why;
+};
+
+/// The records of a file's text. Fails (with `error`) when the text is not
+/// JSON or not a records file of a known version; a malformed record is
+/// skipped and described in `problems`.
+std::optional<std::vector<TuningRecord>>
+parseRecords(llvm::StringRef text, std::vector<RecordProblem> &problems,
+             std::string &error);
+
+/// The JSON text of a records file holding `records`.
+std::string printRecords(llvm::ArrayRef<TuningRecord> records);
+
+/// The record for `signature` on `chip`, or null. With several, the last
+/// one (a later measurement appended to the file) wins.
+const TuningRecord *findRecord(llvm::ArrayRef<TuningRecord> records,
+                               llvm::StringRef signature, llvm::StringRef chip);
+
+} // namespace tuning
+} // namespace hidet
+
+#endif // HIDET_TUNING_RECORDS_H
