@@ -1,0 +1,83 @@
+//===- TuningSpace.cpp - The candidates a tuner measures ------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/TuningSpace.h"
+
+using namespace hidet::schedule;
+
+std::optional<SpaceLevel>
+hidet::schedule::parseSpaceLevel(const std::string &name) {
+  if (name == "default")
+    return SpaceLevel::Default;
+  if (name == "small")
+    return SpaceLevel::Small;
+  if (name == "full")
+    return SpaceLevel::Full;
+  return std::nullopt;
+}
+
+namespace {
+/// Whether `s` belongs to the small space around the heuristic's `d`.
+bool near(const SimtMatmulSchedule &s, const SimtMatmulSchedule &d) {
+  return s.grid == d.grid && s.blockK == d.blockK &&
+         s.warpInner == d.warpInner && s.numThreads() == d.numThreads();
+}
+bool near(const MmaMatmulSchedule &s, const MmaMatmulSchedule &d) {
+  return s.grid == d.grid && s.stages == d.stages && s.mma == d.mma &&
+         s.block[2] == d.block[2] && s.numWarps() == d.numWarps();
+}
+bool near(const WgmmaMatmulSchedule &s, const WgmmaMatmulSchedule &d) {
+  return s.grid == d.grid && s.stages == d.stages;
+}
+
+bool same(const SimtMatmulSchedule &a, const SimtMatmulSchedule &b) {
+  return near(a, b) && a.blockWarps == b.blockWarps &&
+         a.warpOuter == b.warpOuter && a.warpMid == b.warpMid;
+}
+bool same(const MmaMatmulSchedule &a, const MmaMatmulSchedule &b) {
+  return near(a, b) && a.block == b.block && a.warp == b.warp;
+}
+bool same(const WgmmaMatmulSchedule &a, const WgmmaMatmulSchedule &b) {
+  return near(a, b) && a.block == b.block && a.persistent == b.persistent &&
+         a.pingpong == b.pingpong;
+}
+
+/// The heuristic's `d` first, then the space's schedules that the level
+/// keeps.
+template <typename Schedule>
+std::vector<AnySchedule> candidates(const Schedule &d,
+                                    const std::vector<Schedule> &space,
+                                    SpaceLevel level) {
+  std::vector<AnySchedule> out = {d};
+  if (level == SpaceLevel::Default)
+    return out;
+  for (const Schedule &s : space)
+    if ((level == SpaceLevel::Full || near(s, d)) && !same(s, d))
+      out.push_back(s);
+  return out;
+}
+} // namespace
+
+std::vector<AnySchedule>
+hidet::schedule::tuningCandidates(const GemmDesc &g, TemplateKind kind,
+                                  const TargetLimits &target,
+                                  SpaceLevel level) {
+  AnySchedule d = defaultSchedule(g, kind, target);
+  switch (kind) {
+  case TemplateKind::None:
+    return {};
+  case TemplateKind::Simt:
+    return candidates(std::get<SimtMatmulSchedule>(d),
+                      enumerateSimtSpace(target), level);
+  case TemplateKind::Mma:
+    return candidates(std::get<MmaMatmulSchedule>(d),
+                      enumerateMmaSpace(target, mmaShapeFor(g)), level);
+  case TemplateKind::Wgmma:
+    return candidates(std::get<WgmmaMatmulSchedule>(d),
+                      enumerateWgmmaSpace(target), level);
+  }
+  return {};
+}

@@ -1,0 +1,108 @@
+//===- TuningSpaceTest.cpp - The candidates a tuner measures --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Schedule/TuningSpace.h"
+
+#include <gtest/gtest.h>
+
+using namespace hidet::schedule;
+
+namespace {
+
+GemmDesc gemm(int64_t batch, int64_t m, int64_t n, int64_t k, ElementKind elt) {
+  GemmDesc g;
+  g.batch = batch;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = g.b = g.c = elt;
+  g.asyncCopy = g.wgmma = true;
+  return g;
+}
+
+/// The shapes of the models' anchors: BERT's projections and FFN, the
+/// attention's batched products, a skinny batch-1 GEMM, ResNet's 3x3
+/// convolution at batch 32 as an implicit GEMM.
+std::vector<GemmDesc> shapes(ElementKind elt) {
+  return {gemm(1, 4096, 768, 768, elt), gemm(1, 4096, 3072, 768, elt),
+          gemm(384, 128, 128, 64, elt), gemm(1, 128, 768, 3072, elt),
+          gemm(1, 100352, 64, 576, elt)};
+}
+
+TEST(TuningSpace, LevelsByName) {
+  EXPECT_EQ(parseSpaceLevel("default"), SpaceLevel::Default);
+  EXPECT_EQ(parseSpaceLevel("small"), SpaceLevel::Small);
+  EXPECT_EQ(parseSpaceLevel("full"), SpaceLevel::Full);
+  EXPECT_FALSE(parseSpaceLevel("medium").has_value());
+}
+
+TEST(TuningSpace, DefaultLevelIsTheHeuristicAlone) {
+  TargetLimits h100 = TargetLimits::h100();
+  for (const GemmDesc &g : shapes(ElementKind::F16)) {
+    std::vector<AnySchedule> c = tuningCandidates(g, TemplateKind::Wgmma, h100,
+                                                  SpaceLevel::Default);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(std::get<WgmmaMatmulSchedule>(c[0]).block,
+              std::get<WgmmaMatmulSchedule>(
+                  defaultSchedule(g, TemplateKind::Wgmma, h100))
+                  .block);
+  }
+  EXPECT_TRUE(tuningCandidates(shapes(ElementKind::F16)[0], TemplateKind::None,
+                               h100, SpaceLevel::Small)
+                  .empty());
+}
+
+/// The small space: the heuristic's schedule first, tens of distinct
+/// schedules that keep its grid and pipeline depth, all valid on the
+/// target, within the full space.
+template <typename Schedule>
+void checkSmall(const GemmDesc &g, TemplateKind kind,
+                std::string (*check)(const Schedule &, const TargetLimits *)) {
+  TargetLimits h100 = TargetLimits::h100();
+  std::vector<AnySchedule> small =
+      tuningCandidates(g, kind, h100, SpaceLevel::Small);
+  std::vector<AnySchedule> full =
+      tuningCandidates(g, kind, h100, SpaceLevel::Full);
+  SCOPED_TRACE(std::to_string(g.batch) + "x" + std::to_string(g.m) + "x" +
+               std::to_string(g.n) + "x" + std::to_string(g.k));
+  EXPECT_GE(small.size(), 8u);
+  EXPECT_LE(small.size(), 100u);
+  EXPECT_GT(full.size(), small.size());
+  const Schedule &d = std::get<Schedule>(small[0]);
+  const Schedule &heuristic = std::get<Schedule>(defaultSchedule(g, kind, h100));
+  EXPECT_TRUE(d.grid == heuristic.grid);
+  for (const AnySchedule &any : small) {
+    const Schedule &s = std::get<Schedule>(any);
+    EXPECT_EQ(check(s, &h100), "");
+    EXPECT_TRUE(s.grid == d.grid);
+  }
+}
+
+TEST(TuningSpace, SmallHopperSpaces) {
+  for (const GemmDesc &g : shapes(ElementKind::F16))
+    checkSmall<WgmmaMatmulSchedule>(g, TemplateKind::Wgmma,
+                                    checkWgmmaSchedule);
+}
+
+TEST(TuningSpace, SmallTensorCoreSpaces) {
+  for (const GemmDesc &g : shapes(ElementKind::F16))
+    checkSmall<MmaMatmulSchedule>(g, TemplateKind::Mma, checkMmaSchedule);
+}
+
+TEST(TuningSpace, SmallSimtSpaces) {
+  for (const GemmDesc &g : shapes(ElementKind::F32))
+    checkSmall<SimtMatmulSchedule>(g, TemplateKind::Simt, checkSimtSchedule);
+}
+
+TEST(TuningSpace, FullSpaceIsTheTemplatesWithTheHeuristicFirst) {
+  TargetLimits h100 = TargetLimits::h100();
+  GemmDesc g = shapes(ElementKind::F16)[1];
+  std::vector<AnySchedule> full =
+      tuningCandidates(g, TemplateKind::Wgmma, h100, SpaceLevel::Full);
+  EXPECT_EQ(full.size(), enumerateWgmmaSpace(h100).size());
+}
+
+} // namespace
