@@ -81,6 +81,14 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
   if (options.anchors) {
+    if (!options.tuningPlan.empty()) {
+      PlanTuningOptions plan;
+      plan.dir = options.tuningPlan;
+      plan.space = options.tuningSpace;
+      plan.tf32 = options.tf32;
+      plan.fuse = options.fuse;
+      pm.addPass(createPlanTuning(plan));
+    }
     pm.addNestedPass<func::FuncOp>(createSelectSchedules(select));
     pm.addNestedPass<func::FuncOp>(createScheduleAnchors(anchors));
     pm.addNestedPass<func::FuncOp>(createPipelineSharedCopies());

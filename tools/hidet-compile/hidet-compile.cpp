@@ -124,6 +124,17 @@ static cl::opt<std::string> tuningRecords(
              "anchors it has a record for take the record's schedule "
              "(hidet-select-schedules{tuning-records})"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> tuningPlan(
+    "tuning-plan",
+    cl::desc("GPU libraries: also write the tuning plan of the anchors to "
+             "this directory: plan.json and a records file per round "
+             "(docs/Tuning.md)"),
+    cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string> tuningSpace(
+    "tuning-space",
+    cl::desc("The candidates of --tuning-plan: default, small (default) or "
+             "full"),
+    cl::init("small"), cl::cat(category));
 static cl::opt<std::string> externalWeights(
     "external-weights",
     cl::desc("ONNX input: write the weights to this file instead of into "
@@ -583,10 +594,15 @@ static int compile(int argc, char **argv) {
   std::string opts = pipelineOptions;
   if (fromTosa)
     opts += " from-tosa=1";
-  if (!tuningRecords.empty()) {
+  if (!tuningRecords.empty() || !tuningPlan.empty()) {
     if (target != "gpu")
-      return fail("--tuning-records applies to GPU libraries (--target=gpu)");
-    opts += " tuning-records=\"" + tuningRecords + "\"";
+      return fail("--tuning-records and --tuning-plan apply to GPU libraries "
+                  "(--target=gpu)");
+    if (!tuningRecords.empty())
+      opts += " tuning-records=\"" + tuningRecords + "\"";
+    if (!tuningPlan.empty())
+      opts += " tuning-plan=\"" + tuningPlan + "\" tuning-space=" +
+              tuningSpace;
   }
   pipeline += "{" + opts + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))

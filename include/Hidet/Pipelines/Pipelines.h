@@ -87,6 +87,17 @@ struct GPUPipelineOptions
                      "with a matching record take "
                      "(hidet-select-schedules{tuning-records})"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> tuningPlan{
+      *this, "tuning-plan",
+      llvm::cl::desc("A directory to write the tuning plan of the anchors "
+                     "to: their candidates and one records file per round "
+                     "(hidet-plan-tuning)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> tuningSpace{
+      *this, "tuning-space",
+      llvm::cl::desc("The candidates of the tuning plan: default, small or "
+                     "full (hidet-plan-tuning{space})"),
+      llvm::cl::init("small")};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms",
       llvm::cl::desc("Multiprocessors of the target GPU (0: the chip's; "

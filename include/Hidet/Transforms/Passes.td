@@ -121,6 +121,41 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::hidet::HidetDialect"];
 }
 
+def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
+  let summary = "Writes the tuning plan of the module's anchors.";
+  let description = [{
+    The first step of tuning (docs/Tuning.md): for every anchor without a
+    written schedule, reads it as `hidet-select-schedules` does (with its
+    fusion group's prologue, on the target of `#hidet.target`), and
+    enumerates its candidate schedules at the level `space` (`default`:
+    the heuristic's; `small`: tens around it; `full`: the template's
+    space), keeping those that fit the anchor and the target, the
+    heuristic's first. Anchors with equal signatures share their
+    candidates. Writes, to the directory `dir`:
+
+    - `plan.json`: the chip, the level and, for each signature, its
+      candidates and the names of the kernels that its anchors become
+      (`<template>_<node>` and `splitk_reduce_<node>`), by which a profile
+      (`hidet-run --profile`) times them;
+    - `round-<i>.json` for i from 0: a tuning records file that gives every
+      signature its i-th candidate (round 0: the heuristic's schedules).
+
+    A library compiled with `--tuning-records=round-<i>.json` runs round
+    i's candidates, each in the kernels of its anchors. The IR is not
+    changed. A directory that cannot be written is an error.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", [{""}],
+           "The directory to write plan.json and the rounds' records to">,
+    Option<"space", "space", "std::string", [{"small"}],
+           "The candidates of each anchor: default, small or full">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "As hidet-select-schedules{tf32}">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "As hidet-select-schedules{fuse}">,
+  ];
+}
+
 def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
   let summary = "Builds the kernels of anchor ops from their schedules.";
   let description = [{

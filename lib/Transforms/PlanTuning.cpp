@@ -1,0 +1,189 @@
+//===- PlanTuning.cpp - The candidates of a module's anchors --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// This file implements `hidet-plan-tuning`, which writes the tuning plan of
+// a module (Passes.td): each distinct anchor's candidate schedules and the
+// rounds' records files that put them in libraries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Transforms/Passes.h"
+
+#include "Templates/Anchor.h"
+#include "Utils/KernelBuilder.h"
+
+#include "Hidet/Schedule/TuningSpace.h"
+#include "Hidet/Tuning/Records.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace hidet {
+#define GEN_PASS_DEF_PLANTUNING
+#include "Hidet/Transforms/Passes.h.inc"
+} // namespace hidet
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::templates;
+
+static constexpr llvm::StringLiteral kPass = "hidet-plan-tuning";
+
+namespace {
+/// The anchors of one signature.
+struct PlannedAnchor {
+  std::string signature;
+  SmallVector<std::string> candidates;
+  SmallVector<std::string> kernels;
+  void addKernel(std::string name) {
+    if (!llvm::is_contained(kernels, name))
+      kernels.push_back(std::move(name));
+  }
+};
+
+struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
+  using Base::Base;
+
+  /// Writes `text` to `name` in `dir`.
+  LogicalResult write(StringRef name, StringRef text) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec) {
+      os << text;
+      os.close();
+      ec = os.error();
+    }
+    if (ec)
+      return getOperation()->emitError(kPass)
+             << ": cannot write '" << path << "': " << ec.message();
+    return success();
+  }
+
+  void runOnOperation() final {
+    ModuleOp module = getOperation();
+    std::optional<schedule::SpaceLevel> level =
+        schedule::parseSpaceLevel(space);
+    if (!level) {
+      module.emitError(kPass) << ": unknown space '" << space
+                              << "' (default, small or full)";
+      return signalPassFailure();
+    }
+    if (dir.empty()) {
+      module.emitError(kPass) << ": no directory (dir=...) to write to";
+      return signalPassFailure();
+    }
+    TargetAttr target = TargetAttr::lookup(module);
+    schedule::TargetLimits limits = target.getLimits();
+    // The signatures in order of first appearance.
+    std::vector<PlannedAnchor> anchors;
+    llvm::StringMap<size_t> bySignature;
+    for (auto func : module.getOps<func::FuncOp>())
+      for (linalg::LinalgOp op : collectAnchors(func)) {
+        if (op->hasAttr(kScheduleAttrName))
+          continue;
+        GemmProblem p;
+        fusion::Prologue prologue;
+        std::string why;
+        if (matchAnchor(op, Attribute(), fuse, /*remarks=*/false, kPass, p,
+                        prologue, why) != AnchorMatch::Gemm)
+          continue;
+        schedule::GemmDesc desc = describeGemm(p);
+        schedule::TemplateKind kind =
+            schedule::defaultTemplate(desc, limits, tf32);
+        if (kind == schedule::TemplateKind::None)
+          continue;
+        std::string signature = anchorSignature(op, prologue);
+        auto [it, added] = bySignature.try_emplace(signature, anchors.size());
+        if (added) {
+          anchors.emplace_back();
+          anchors.back().signature = signature;
+        }
+        PlannedAnchor &planned = anchors[it->second];
+        if (planned.candidates.empty())
+          for (const schedule::AnySchedule &s :
+               schedule::tuningCandidates(desc, kind, limits, *level)) {
+            ScheduleAttrInterface attr = scheduleAttr(&getContext(), s);
+            if (!attr || !attr.checkTarget(target).empty() ||
+                !attr.checkProblem(p).empty())
+              continue;
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            os << attr;
+            planned.candidates.push_back(text);
+          }
+        StringRef templateKind =
+            kind == schedule::TemplateKind::Wgmma ? "wgmma"
+            : kind == schedule::TemplateKind::Mma ? "mma"
+                                                  : "simt";
+        planned.addKernel(
+            kernel::kernelName(op.getLoc(), templateKind, func.getName()));
+        planned.addKernel(kernel::kernelName(op.getLoc(), "splitk_reduce",
+                                             func.getName()));
+      }
+
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      module.emitError(kPass) << ": cannot create '" << dir
+                              << "': " << ec.message();
+      return signalPassFailure();
+    }
+    size_t rounds = 0;
+    for (const PlannedAnchor &planned : anchors)
+      rounds = std::max(rounds, planned.candidates.size());
+    std::string plan;
+    llvm::raw_string_ostream os(plan);
+    llvm::json::OStream j(os, /*IndentSize=*/2);
+    j.object([&] {
+      j.attribute("format", "hidet-tuning-plan");
+      j.attribute("version", 1);
+      j.attribute("chip", target.getChip());
+      j.attribute("space", space);
+      j.attribute("rounds", static_cast<int64_t>(rounds));
+      j.attributeArray("anchors", [&] {
+        for (const PlannedAnchor &planned : anchors)
+          j.object([&] {
+            j.attribute("signature", planned.signature);
+            j.attributeArray("kernels", [&] {
+              for (const std::string &k : planned.kernels)
+                j.value(k);
+            });
+            j.attributeArray("candidates", [&] {
+              for (const std::string &c : planned.candidates)
+                j.value(c);
+            });
+          });
+      });
+    });
+    os << "\n";
+    if (failed(write("plan.json", plan)))
+      return signalPassFailure();
+    for (size_t round = 0; round < rounds; ++round) {
+      std::vector<tuning::TuningRecord> records;
+      for (const PlannedAnchor &planned : anchors) {
+        if (round >= planned.candidates.size())
+          continue;
+        tuning::TuningRecord r;
+        r.signature = planned.signature;
+        r.chip = target.getChip().str();
+        r.schedule = planned.candidates[round];
+        r.defaultSchedule = planned.candidates.front();
+        r.tool = "hidet-plan-tuning round " + std::to_string(round);
+        records.push_back(std::move(r));
+      }
+      if (failed(write("round-" + std::to_string(round) + ".json",
+                       tuning::printRecords(records))))
+        return signalPassFailure();
+    }
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
