@@ -32,6 +32,7 @@ tools = [
     "hidet-compile",
     ToolSubst("hidet-run", unresolved="ignore"),
     ToolSubst("hidet-import-onnx", unresolved="ignore"),
+    ToolSubst("hidet-tune", unresolved="ignore"),
     # A configuration for a machine with the GPU but without MLIR
     # (utils/gpu-lit.sh) has the tools hidet-compile and hidet-run only.
     ToolSubst("mlir-opt",

@@ -10,6 +10,8 @@
 
 #include "Hidet/Tuning/Records.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -105,6 +107,13 @@ std::string hidet::tuning::printRecords(ArrayRef<TuningRecord> records) {
   std::string text;
   raw_string_ostream os(text);
   json::OStream j(os, /*IndentSize=*/2);
+  // Times to 6 significant digits: what a measurement resolves, and what a
+  // reader can read (json::OStream prints 17).
+  auto time = [&](StringRef key, double ms) {
+    j.attributeBegin(key);
+    j.rawValue(llvm::formatv("{0}", llvm::format("%.6g", ms)).str());
+    j.attributeEnd();
+  };
   j.object([&] {
     j.attribute("format", kRecordsFormat);
     j.attribute("version", kRecordsVersion);
@@ -115,11 +124,11 @@ std::string hidet::tuning::printRecords(ArrayRef<TuningRecord> records) {
           j.attribute("chip", r.chip);
           j.attribute("schedule", r.schedule);
           if (r.timeMs >= 0)
-            j.attribute("time_ms", r.timeMs);
+            time("time_ms", r.timeMs);
           if (!r.defaultSchedule.empty())
             j.attribute("default_schedule", r.defaultSchedule);
           if (r.defaultTimeMs >= 0)
-            j.attribute("default_time_ms", r.defaultTimeMs);
+            time("default_time_ms", r.defaultTimeMs);
           if (!r.date.empty())
             j.attribute("date", r.date);
           if (!r.tool.empty())

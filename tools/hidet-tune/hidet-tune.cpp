@@ -1,0 +1,133 @@
+//===- hidet-tune.cpp - Tuning records from measured rounds ---------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The last step of tuning (docs/Tuning.md): reads a plan (hidet-compile
+// --tuning-plan) and the profiles of its rounds' libraries (hidet-run
+// --profile N --json), and writes the records of the fastest candidates.
+//
+//   hidet-tune records --plan=DIR/plan.json DIR/round-*.profile.json \
+//       -o records.json
+//
+// A profile's round is the number after "round-" in its file name. The
+// table of what was picked goes to standard output; rounds that could not
+// be used are reported on standard error. The records file is written
+// whole or not at all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Hidet/Tuning/Pick.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <ctime>
+
+using namespace llvm;
+using namespace hidet::tuning;
+
+static cl::OptionCategory category("hidet-tune options");
+static cl::opt<std::string> command(cl::Positional, cl::Required,
+                                    cl::desc("<command: records>"),
+                                    cl::cat(category));
+static cl::list<std::string> profiles(cl::Positional, cl::ZeroOrMore,
+                                      cl::desc("<round-N profile.json>..."),
+                                      cl::cat(category));
+static cl::opt<std::string> planFile("plan", cl::Required,
+                                     cl::desc("The plan (plan.json)"),
+                                     cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> outputFile("o", cl::Required,
+                                       cl::desc("The records file to write"),
+                                       cl::value_desc("file"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    date("date", cl::desc("The records' date (default: today, UTC)"),
+         cl::cat(category));
+
+static int fail(const Twine &message) {
+  errs() << "hidet-tune: " << message << "\n";
+  return 1;
+}
+
+static std::string today() {
+  std::time_t now = std::time(nullptr);
+  char text[16];
+  std::strftime(text, sizeof(text), "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Hidet-MLIR tuner: records from measured "
+                              "rounds (docs/Tuning.md)\n");
+  if (command != "records")
+    return fail("unknown command '" + command + "' (records)");
+  auto plan = MemoryBuffer::getFile(planFile, /*IsText=*/true);
+  if (!plan)
+    return fail("cannot read '" + planFile + "': " + plan.getError().message());
+  std::map<int64_t, std::string> rounds;
+  Regex roundName("round-([0-9]+)");
+  for (const std::string &profile : profiles) {
+    SmallVector<StringRef, 2> match;
+    if (!roundName.match(sys::path::filename(profile), &match))
+      return fail("'" + profile + "' does not name its round (round-N...)");
+    int64_t round = std::stoll(match[1].str());
+    auto text = MemoryBuffer::getFile(profile, /*IsText=*/true);
+    if (!text)
+      return fail("cannot read '" + profile + "': " +
+                  text.getError().message());
+    if (!rounds.emplace(round, (*text)->getBuffer().str()).second)
+      return fail("two profiles of round " + std::to_string(round));
+  }
+  std::vector<std::string> skipped;
+  std::string error;
+  auto records = pickRecords((*plan)->getBuffer(), rounds,
+                             date.empty() ? today() : date, "hidet-tune 1",
+                             skipped, error);
+  if (!records)
+    return fail("'" + planFile + "': " + error);
+  for (const std::string &why : skipped)
+    errs() << "hidet-tune: skipped " << why << "\n";
+
+  // Whole or not at all: a temporary beside the output, then renamed.
+  std::string temp = outputFile + ".tmp";
+  {
+    std::error_code ec;
+    raw_fd_ostream os(temp, ec);
+    if (ec)
+      return fail("cannot write '" + temp + "': " + ec.message());
+    os << printRecords(*records);
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      sys::fs::remove(temp);
+      return fail("cannot write '" + temp + "'");
+    }
+  }
+  if (std::error_code ec = sys::fs::rename(temp, outputFile)) {
+    sys::fs::remove(temp);
+    return fail("cannot write '" + outputFile + "': " + ec.message());
+  }
+
+  outs() << "| # | schedule | ms | default ms | speed-up |\n|---|---|---|---|---|\n";
+  for (const TuningRecord &r : *records) {
+    outs() << "| " << r.index << " | `" << r.schedule << "` | "
+           << format("%.4f", r.timeMs) << " | ";
+    if (r.defaultTimeMs >= 0)
+      outs() << format("%.4f", r.defaultTimeMs) << " | "
+             << format("%.2fx", r.defaultTimeMs / r.timeMs) << " |\n";
+    else
+      outs() << "- | - |\n";
+  }
+  return 0;
+}
