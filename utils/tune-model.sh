@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Tunes a model's anchors (docs/Tuning.md): plans the candidates, compiles
+# one library per round, measures each round's kernels on the GPU, and
+# writes the records of the fastest candidates.
+#
+#   utils/tune-model.sh MODEL DIR [options] [-- hidet-compile args...]
+#
+#   --tools BIN       directory of hidet-compile, hidet-run, hidet-tune
+#                     (default: build/bin)
+#   --space LEVEL     default, small (default) or full
+#   --jobs N          compilations at a time (default: the cores / 2)
+#   --phase P         plan, compile, measure or records only (default: all;
+#                     plan and compile need no GPU, measure needs one)
+#   --run "ARGS"      hidet-run arguments of each measurement: inputs and
+#                     --expected-output with the tolerances that decide
+#                     whether a round passes (default: none, random inputs)
+#   --profile N       profiled runs per round (default 10)
+#
+# DIR gets plan/ (plan.json, round-<i>.json), round-<i>.so, its profile
+# round-<i>.profile.json, records.json and log/. Arguments after -- go to
+# every hidet-compile, with %ROUND% replaced by the round (the plan's
+# compilation: "plan"), so that parallel compilations write their own
+# files (e.g. --precision=f16 --external-weights=DIR/w-%ROUND%).
+set -euo pipefail
+src="$(cd "$(dirname "$0")/.." && pwd)"
+usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--profile N] [-- compile args]"
+model="${1:?$usage}"
+dir="${2:?$usage}"
+shift 2
+tools="$src/build/bin" space=small phase=all run="" profile=10
+jobs=$(( ($(nproc) + 1) / 2 ))
+compile_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tools) tools="$2"; shift 2 ;;
+    --space) space="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --phase) phase="$2"; shift 2 ;;
+    --run) run="$2"; shift 2 ;;
+    --profile) profile="$2"; shift 2 ;;
+    --) shift; compile_args=("$@"); break ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$dir/log"
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+rounds() { ls "$dir/plan" | sed -n 's/^round-\([0-9]*\)\.json$/\1/p' | sort -n; }
+
+if [ "$phase" = all ] || [ "$phase" = plan ]; then
+  t=$(now)
+  plan_args=("${compile_args[@]//%ROUND%/plan}")
+  "$tools/hidet-compile" "$model" "${plan_args[@]}" \
+    --tuning-plan="$dir/plan" --tuning-space="$space" -o "$dir/default.so" \
+    > "$dir/log/plan.log" 2>&1
+  echo "plan: $(rounds | wc -l) rounds ($(elapsed "$t") s)"
+fi
+compile_round() {
+  local r="$1"
+  local args=("${compile_args[@]//%ROUND%/$r}")
+  "$tools/hidet-compile" "$model" "${args[@]}" \
+    --tuning-records="$dir/plan/round-$r.json" -o "$dir/round-$r.so" \
+    > "$dir/log/compile-$r.log" 2>&1 ||
+    echo "round $r: compilation failed (log/compile-$r.log)"
+}
+if [ "$phase" = all ] || [ "$phase" = compile ]; then
+  t=$(now)
+  running=0
+  for r in $(rounds); do
+    compile_round "$r" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+  done
+  wait
+  echo "compile: $(elapsed "$t") s with $jobs at a time"
+fi
+if [ "$phase" = all ] || [ "$phase" = measure ]; then
+  t=$(now)
+  for r in $(rounds); do
+    [ -f "$dir/round-$r.so" ] || continue
+    # shellcheck disable=SC2086
+    "$tools/hidet-run" "$dir/round-$r.so" $run --reps 0 --profile "$profile" \
+      --json "$dir/round-$r.profile.json" > "$dir/log/measure-$r.log" 2>&1 ||
+      echo "round $r: did not pass (log/measure-$r.log)"
+  done
+  echo "measure: $(elapsed "$t") s"
+fi
+if [ "$phase" = all ] || [ "$phase" = records ]; then
+  "$tools/hidet-tune" records --plan="$dir/plan/plan.json" \
+    "$dir"/round-*.profile.json -o "$dir/records.json"
+fi
