@@ -18,6 +18,7 @@ config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%hidet_libs", config.hidet_libs_dir))
 config.substitutions.append(("%hidet_src", config.hidet_src_root))
 config.substitutions.append(("%hidet_obj", config.hidet_obj_root))
+config.substitutions.append(("%hidet_tools", config.hidet_tools_dir))
 config.substitutions.append(
     ("%fixtures", os.path.join(config.hidet_obj_root, "runtime", "test")))
 

@@ -11,9 +11,10 @@
 #       receives with it.
 #   utils/gpu-lit.sh run DIR TOOLS [LOG] [PATH...]
 #       adds the tools of TOOLS, the output of utils/static-tools.sh
-#       (bin/hidet-compile, bin/hidet-run, lib/), to DIR, runs lit on the
-#       tests under PATH (relative to test/; default: Runtime Tools/hidet-run
-#       Models Integration/GPU) and writes its output to LOG (default:
+#       (bin/hidet-compile, bin/hidet-run, bin/hidet-tune, lib/), to DIR,
+#       runs lit on the tests under PATH (relative to test/; default:
+#       Runtime Tools/hidet-run Tools/hidet-tune Models Integration/GPU) and
+#       writes its output to LOG (default:
 #       bench/results/gpu-lit-<gpu>.log) after a first line naming the GPU,
 #       the date and the commit.
 #
@@ -86,6 +87,7 @@ run)
   dir="$(cd "$dir" && pwd)"
   tools="${3:?$usage}"
   cp "$tools"/bin/hidet-compile "$tools"/bin/hidet-run "$dir/bin/"
+  [ -x "$tools/bin/hidet-tune" ] && cp "$tools/bin/hidet-tune" "$dir/bin/"
   cp "$tools"/lib/* "$dir/lib/"
   gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
   case "$gpu" in
@@ -94,7 +96,7 @@ run)
   log="${4:-$src/bench/results/gpu-lit-$tag.log}"
   shift $(( $# < 4 ? $# : 4 ))
   paths=("$@")
-  [ ${#paths[@]} -gt 0 ] || paths=(Runtime Tools/hidet-run Models Integration/GPU)
+  [ ${#paths[@]} -gt 0 ] || paths=(Runtime Tools/hidet-run Tools/hidet-tune Models Integration/GPU)
   args=()
   for p in "${paths[@]}"; do
     mkdir -p "$dir/test/$p"

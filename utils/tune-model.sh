@@ -63,15 +63,22 @@ compile_round() {
     > "$dir/log/compile-$r.log" 2>&1 ||
     echo "round $r: compilation failed (log/compile-$r.log)"
 }
+# "what i/n, ETA s" from the start time and the count done.
+progress() {
+  awk -v what="$1" -v i="$2" -v n="$3" -v t="$4" -v now="$(now)" 'BEGIN {
+    e = now - t; printf "%s %d/%d, %.0f s, ETA %.0f s\n", what, i, n, e,
+      (i ? e / i * (n - i) : 0) }'
+}
 if [ "$phase" = all ] || [ "$phase" = compile ]; then
   t=$(now)
-  running=0
+  total=$(rounds | wc -l) running=0 done=0
   for r in $(rounds); do
     compile_round "$r" &
     running=$((running + 1))
     if [ "$running" -ge "$jobs" ]; then
       wait -n || true
-      running=$((running - 1))
+      running=$((running - 1)) done=$((done + 1))
+      progress compile "$done" "$total" "$t"
     fi
   done
   wait
@@ -79,7 +86,10 @@ if [ "$phase" = all ] || [ "$phase" = compile ]; then
 fi
 if [ "$phase" = all ] || [ "$phase" = measure ]; then
   t=$(now)
+  total=$(rounds | wc -l) done=0
   for r in $(rounds); do
+    done=$((done + 1))
+    progress measure "$done" "$total" "$t"
     [ -f "$dir/round-$r.so" ] || continue
     # shellcheck disable=SC2086
     "$tools/hidet-run" "$dir/round-$r.so" $run --reps 0 --profile "$profile" \
