@@ -15,6 +15,9 @@
 #                     --expected-output with the tolerances that decide
 #                     whether a round passes (default: none, random inputs)
 #   --profile N       profiled runs per round (default 10)
+#   --cache FILE      records of earlier runs: their signatures (measured by
+#                     this hidet-tune version) are not tuned again, and the
+#                     new records are merged into FILE
 #
 # DIR gets plan/ (plan.json, round-<i>.json), round-<i>.so, its profile
 # round-<i>.profile.json, records.json and log/. Arguments after -- go to
@@ -27,7 +30,7 @@ usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--ph
 model="${1:?$usage}"
 dir="${2:?$usage}"
 shift 2
-tools="$src/build/bin" space=small phase=all run="" profile=10
+tools="$src/build/bin" space=small phase=all run="" profile=10 cache=""
 jobs=$(( ($(nproc) + 1) / 2 ))
 compile_args=()
 while [ $# -gt 0 ]; do
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
     --phase) phase="$2"; shift 2 ;;
     --run) run="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
+    --cache) cache="$2"; shift 2 ;;
     --) shift; compile_args=("$@"); break ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -50,10 +54,13 @@ rounds() { ls "$dir/plan" | sed -n 's/^round-\([0-9]*\)\.json$/\1/p' | sort -n; 
 if [ "$phase" = all ] || [ "$phase" = plan ]; then
   t=$(now)
   plan_args=("${compile_args[@]//%ROUND%/plan}")
+  if [ -n "$cache" ] && [ -f "$cache" ]; then
+    plan_args+=(--tuning-records="$cache")
+  fi
   "$tools/hidet-compile" "$model" "${plan_args[@]}" \
     --tuning-plan="$dir/plan" --tuning-space="$space" -o "$dir/default.so" \
     > "$dir/log/plan.log" 2>&1
-  echo "plan: $(rounds | wc -l) rounds ($(elapsed "$t") s)"
+  echo "plan: $(rounds | wc -l) rounds, $(sed -n 's/.*"known": \([0-9]*\).*/\1/p' "$dir/plan/plan.json") anchors known ($(elapsed "$t") s)"
 fi
 compile_round() {
   local r="$1"
@@ -99,6 +106,10 @@ if [ "$phase" = all ] || [ "$phase" = measure ]; then
   echo "measure: $(elapsed "$t") s"
 fi
 if [ "$phase" = all ] || [ "$phase" = records ]; then
-  "$tools/hidet-tune" records --plan="$dir/plan/plan.json" \
+  shopt -s nullglob
+  merge=()
+  if [ -n "$cache" ]; then merge=(--merge="$cache"); fi
+  "$tools/hidet-tune" records --plan="$dir/plan/plan.json" "${merge[@]}" \
     "$dir"/round-*.profile.json -o "$dir/records.json"
+  if [ -n "$cache" ]; then cp "$dir/records.json" "$cache"; fi
 fi

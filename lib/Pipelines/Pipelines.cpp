@@ -87,6 +87,8 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
       plan.space = options.tuningSpace;
       plan.tf32 = options.tf32;
       plan.fuse = options.fuse;
+      // What the records already hold is not tuned again.
+      plan.known = options.tuningRecords;
       pm.addPass(createPlanTuning(plan));
     }
     pm.addNestedPass<func::FuncOp>(createSelectSchedules(select));

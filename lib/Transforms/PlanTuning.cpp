@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -84,6 +85,25 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
     }
     TargetAttr target = TargetAttr::lookup(module);
     schedule::TargetLimits limits = target.getLimits();
+    // Signatures measured before, on this chip, by this tuner's version.
+    std::vector<tuning::TuningRecord> knownRecords;
+    if (!known.empty()) {
+      auto file = llvm::MemoryBuffer::getFile(known, /*IsText=*/true);
+      std::vector<tuning::RecordProblem> problems;
+      std::string error;
+      std::optional<std::vector<tuning::TuningRecord>> parsed;
+      if (file)
+        parsed = tuning::parseRecords((*file)->getBuffer(), problems, error);
+      else
+        error = file.getError().message();
+      if (!parsed) {
+        module.emitError(kPass) << ": cannot read the known records '"
+                                << known << "': " << error;
+        return signalPassFailure();
+      }
+      knownRecords = std::move(*parsed);
+    }
+    size_t knownCount = 0;
     // The signatures in order of first appearance.
     std::vector<PlannedAnchor> anchors;
     llvm::StringMap<size_t> bySignature;
@@ -103,6 +123,12 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
         if (kind == schedule::TemplateKind::None)
           continue;
         std::string signature = anchorSignature(op, prologue);
+        if (const tuning::TuningRecord *r = tuning::findRecord(
+                knownRecords, signature, target.getChip());
+            r && tuning::isCurrentMeasurement(*r)) {
+          ++knownCount;
+          continue;
+        }
         auto [it, added] = bySignature.try_emplace(signature, anchors.size());
         if (added) {
           anchors.emplace_back();
@@ -148,6 +174,7 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
       j.attribute("chip", target.getChip());
       j.attribute("space", space);
       j.attribute("rounds", static_cast<int64_t>(rounds));
+      j.attribute("known", static_cast<int64_t>(knownCount));
       j.attributeArray("anchors", [&] {
         for (const PlannedAnchor &planned : anchors)
           j.object([&] {

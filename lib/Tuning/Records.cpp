@@ -13,6 +13,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -148,4 +149,35 @@ const TuningRecord *hidet::tuning::findRecord(ArrayRef<TuningRecord> records,
     if (r.signature == signature && r.chip == chip)
       found = &r;
   return found;
+}
+
+bool hidet::tuning::isCurrentMeasurement(const TuningRecord &r) {
+  return r.tool == kTunerVersion && r.timeMs >= 0;
+}
+
+std::vector<TuningRecord>
+hidet::tuning::mergeRecords(ArrayRef<TuningRecord> older,
+                            ArrayRef<TuningRecord> newer, size_t limit) {
+  // Newest first: newer's in reverse, then older's in reverse, each
+  // signature and chip once.
+  std::vector<const TuningRecord *> kept;
+  auto take = [&](ArrayRef<TuningRecord> records) {
+    for (const TuningRecord &r : llvm::reverse(records)) {
+      if (limit && kept.size() == limit)
+        return;
+      if (llvm::none_of(kept, [&](const TuningRecord *k) {
+            return k->signature == r.signature && k->chip == r.chip;
+          }))
+        kept.push_back(&r);
+    }
+  };
+  take(newer);
+  take(older);
+  // Back in file order: the oldest first, so that a later record wins.
+  std::vector<TuningRecord> out;
+  for (const TuningRecord *r : llvm::reverse(kept)) {
+    out.push_back(*r);
+    out.back().index = out.size() - 1;
+  }
+  return out;
 }

@@ -6,6 +6,9 @@
 // RUN: hidet-opt %s --pass-pipeline='builtin.module(hidet-set-target{chip=sm_90a},func.func(hidet-select-schedules{tuning-records=%t/small/round-3.json}))' 2>&1 | FileCheck %s --check-prefix=APPLIED
 // RUN: hidet-opt %s --hidet-set-target=chip=sm_90a '--hidet-plan-tuning=dir=%t/default space=default' -o /dev/null
 // RUN: ls %t/default | FileCheck %s --check-prefix=DEFAULT
+// RUN: hidet-opt %s --hidet-set-target=chip=sm_90a '--hidet-plan-tuning=dir=%t/known space=small known=%S/Inputs/tuning-known.json' -o /dev/null
+// RUN: FileCheck %s --check-prefix=KNOWN < %t/known/plan.json
+// RUN: not hidet-opt %s --hidet-set-target=chip=sm_90a '--hidet-plan-tuning=dir=%t/y known=%t/missing.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOKNOWN
 // RUN: not hidet-opt %s --hidet-set-target=chip=sm_90a '--hidet-plan-tuning=dir=%t/x space=medium' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPACE
 // RUN: not hidet-opt %s --hidet-set-target=chip=sm_90a '--hidet-plan-tuning=dir=%s/cannot space=small' -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRITE
 
@@ -24,6 +27,7 @@
 // PLAN-NEXT: "chip": "sm_90a",
 // PLAN-NEXT: "space": "small",
 // PLAN-NEXT: "rounds": {{[1-9][0-9]+}},
+// PLAN-NEXT: "known": 0,
 // PLAN:      "signature": "linalg.matmul(memref<256x128xf16>, memref<128x512xf16>, memref<256x512xf16>)
 // PLAN-NEXT: "kernels": [
 // PLAN-NEXT:   "wgmma_q_MatMul",
@@ -53,6 +57,14 @@
 // APPLIED:     remark: loc("ffn/MatMul"): hidet-select-schedules: schedule of tuning record 1 of '{{.*}}round-3.json'
 // APPLIED:     linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], swizzle = 8>} ins(%arg0, %arg1
 // APPLIED:     linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], swizzle = 8>} ins(%arg0, %arg3
+
+// With known records (Inputs/tuning-known.json), the signature of q and k,
+// which it holds a measurement of by this tuner's version, is not planned
+// again (2 anchors known); that of ffn, measured by another version, is.
+// KNOWN:     "known": 2,
+// KNOWN-NOT: "signature": "linalg.matmul(memref<256x128xf16>
+// KNOWN:     "signature": "linalg.matmul(memref<512x512xf16>
+// NOKNOWN: error: hidet-plan-tuning: cannot read the known records '{{.*}}missing.json': No such file or directory
 
 // DEFAULT:      plan.json
 // DEFAULT-NEXT: round-0.json

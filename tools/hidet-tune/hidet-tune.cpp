@@ -9,7 +9,11 @@
 // --profile N --json), and writes the records of the fastest candidates.
 //
 //   hidet-tune records --plan=DIR/plan.json DIR/round-*.profile.json \
-//       -o records.json
+//       [--merge=cache.json] -o records.json
+//
+// With --merge, the records of earlier runs (a cache of tuned signatures)
+// are kept beside the new ones, a new one replacing an old one of its
+// signature and chip, at most --max-records of them.
 //
 // A profile's round is the number after "round-" in its file name. The
 // table of what was picked goes to standard output; rounds that could not
@@ -51,6 +55,17 @@ static cl::opt<std::string> outputFile("o", cl::Required,
 static cl::opt<std::string>
     date("date", cl::desc("The records' date (default: today, UTC)"),
          cl::cat(category));
+static cl::opt<std::string> mergeFile(
+    "merge",
+    cl::desc("Records measured before (a tuning cache): kept where this run "
+             "measured nothing of their signature; a file that does not "
+             "exist yet is empty"),
+    cl::value_desc("file"), cl::cat(category));
+static cl::opt<unsigned> maxRecords(
+    "max-records",
+    cl::desc("Keep at most this many records, the newest (0: all; default "
+             "10000)"),
+    cl::init(10000), cl::cat(category));
 
 static int fail(const Twine &message) {
   errs() << "hidet-tune: " << message << "\n";
@@ -92,12 +107,29 @@ int main(int argc, char **argv) {
   std::vector<std::string> skipped;
   std::string error;
   auto records = pickRecords((*plan)->getBuffer(), rounds,
-                             date.empty() ? today() : date, "hidet-tune 1",
+                             date.empty() ? today() : date, kTunerVersion,
                              skipped, error);
   if (!records)
     return fail("'" + planFile + "': " + error);
   for (const std::string &why : skipped)
     errs() << "hidet-tune: skipped " << why << "\n";
+  std::vector<TuningRecord> written = *records;
+  if (!mergeFile.empty() && sys::fs::exists(mergeFile)) {
+    auto old = MemoryBuffer::getFile(mergeFile, /*IsText=*/true);
+    if (!old)
+      return fail("cannot read '" + mergeFile + "': " +
+                  old.getError().message());
+    std::vector<RecordProblem> problems;
+    auto before = parseRecords((*old)->getBuffer(), problems, error);
+    if (!before)
+      return fail("'" + mergeFile + "': " + error);
+    for (const RecordProblem &p : problems)
+      errs() << "hidet-tune: '" << mergeFile << "': record " << p.index
+             << " is malformed (" << p.why << "); dropped\n";
+    written = mergeRecords(*before, *records, maxRecords);
+  } else if (maxRecords && written.size() > maxRecords) {
+    written = mergeRecords({}, written, maxRecords);
+  }
 
   // Whole or not at all: a temporary beside the output, then renamed.
   std::string temp = outputFile + ".tmp";
@@ -106,7 +138,7 @@ int main(int argc, char **argv) {
     raw_fd_ostream os(temp, ec);
     if (ec)
       return fail("cannot write '" + temp + "': " + ec.message());
-    os << printRecords(*records);
+    os << printRecords(written);
     os.close();
     if (os.has_error()) {
       os.clear_error();

@@ -120,3 +120,44 @@ TEST(TuningRecords, LookupMatchesSignatureAndChipAndTakesTheLast) {
 }
 
 } // namespace
+
+namespace {
+
+TuningRecord measured(std::string signature, std::string schedule,
+                      std::string tool = kTunerVersion.str()) {
+  TuningRecord r = record(std::move(signature), "sm_90a", std::move(schedule));
+  r.timeMs = 0.01;
+  r.tool = std::move(tool);
+  return r;
+}
+
+TEST(TuningRecords, CurrentMeasurementsAreThisTunersWithATime) {
+  EXPECT_TRUE(isCurrentMeasurement(measured("a", "#s")));
+  EXPECT_FALSE(isCurrentMeasurement(measured("a", "#s", "hidet-tune 0")));
+  EXPECT_FALSE(isCurrentMeasurement(record("a", "sm_90a", "#s")));
+}
+
+TEST(TuningRecords, MergeReplacesBySignatureAndChipAndKeepsTheNewest) {
+  std::vector<TuningRecord> older = {measured("a", "#a-old"),
+                                     measured("b", "#b-old"),
+                                     record("a", "sm_80", "#a-ampere")};
+  std::vector<TuningRecord> newer = {measured("a", "#a-new"),
+                                     measured("c", "#c-new")};
+  std::vector<TuningRecord> all = mergeRecords(older, newer, 0);
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(findRecord(all, "a", "sm_90a")->schedule, "#a-new");
+  EXPECT_EQ(findRecord(all, "a", "sm_80")->schedule, "#a-ampere");
+  EXPECT_EQ(findRecord(all, "b", "sm_90a")->schedule, "#b-old");
+  EXPECT_EQ(findRecord(all, "c", "sm_90a")->schedule, "#c-new");
+  for (size_t i = 0; i < all.size(); ++i)
+    EXPECT_EQ(all[i].index, i);
+  // A bound keeps the newest: the new records, then the latest old ones.
+  std::vector<TuningRecord> three = mergeRecords(older, newer, 3);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_NE(findRecord(three, "a", "sm_90a"), nullptr);
+  EXPECT_NE(findRecord(three, "c", "sm_90a"), nullptr);
+  EXPECT_NE(findRecord(three, "a", "sm_80"), nullptr);
+  EXPECT_EQ(findRecord(three, "b", "sm_90a"), nullptr);
+}
+
+} // namespace

@@ -141,8 +141,11 @@ def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
       signature its i-th candidate (round 0: the heuristic's schedules).
 
     A library compiled with `--tuning-records=round-<i>.json` runs round
-    i's candidates, each in the kernels of its anchors. The IR is not
-    changed. A directory that cannot be written is an error.
+    i's candidates, each in the kernels of its anchors. With `known`, the
+    signatures that file holds a current measurement of (by this tuner's
+    version) are left out and counted in the plan's `known`. The IR is not
+    changed. A directory that cannot be written, or a `known` file that
+    cannot be read, is an error.
   }];
   let options = [
     Option<"dir", "dir", "std::string", [{""}],
@@ -153,6 +156,10 @@ def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
            "As hidet-select-schedules{tf32}">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "As hidet-select-schedules{fuse}">,
+    Option<"known", "known", "std::string", [{""}],
+           "A records file of earlier tuning (a cache): anchors whose "
+           "signature and chip have a record measured by this tuner's "
+           "version are not planned again">,
   ];
 }
 

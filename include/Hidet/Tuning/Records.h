@@ -34,6 +34,10 @@
 namespace hidet {
 namespace tuning {
 
+/// The tool that writes measured records, with the version of its
+/// measurements: a record of another tool or version is measured again.
+constexpr llvm::StringLiteral kTunerVersion = "hidet-tune 1";
+
 /// The format name and version the file declares.
 constexpr llvm::StringLiteral kRecordsFormat = "hidet-tuning-records";
 constexpr int64_t kRecordsVersion = 1;
@@ -79,6 +83,18 @@ std::string printRecords(llvm::ArrayRef<TuningRecord> records);
 /// one (a later measurement appended to the file) wins.
 const TuningRecord *findRecord(llvm::ArrayRef<TuningRecord> records,
                                llvm::StringRef signature, llvm::StringRef chip);
+
+/// Whether `r` is a measurement of this tuner's version (kTunerVersion),
+/// which a tuning run need not repeat.
+bool isCurrentMeasurement(const TuningRecord &r);
+
+/// `older` and `newer` as one file: a record of `newer` replaces the one of
+/// `older` with its signature and chip; at most `limit` records are kept
+/// (0: all), the newest (`newer`'s, then `older`'s latest first) first
+/// dropped last. Indices are renumbered.
+std::vector<TuningRecord> mergeRecords(llvm::ArrayRef<TuningRecord> older,
+                                       llvm::ArrayRef<TuningRecord> newer,
+                                       size_t limit);
 
 } // namespace tuning
 } // namespace hidet
