@@ -112,11 +112,7 @@ static cl::opt<std::string> precision(
 static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
     "conv-layout",
     cl::desc("ONNX input: layout of 2-D convolutions with known filters"),
-    cl::values(clEnumValN(hidet::onnx_import::ConvLayout::NHWC, "nhwc",
-                          "channels-last, filters permuted at import "
-                          "(default)"),
-               clEnumValN(hidet::onnx_import::ConvLayout::NCHW, "nchw",
-                          "channels-first, as ONNX writes them")),
+    hidet::onnx_import::convLayoutOptionValues(),
     cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
 static cl::opt<std::string> tuningRecords(
     "tuning-records",

@@ -19,6 +19,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <cstdint>
 #include <string>
@@ -34,6 +35,10 @@ enum class ConvLayout {
   /// hidet-propagate-transposes cancels between convolutions.
   NHWC,
 };
+
+/// The values of a `--conv-layout` command-line option (nhwc, nchw), for
+/// the tools that import models.
+llvm::cl::ValuesClass convLayoutOptionValues();
 
 /// How a model is imported.
 struct ImportOptions {

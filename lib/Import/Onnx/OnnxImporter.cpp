@@ -109,4 +109,12 @@ OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *context,
   return module;
 }
 
+llvm::cl::ValuesClass convLayoutOptionValues() {
+  return llvm::cl::values(
+      clEnumValN(ConvLayout::NHWC, "nhwc",
+                 "channels-last, filters permuted at import (default)"),
+      clEnumValN(ConvLayout::NCHW, "nchw",
+                 "channels-first, as ONNX writes them"));
+}
+
 } // namespace hidet::onnx_import
