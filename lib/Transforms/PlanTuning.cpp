@@ -147,13 +147,9 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
             os << attr;
             planned.candidates.push_back(text);
           }
-        StringRef templateKind =
-            kind == schedule::TemplateKind::Wgmma ? "wgmma"
-            : kind == schedule::TemplateKind::Mma ? "mma"
-                                                  : "simt";
-        planned.addKernel(
-            kernel::kernelName(op.getLoc(), templateKind, func.getName()));
-        planned.addKernel(kernel::kernelName(op.getLoc(), "splitk_reduce",
+        planned.addKernel(kernel::kernelName(op.getLoc(), kernelKind(kind),
+                                             func.getName()));
+        planned.addKernel(kernel::kernelName(op.getLoc(), kSplitKReduceKind,
                                              func.getName()));
       }
 

@@ -127,6 +127,20 @@ LogicalResult hidet::templates::verifySchedule(Operation *op, StringRef pass,
   return success();
 }
 
+StringRef hidet::templates::kernelKind(schedule::TemplateKind kind) {
+  switch (kind) {
+  case schedule::TemplateKind::Simt:
+    return "simt";
+  case schedule::TemplateKind::Mma:
+    return "mma";
+  case schedule::TemplateKind::Wgmma:
+    return "wgmma";
+  case schedule::TemplateKind::None:
+    break;
+  }
+  return "";
+}
+
 /// `op`'s name and the names of the ops of its regions, in order.
 static void printOpKinds(llvm::raw_ostream &os, Operation *op) {
   os << op->getName();

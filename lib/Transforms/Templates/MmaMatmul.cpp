@@ -80,7 +80,7 @@ MatmulBuilder::MatmulBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
 void MatmulBuilder::build(int64_t reduceBlockSize) {
   output = {&p, createSplitKWorkspace(b, loc, p, grid.splits)};
   SmallVector<Type> shared = {tileA.type(ctx, elt), tileB.type(ctx, elt)};
-  createLaunch(b, loc, "mma", grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
+  createLaunch(b, loc, kernelKind(schedule::TemplateKind::Mma), grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
                [&](OpBuilder &b, gpu::LaunchOp launch) {
                  SmallVector<Value> buffers = allocateShared(b, loc, shared);
                  tileA.buffer = buffers[0];

@@ -64,7 +64,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
       MemRefType::get({2, BK, BN}, elt, AffineMap(), workgroup)};
 
   createLaunch(
-      b, loc, "simt", grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
+      b, loc, kernelKind(schedule::TemplateKind::Simt), grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
         SmallVector<Value> buffers = allocateShared(b, loc, shared);
         Value As = buffers[0], Bs = buffers[1];

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SplitK.h"
+#include "Templates.h"
 
 #include "../Utils/KernelBuilder.h"
 
@@ -125,7 +126,7 @@ void hidet::templates::emitSplitKReduction(OpBuilder &b, Location loc,
   auto mapping = hidet::tm::SpatialAttr::get(
       b.getContext(), ArrayRef<int64_t>{p.batch, p.m, p.n});
   kernel::createLaunch(
-      b, loc, "splitk_reduce", mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
+      b, loc, kSplitKReduceKind, mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
         auto elems = hidet::tm::ForEachOp::create(
             b, loc, mapping, hidet::tm::GPUWorker::global_x);
         OpBuilder::InsertionGuard guard(b);

@@ -22,6 +22,12 @@
 namespace hidet {
 namespace templates {
 
+/// The kind that names the kernels a template builds (`<kind>_<node>`,
+/// kernel::kernelName), by which profiles and tuning plans find them.
+llvm::StringRef kernelKind(schedule::TemplateKind kind);
+/// The kind of a split-K reduction's kernel.
+constexpr llvm::StringLiteral kSplitKReduceKind = "splitk_reduce";
+
 /// Emits at `b`'s insertion point the SIMT kernel(s) computing the f32
 /// GEMM `p` as `schedule` says (with split-K, a second kernel of
 /// `reduceBlockSize` threads per block).

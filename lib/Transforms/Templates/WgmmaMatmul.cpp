@@ -331,7 +331,7 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   int64_t sharedBytes = sched.sharedBytes(resultBytes);
 
   createLaunch(
-      b, loc, "wgmma", hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{k.numBlocks}),
+      b, loc, kernelKind(schedule::TemplateKind::Wgmma), hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{k.numBlocks}),
       /*workersPerBlock=*/1, sched.numThreads(),
       [&](OpBuilder &b, gpu::LaunchOp launch) {
         {
