@@ -53,20 +53,29 @@ struct PlannedAnchor {
 struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
   using Base::Base;
 
-  /// Writes `text` to `name` in `dir`.
+  /// Writes `text` to `name` in `dir`, whole or not at all (through a
+  /// temporary file).
   LogicalResult write(StringRef name, StringRef text) {
     SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
+    std::string temp = (path + ".tmp").str();
     std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (!ec) {
-      os << text;
-      os.close();
-      ec = os.error();
+    {
+      llvm::raw_fd_ostream os(temp, ec);
+      if (!ec) {
+        os << text;
+        os.close();
+        ec = os.error();
+        os.clear_error();
+      }
     }
-    if (ec)
+    if (!ec)
+      ec = llvm::sys::fs::rename(temp, path);
+    if (ec) {
+      llvm::sys::fs::remove(temp);
       return getOperation()->emitError(kPass)
              << ": cannot write '" << path << "': " << ec.message();
+    }
     return success();
   }
 
