@@ -30,7 +30,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
-#include <cstring>
 
 using namespace mlir;
 
@@ -142,8 +141,9 @@ Value channelsLastConv(NodeContext &ctx, const Window &w,
   // implicit GEMM reads whole pieces of channels.
   int64_t c = x.shape[1], paddedC = c;
   unsigned bytes = dtypeSize(imp.computeType(x.dtype));
-  if (!depthwise && bytes && bytes < 16 && c < 16 / bytes)
-    paddedC = 16 / bytes;
+  if (!depthwise && bytes && bytes < kTemplatePieceBytes &&
+      c < kTemplatePieceBytes / bytes)
+    paddedC = kTemplatePieceBytes / bytes;
   if (depthwise) {
     // [M, 1, KH, KW] -> [KH, KW, M].
     filters.constant = permuted(
@@ -153,15 +153,7 @@ Value channelsLastConv(NodeContext &ctx, const Window &w,
     // channels.
     HostTensor hwcf = permuted(*f.known, {2, 3, 1, 0});
     if (paddedC != c) {
-      int64_t taps = wv.shape[2] * wv.shape[3];
-      HostTensor wide =
-          HostTensor::zeros(hwcf.getDType(), {wv.shape[2], wv.shape[3],
-                                              paddedC, m});
-      size_t row = m * dtypeSize(hwcf.getDType());
-      for (int64_t t = 0; t < taps; ++t)
-        std::memcpy(wide.getMutableData() + t * paddedC * row,
-                    hwcf.getData() + t * c * row, c * row);
-      hwcf = wide;
+      hwcf = paddedWithZeros(hwcf, {wv.shape[2], wv.shape[3], paddedC, m});
       filters.name += "_padded";
     }
     filters.constant = hwcf;

@@ -368,6 +368,24 @@ HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
   return out;
 }
 
+HostTensor paddedWithZeros(const HostTensor &t,
+                           llvm::ArrayRef<int64_t> shape) {
+  HostTensor out = HostTensor::zeros(t.getDType(), shape);
+  llvm::ArrayRef<int64_t> from = t.getShape();
+  unsigned size = dtypeSize(t.getDType());
+  llvm::SmallVector<int64_t> index(from.size(), 0);
+  for (int64_t i = 0, n = t.getNumElements(); i < n; ++i) {
+    std::memcpy(out.getMutableData() + linearIndex(index, shape) * size,
+                t.getData() + i * size, size);
+    for (int64_t d = static_cast<int64_t>(from.size()) - 1; d >= 0; --d) {
+      if (++index[d] < from[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
 HostTensor permuted(const HostTensor &t, llvm::ArrayRef<int64_t> perm) {
   llvm::ArrayRef<int64_t> from = t.getShape();
   llvm::SmallVector<int64_t> shape;

@@ -112,6 +112,9 @@ using IndexFn = llvm::function_ref<int64_t(llvm::ArrayRef<int64_t>)>;
 /// the linear index `source(index)`: how data-moving ops fold.
 HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
                     IndexFn source);
+/// `t` extended with zeros at the end of each dim to `shape` (each extent at
+/// least `t`'s).
+HostTensor paddedWithZeros(const HostTensor &t, llvm::ArrayRef<int64_t> shape);
 /// `t` transposed by `perm` (result dim i is `t`'s dim perm[i]).
 HostTensor permuted(const HostTensor &t, llvm::ArrayRef<int64_t> perm);
 /// The row-major linear index of `index` in `shape`.

@@ -54,6 +54,12 @@ struct TensorValue {
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
 };
 
+/// The bytes the GEMM templates load at once along a row (cp.async, TMA):
+/// known operands whose rows are not a multiple of them are padded at
+/// import, when the padding is at most 1 / kMaxPaddingFraction of a row.
+constexpr unsigned kTemplatePieceBytes = 16;
+constexpr int64_t kMaxPaddingFraction = 16;
+
 class Importer;
 
 /// What a converter sees of one node.

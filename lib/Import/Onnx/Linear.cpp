@@ -19,8 +19,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <cstring>
-
 using namespace mlir;
 
 namespace hidet::onnx_import {
@@ -102,10 +100,11 @@ Value knownRightOperand(NodeContext &ctx, unsigned i, bool trans) {
   const TensorValue &in = ctx.input(i);
   int64_t k = in.shape[trans ? 1 : 0], n = in.shape[trans ? 0 : 1];
   unsigned bytes = dtypeSize(imp.computeType(in.dtype));
-  int64_t align = bytes ? std::max<int64_t>(16 / bytes, 1) : 1;
+  int64_t align =
+      bytes ? std::max<int64_t>(kTemplatePieceBytes / bytes, 1) : 1;
   int64_t padded = (n + align - 1) / align * align;
   // Only where the padding is a small part of the weight.
-  if ((padded - n) * 16 > n)
+  if ((padded - n) * kMaxPaddingFraction > n)
     padded = n;
   TensorValue v;
   v.dtype = in.dtype;
@@ -118,13 +117,8 @@ Value knownRightOperand(NodeContext &ctx, unsigned i, bool trans) {
     v.constant = t;
     return imp.materialize(v);
   }
-  HostTensor wide = HostTensor::zeros(t.getDType(), {k, padded});
-  unsigned size = dtypeSize(t.getDType());
-  for (int64_t r = 0; r < k; ++r)
-    std::memcpy(wide.getMutableData() + r * padded * size,
-                t.getData() + r * n * size, n * size);
   v.shape = {k, padded};
-  v.constant = wide;
+  v.constant = paddedWithZeros(t, v.shape);
   v.name += "_padded";
   OpBuilder &b = ctx.builder();
   SmallVector<OpFoldResult> offsets = {b.getIndexAttr(0), b.getIndexAttr(0)};
