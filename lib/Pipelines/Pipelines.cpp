@@ -43,7 +43,7 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
   pm.addNestedPass<func::FuncOp>(createPropagateTransposes());
   // Each contraction starts from a fill of its own; elementwise DAGs are
   // one op, which a fusion group can take whole.
-  pm.addNestedPass<func::FuncOp>(createUnshareFills());
+  pm.addNestedPass<func::FuncOp>(createUnshareInits());
   if (partition) {
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
     pm.addNestedPass<func::FuncOp>(createPartition());

@@ -495,20 +495,30 @@ def PropagateTransposes : Pass<"hidet-propagate-transposes",
                            "::mlir::tensor::TensorDialect"];
 }
 
-def UnshareFills : Pass<"hidet-unshare-fills", "::mlir::func::FuncOp"> {
-  let summary = "Gives every use of a linalg.fill on tensors a fill of its own.";
+def UnshareInits : Pass<"hidet-unshare-inits", "::mlir::func::FuncOp"> {
+  let summary = "Gives every use of a linalg.fill or tensor.empty on tensors "
+                "one of its own.";
   let description = [{
-    CSE merges the identical zero fills that start several contractions'
-    accumulators into one `linalg.fill` with several uses. Bufferized, that
-    fill is a kernel of its own and each contraction gets a copy of its
-    buffer: two kernels and a round trip through memory per contraction.
+    CSE merges identical destinations: the zero fills that start several
+    contractions' accumulators become one `linalg.fill` with several uses,
+    and the `tensor.empty` ops that the elementwise ops write into become
+    one. Bufferized, the shared fill is a kernel of its own and each
+    contraction gets a copy of its buffer; the shared `tensor.empty` is one
+    allocation that every op whose value is dead by then writes in place,
+    so that unrelated values share a buffer and a later reader of one of
+    them keeps the fusion of another from dropping its store.
+
     This pass clones a fill (and the `tensor.empty` it fills) right before
     each of its users but the first, so that each contraction starts from
     its own fill, which the anchor templates fold into the accumulators'
-    start. Fills on buffers are left alone.
+    start; then it does the same for each `tensor.empty`, so that every
+    value gets a buffer of its own. The device memory plan
+    (`hidet-plan-device-memory`) shares memory between buffers by liveness
+    afterwards. Fills on buffers are left alone.
 
     Example: one `linalg.fill` read by three `linalg.matmul`s becomes three
-    fills, one before each matmul.
+    fills, one before each matmul; one `tensor.empty` that two
+    `linalg.generic`s write becomes two.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
