@@ -16,7 +16,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace hidet {
@@ -59,8 +58,11 @@ positionIn(Block &block, Operation *op,
   return positions.lookup(top);
 }
 
-/// Collects the uses of `alloc`'s buffer, through view-like ops, into its
-/// live range and its deallocs. Fails when a use is outside `block`.
+/// Collects the uses of `alloc`'s buffer into its live range and its
+/// deallocs. A value that an op of `block` derives from the buffer (a view,
+/// a TMA descriptor, a pointer) carries it: the buffer is live wherever that
+/// value is used, e.g. at the launch that reads it through the descriptor
+/// only. Fails when a use is outside `block`.
 LogicalResult collectUses(Block &block,
                           const llvm::DenseMap<Operation *, int64_t> &positions,
                           Temporary &t) {
@@ -68,6 +70,7 @@ LogicalResult collectUses(Block &block,
   t.range.first = t.range.last = at;
   bool used = false;
   SmallVector<Value> worklist{t.alloc.getMemref()};
+  llvm::SmallPtrSet<Operation *, 8> derived;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
@@ -78,10 +81,9 @@ LogicalResult collectUses(Block &block,
         t.deallocs.push_back(dealloc);
         continue;
       }
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-        if (view.getViewSource() == value)
-          for (Value result : user->getResults())
-            worklist.push_back(result);
+      if (user->getBlock() == &block && derived.insert(user).second)
+        for (Value result : user->getResults())
+          worklist.push_back(result);
       std::optional<int64_t> pos = positionIn(block, user, positions);
       if (!pos)
         return failure();

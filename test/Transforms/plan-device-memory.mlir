@@ -37,6 +37,32 @@ func.func @chain(%in: memref<16xf32>, %out: memref<16xf32>) {
 
 // -----
 
+// A value derived from a buffer carries it: %a is read only through the
+// descriptor that "test.describe" makes of it (as a TMA load reads it), so
+// it is live until the op that takes the descriptor, which writes %c:
+// the two do not share bytes.
+// CHECK-LABEL: func.func @derived(
+// CHECK-SAME:    hidet.workspace = {buffers = 2 : i64, intermediates = 1024 : i64, size = 1024 : i64}
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[A:.*]] = memref.view %{{.*}}[%[[C0]]][] : memref<?xi8> to memref<128xf32>
+// CHECK-NEXT:    %[[C512:.*]] = arith.constant 512 : index
+// CHECK-NEXT:    %[[C:.*]] = memref.view %{{.*}}[%[[C512]]][] : memref<?xi8> to memref<128xf32>
+// CHECK:         %[[D:.*]] = "test.describe"(%[[A]])
+// CHECK-NEXT:    "test.read_through_write"(%[[D]], %[[C]])
+func.func @derived() {
+  %a = gpu.alloc () : memref<128xf32>
+  %c = gpu.alloc () : memref<128xf32>
+  "test.write"(%a) : (memref<128xf32>) -> ()
+  %d = "test.describe"(%a) : (memref<128xf32>) -> i64
+  "test.read_through_write"(%d, %c) : (i64, memref<128xf32>) -> ()
+  "test.read"(%c) : (memref<128xf32>) -> ()
+  gpu.dealloc %a : memref<128xf32>
+  gpu.dealloc %c : memref<128xf32>
+  return
+}
+
+// -----
+
 // Uses through views count, and a use inside a region counts at the op that
 // holds it: %a is live until the launch that reads its subview.
 // CHECK-LABEL: func.func @views(

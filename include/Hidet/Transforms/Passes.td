@@ -823,8 +823,10 @@ def PlanDeviceMemory : Pass<"hidet-plan-device-memory",
     and can be captured in a CUDA graph.
 
     Live ranges are the positions, in the function's entry block, of a
-    buffer's first and last use (uses through view-like ops count; a use
-    inside a region counts at its top-level ancestor). Kernels run in
+    buffer's first and last use: uses of any value that an op of the block
+    derives from it count (a view, a TMA descriptor or a pointer, which a
+    later launch may take instead of the buffer), and a use inside a region
+    counts at its top-level ancestor. Kernels run in
     program order on one stream, so buffers whose live ranges are disjoint
     share bytes. The placement is greedy by size (Hidet/Analysis/MemoryPlan.h).
     Writing in place is decided earlier, by one-shot bufferization (an op
