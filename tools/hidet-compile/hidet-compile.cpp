@@ -359,6 +359,27 @@ static FailureOr<std::string> buildManifest(ModuleOp module) {
   return text;
 }
 
+/// Removes the project's argument and result annotations (hidet.name,
+/// hidet.weight, hidet.workspace) from the LLVM functions: the manifest
+/// holds what they said, and the translation to LLVM IR would warn about
+/// each as an unknown parameter attribute.
+static void dropArgumentAnnotations(ModuleOp module) {
+  auto isOurs = [](NamedAttribute a) {
+    return a.getName().getValue().starts_with("hidet.");
+  };
+  module.walk([&](LLVM::LLVMFuncOp op) {
+    auto func = cast<FunctionOpInterface>(op.getOperation());
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      for (NamedAttribute a : llvm::to_vector(func.getArgAttrs(i)))
+        if (isOurs(a))
+          func.removeArgAttr(i, a.getName());
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      for (NamedAttribute a : llvm::to_vector(func.getResultAttrs(i)))
+        if (isOurs(a))
+          func.removeResultAttr(i, a.getName());
+  });
+}
+
 /// The names of the functions that `manifest` declares, in order.
 static SmallVector<StringRef> getManifestFuncNames(StringRef manifest) {
   SmallVector<StringRef> names;
@@ -616,6 +637,7 @@ static int compile(int argc, char **argv) {
     return 0;
   }
 
+  dropArgumentAnnotations(*module);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, "hidet");
