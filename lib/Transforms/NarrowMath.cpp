@@ -1,4 +1,4 @@
-//===- NarrowMath.cpp - 16-bit math functions at 16-bit accuracy ----------===//
+//===- NarrowMath.cpp - 16-bit math at 16-bit accuracy --------------------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -26,6 +26,12 @@
 // 2^(-inf) = 0 gives -1), NaN stays NaN and -0 stays -0. The intrinsics are
 // scalar, so vectors are expanded element by element. About 8 instructions
 // per element, two of them special-function ones; 15 f16 results differ.
+//
+// A 16-bit division is computed in f32 by div.full.f32 (at most 2 f32 ulps
+// off over the whole range) instead of the IEEE div.rn.f32 that upstream's
+// lowering gives it: the quotient of two 16-bit values is never a midpoint
+// between two 16-bit values, and only a quotient within 2 f32 ulps of one
+// can round to the other neighbour, 1 ulp off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,42 +75,73 @@ static Value expandTanhF32(OpBuilder &b, Location loc, Value x) {
   return arith::SelectOp::create(b, loc, isSmall, x, large);
 }
 
-/// tanh of the 16-bit `x` (a scalar or a vector), through f32.
-static Value expandTanh(OpBuilder &b, Location loc, Value x) {
-  Type narrow = x.getType();
+/// `f` applied to the 16-bit operands (scalars or vectors of one type) in
+/// f32, element by element (the intrinsics are scalar), and the result
+/// rounded back to their type.
+static Value throughF32(
+    OpBuilder &b, Location loc, ValueRange operands,
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)> f) {
+  Type narrow = operands.front().getType();
   auto vec = dyn_cast<VectorType>(narrow);
   Type f32 = b.getF32Type();
-  Value x32 = arith::ExtFOp::create(b, loc, vec ? vec.clone(f32) : f32, x);
-  Value t;
+  SmallVector<Value> wide;
+  for (Value x : operands)
+    wide.push_back(
+        arith::ExtFOp::create(b, loc, vec ? vec.clone(f32) : f32, x));
+  Value r;
   if (!vec) {
-    t = expandTanhF32(b, loc, x32);
+    r = f(b, loc, wide);
   } else {
     SmallVector<Value> elems;
-    for (int64_t i = 0; i < vec.getNumElements(); ++i)
-      elems.push_back(
-          expandTanhF32(b, loc, vector::ExtractOp::create(b, loc, x32, i)));
-    t = vector::FromElementsOp::create(b, loc, vec.clone(f32), elems);
+    for (int64_t i = 0; i < vec.getNumElements(); ++i) {
+      SmallVector<Value> args;
+      for (Value w : wide)
+        args.push_back(vector::ExtractOp::create(b, loc, w, i));
+      elems.push_back(f(b, loc, args));
+    }
+    r = vector::FromElementsOp::create(b, loc, vec.clone(f32), elems);
   }
-  return arith::TruncFOp::create(b, loc, narrow, t);
+  return arith::TruncFOp::create(b, loc, narrow, r);
+}
+
+/// a / b in f32 by the hardware's full-range approximate division
+/// (div.full.f32, at most 2 ulps off).
+static Value divideF32(OpBuilder &b, Location loc, ArrayRef<Value> ab) {
+  Type f32 = b.getF32Type();
+  return LLVM::CallIntrinsicOp::create(b, loc, f32,
+                                       b.getStringAttr("llvm.nvvm.div.full"),
+                                       ValueRange{ab[0], ab[1]})
+      .getResult(0);
+}
+
+/// Whether `op` computes on 16-bit floats inside a kernel.
+static bool isNarrowInKernel(Operation *op) {
+  Type elt = getElementTypeOrSelf(op->getResult(0).getType());
+  return op->getParentOfType<gpu::LaunchOp>() && (elt.isF16() || elt.isBF16());
 }
 
 namespace {
 struct NarrowMathPass : public hidet::impl::NarrowMathBase<NarrowMathPass> {
   using NarrowMathBase::NarrowMathBase;
   void runOnOperation() final {
-    getOperation()->walk([&](math::TanhOp op) {
-      Type elt = getElementTypeOrSelf(op.getType());
-      if (!op->getParentOfType<gpu::LaunchOp>() ||
-          !(elt.isF16() || elt.isBF16()))
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<math::TanhOp, arith::DivFOp>(op) || !isNarrowInKernel(op))
         return;
       OpBuilder b(op);
-      Value t = exp2Tanh ? expandTanh(b, op.getLoc(), op.getOperand())
-                         : LLVM::TanhOp::create(b, op.getLoc(), op.getType(),
-                                                op.getOperand(),
-                                                LLVM::FastmathFlags::afn)
-                               .getResult();
-      op.replaceAllUsesWith(t);
-      op.erase();
+      Location loc = op->getLoc();
+      Value r;
+      if (isa<arith::DivFOp>(op))
+        r = throughF32(b, loc, op->getOperands(), divideF32);
+      else if (exp2Tanh)
+        r = throughF32(b, loc, op->getOperands(),
+                       [](OpBuilder &b, Location loc, ArrayRef<Value> x) {
+                         return expandTanhF32(b, loc, x[0]);
+                       });
+      else
+        r = LLVM::TanhOp::create(b, loc, op->getResult(0).getType(),
+                                 op->getOperand(0), LLVM::FastmathFlags::afn);
+      op->getResult(0).replaceAllUsesWith(r);
+      op->erase();
     });
   }
 };

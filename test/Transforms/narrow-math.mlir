@@ -65,3 +65,44 @@ func.func @tanh(%a: f16, %v: vector<8xbf16>, %x: f32, %m: memref<3xf16>, %mv: me
   }
   return
 }
+
+// A 16-bit division in a kernel (scalar or vector) is computed in f32 by the
+// hardware's full-range approximate division (div.full.f32) and rounded
+// back; vectors element by element. Host code and f32 divisions stay
+// arith.divf (correctly rounded). exp2-tanh does not change it.
+// APPROX-LABEL: func.func @divide(
+// APPROX:         arith.divf %{{.*}}, %{{.*}} : f16
+// APPROX:         gpu.launch
+// APPROX:           %[[A:.*]] = arith.extf %{{.*}} : f16 to f32
+// APPROX-NEXT:      %[[B:.*]] = arith.extf %{{.*}} : f16 to f32
+// APPROX-NEXT:      %[[Q:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[A]], %[[B]]) : (f32, f32) -> f32
+// APPROX-NEXT:      %[[H:.*]] = arith.truncf %[[Q]] : f32 to f16
+// APPROX-NEXT:      memref.store %[[H]]
+// APPROX-NEXT:      %[[AV:.*]] = arith.extf %{{.*}} : vector<4xbf16> to vector<4xf32>
+// APPROX-NEXT:      %[[BV:.*]] = arith.extf %{{.*}} : vector<4xbf16> to vector<4xf32>
+// APPROX-COUNT-4:   llvm.call_intrinsic "llvm.nvvm.div.full"
+// APPROX:           %[[QV:.*]] = vector.from_elements %{{.*}} : vector<4xf32>
+// APPROX-NEXT:      arith.truncf %[[QV]] : vector<4xf32> to vector<4xbf16>
+// APPROX:           arith.divf %{{.*}}, %{{.*}} : f32
+// APPROX-NOT:       arith.divf
+// CHECK-LABEL: func.func @divide(
+// CHECK:         gpu.launch
+// CHECK-COUNT-5:   llvm.call_intrinsic "llvm.nvvm.div.full"
+func.func @divide(%a: f16, %b: f16, %v: vector<4xbf16>, %w: vector<4xbf16>, %x: f32,
+                  %m: memref<2xf16>, %mv: memref<4xbf16>, %mf: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %h = arith.divf %a, %b : f16
+  memref.store %h, %m[%c0] : memref<2xf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %q = arith.divf %a, %b : f16
+    memref.store %q, %m[%c1] : memref<2xf16>
+    %qv = arith.divf %v, %w : vector<4xbf16>
+    vector.store %qv, %mv[%c0] : memref<4xbf16>, vector<4xbf16>
+    %qf = arith.divf %x, %x : f32
+    memref.store %qf, %mf[%c0] : memref<1xf32>
+    gpu.terminator
+  }
+  return
+}
