@@ -278,6 +278,30 @@ func.func @heads_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %ou
 
 // -----
 
+// BERT's key projection, transposed to [2, 12, 64, 128] for Q K^T: the
+// transpose moves the innermost dimension (the head dimension, C's columns)
+// outwards, so a fused kernel would store C element by element, 256 bytes
+// apart. It stays a transpose kernel of its own, which stores coalesced.
+// CHECK-LABEL: func.func @keys_transpose(
+// CHECK:         gpu.launch
+// CHECK:         linalg.transpose
+// HOPPER-LABEL: func.func @keys_transpose(
+// HOPPER:        gpu.launch
+// HOPPER:        linalg.transpose
+func.func @keys_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %out: memref<2x12x64x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<256x768xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<256x768xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%x, %w : memref<256x768xf16>, memref<768x768xf16>) outs(%c : memref<256x768xf16>)
+  %v = memref.expand_shape %c [[0, 1], [2, 3]] output_shape [2, 128, 12, 64] : memref<256x768xf16> into memref<2x128x12x64xf16>
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): it moves the innermost dimension (a separate transpose stores it coalesced)}}
+  linalg.transpose ins(%v : memref<2x128x12x64xf16>) outs(%out : memref<2x12x64x128xf16>) permutation = [0, 2, 3, 1] {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>}
+  memref.dealloc %c : memref<256x768xf16>
+  return
+}
+
+// -----
+
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 #bc = affine_map<(i, j, k) -> (i, j)>

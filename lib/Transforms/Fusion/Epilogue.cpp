@@ -18,7 +18,9 @@
 // - the buffers whose values are no longer written (the anchor's, and the
 //   intermediate ones) are temporaries nothing else reads;
 // - it does not write a buffer the kernel reads, except the element it
-//   reads in place.
+//   reads in place;
+// - it keeps the innermost dimension innermost: a chain that transposes it
+//   would store element by element, far apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,6 +135,16 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
         else if (isReshapeOf(init->get(), cur))
           return fail("it reads the previous value at two positions");
       }
+      // A step that moves the innermost dimension elsewhere would make the
+      // kernel store C's rows element by element, far apart (a K^T of
+      // attention); a transpose kernel of its own writes them coalesced.
+      auto in = cast<MemRefType>(step.in.getType());
+      auto outType = cast<MemRefType>(init->get().getType());
+      if (in.getRank() > 0 && outType.getRank() > 0 &&
+          in.getShape().back() > 1 && outType.getShape().back() > 1 &&
+          chainMap.getResults().back() != outMap.getResults().back())
+        return fail("it moves the innermost dimension (a separate transpose "
+                    "stores it coalesced)");
       step.op = op;
       step.loopsFromIn = inversePermutation(chainMap);
       Value out = rootOf(init->get());
