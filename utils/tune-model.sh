@@ -20,7 +20,8 @@
 #                     new records are merged into FILE
 #
 # DIR gets plan/ (plan.json, round-<i>.json), round-<i>.so, its profile
-# round-<i>.profile.json, records.json and log/. Arguments after -- go to
+# round-<i>.profile.json, records.json, summary.json (hidet-tune --json) and
+# log/. Arguments after -- go to
 # every hidet-compile, with %ROUND% replaced by the round (the plan's
 # compilation: "plan"), so that parallel compilations write their own
 # files (e.g. --precision=f16 --external-weights=DIR/w-%ROUND%).
@@ -110,6 +111,7 @@ if [ "$phase" = all ] || [ "$phase" = records ]; then
   merge=()
   if [ -n "$cache" ]; then merge=(--merge="$cache"); fi
   "$tools/hidet-tune" records --plan="$dir/plan/plan.json" "${merge[@]}" \
-    "$dir"/round-*.profile.json -o "$dir/records.json"
+    "$dir"/round-*.profile.json -o "$dir/records.json" \
+    --json="$dir/summary.json"
   if [ -n "$cache" ]; then cp "$dir/records.json" "$cache"; fi
 fi

@@ -64,7 +64,7 @@ std::string kernelTimes(StringRef text, StringMap<double> &times) {
 std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     StringRef planText, const std::map<int64_t, std::string> &rounds,
     StringRef date, StringRef tool, std::vector<std::string> &skipped,
-    std::string &error) {
+    std::string &error, std::vector<AnchorOutcome> *outcomes) {
   Expected<json::Value> parsed = json::parse(planText);
   if (!parsed) {
     error = "the plan is not JSON: " + toString(parsed.takeError());
@@ -135,6 +135,16 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
 
   std::vector<TuningRecord> records;
   for (auto [i, a] : llvm::enumerate(anchors)) {
+    if (outcomes) {
+      AnchorOutcome o;
+      o.signature = a.signature;
+      o.kernels = a.kernels;
+      o.candidates = a.candidates.size();
+      o.timed = times[i].size();
+      if (!times[i].empty())
+        o.record = records.size();
+      outcomes->push_back(std::move(o));
+    }
     if (times[i].empty())
       continue;
     int64_t best = -1;

@@ -16,8 +16,11 @@
 // signature and chip, at most --max-records of them.
 //
 // A profile's round is the number after "round-" in its file name. The
-// table of what was picked goes to standard output; rounds that could not
-// be used are reported on standard error. The records file is written
+// table of what was picked goes to standard output, one row per signature
+// of the plan (its first kernel, candidates compiled, rounds timed, best
+// schedule, time, default's time, speed-up); with --json=FILE the same
+// summary is written for scripts. Rounds that could not be used are
+// reported on standard error. The records and summary files are written
 // whole or not at all.
 //
 //===----------------------------------------------------------------------===//
@@ -26,8 +29,10 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -61,6 +66,11 @@ static cl::opt<std::string> mergeFile(
              "measured nothing of their signature; a file that does not "
              "exist yet is empty"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    summaryFile("json",
+                cl::desc("Also write the summary (one entry per signature, "
+                         "the skipped rounds) as JSON"),
+                cl::value_desc("file"), cl::cat(category));
 static cl::opt<unsigned> maxRecords(
     "max-records",
     cl::desc("Keep at most this many records, the newest (0: all; default "
@@ -70,6 +80,64 @@ static cl::opt<unsigned> maxRecords(
 static int fail(const Twine &message) {
   errs() << "hidet-tune: " << message << "\n";
   return 1;
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary beside it,
+/// then renamed); false with a message on standard error when it cannot.
+static bool writeWhole(StringRef path, StringRef text) {
+  std::string temp = (path + ".tmp").str();
+  {
+    std::error_code ec;
+    raw_fd_ostream os(temp, ec);
+    if (ec)
+      return fail("cannot write '" + temp + "': " + ec.message()), false;
+    os << text;
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      sys::fs::remove(temp);
+      return fail("cannot write '" + temp + "'"), false;
+    }
+  }
+  if (std::error_code ec = sys::fs::rename(temp, path)) {
+    sys::fs::remove(temp);
+    return fail("cannot write '" + path + "': " + ec.message()), false;
+  }
+  return true;
+}
+
+/// The summary of `outcomes` as JSON.
+static std::string
+summaryJson(const std::vector<AnchorOutcome> &outcomes,
+            const std::vector<TuningRecord> &records,
+            const std::vector<std::string> &skipped) {
+  json::Array anchors;
+  for (const AnchorOutcome &o : outcomes) {
+    json::Object a{{"signature", o.signature},
+                   {"kernels", json::Array(o.kernels)},
+                   {"candidates", o.candidates},
+                   {"timed", o.timed}};
+    if (o.record) {
+      const TuningRecord &r = records[*o.record];
+      a["schedule"] = r.schedule;
+      a["time_ms"] = r.timeMs;
+      a["default_schedule"] = r.defaultSchedule;
+      if (r.defaultTimeMs >= 0) {
+        a["default_time_ms"] = r.defaultTimeMs;
+        a["speedup"] = r.defaultTimeMs / r.timeMs;
+      }
+    }
+    anchors.push_back(std::move(a));
+  }
+  json::Object summary{{"format", "hidet-tune-summary"},
+                       {"version", 1},
+                       {"tool", kTunerVersion},
+                       {"anchors", std::move(anchors)},
+                       {"skipped_rounds", json::Array(skipped)}};
+  std::string text;
+  raw_string_ostream os(text);
+  os << formatv("{0:2}", json::Value(std::move(summary))) << "\n";
+  return text;
 }
 
 static std::string today() {
@@ -106,9 +174,10 @@ int main(int argc, char **argv) {
   }
   std::vector<std::string> skipped;
   std::string error;
+  std::vector<AnchorOutcome> outcomes;
   auto records = pickRecords((*plan)->getBuffer(), rounds,
                              date.empty() ? today() : date, kTunerVersion,
-                             skipped, error);
+                             skipped, error, &outcomes);
   if (!records)
     return fail("'" + planFile + "': " + error);
   for (const std::string &why : skipped)
@@ -131,30 +200,26 @@ int main(int argc, char **argv) {
     written = mergeRecords({}, written, maxRecords);
   }
 
-  // Whole or not at all: a temporary beside the output, then renamed.
-  std::string temp = outputFile + ".tmp";
-  {
-    std::error_code ec;
-    raw_fd_ostream os(temp, ec);
-    if (ec)
-      return fail("cannot write '" + temp + "': " + ec.message());
-    os << printRecords(written);
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      sys::fs::remove(temp);
-      return fail("cannot write '" + temp + "'");
-    }
-  }
-  if (std::error_code ec = sys::fs::rename(temp, outputFile)) {
-    sys::fs::remove(temp);
-    return fail("cannot write '" + outputFile + "': " + ec.message());
-  }
+  if (!writeWhole(outputFile, printRecords(written)))
+    return 1;
+  if (!summaryFile.empty() &&
+      !writeWhole(summaryFile, summaryJson(outcomes, *records, skipped)))
+    return 1;
 
-  outs() << "| # | schedule | ms | default ms | speed-up |\n|---|---|---|---|---|\n";
-  for (const TuningRecord &r : *records) {
-    outs() << "| " << r.index << " | `" << r.schedule << "` | "
-           << format("%.4f", r.timeMs) << " | ";
+  outs() << "| # | anchor | candidates | timed | schedule | ms | default ms "
+            "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
+  for (auto [i, o] : llvm::enumerate(outcomes)) {
+    outs() << "| " << i << " | `"
+           << (o.kernels.empty() ? "-" : o.kernels.front()) << "`";
+    if (o.kernels.size() > 1)
+      outs() << " (+" << o.kernels.size() - 1 << ")";
+    outs() << " | " << o.candidates << " | " << o.timed << " | ";
+    if (!o.record) {
+      outs() << "- | - | - | - |\n";
+      continue;
+    }
+    const TuningRecord &r = (*records)[*o.record];
+    outs() << "`" << r.schedule << "` | " << format("%.4f", r.timeMs) << " | ";
     if (r.defaultTimeMs >= 0)
       outs() << format("%.4f", r.defaultTimeMs) << " | "
              << format("%.2fx", r.defaultTimeMs / r.timeMs) << " |\n";

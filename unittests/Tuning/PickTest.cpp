@@ -44,9 +44,21 @@ TEST(PickRecords, TheFastestRoundOfEachSignature) {
       {2, report({{"wgmma_q", 0.02}, {"wgmma_k", 0.02}})}};
   std::vector<std::string> skipped;
   std::string error;
+  std::vector<AnchorOutcome> outcomes;
   auto records = pickRecords(kPlan, rounds, "2026-11-26", "test", skipped,
-                             error);
+                             error, &outcomes);
   ASSERT_TRUE(records.has_value()) << error;
+  // Both signatures, in the plan's order: a was timed in its three rounds,
+  // b in round 0 only.
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[0].signature, "a");
+  EXPECT_EQ(outcomes[0].kernels.front(), "wgmma_q");
+  EXPECT_EQ(outcomes[0].candidates, 3);
+  EXPECT_EQ(outcomes[0].timed, 3);
+  EXPECT_EQ(outcomes[0].record, 0u);
+  EXPECT_EQ(outcomes[1].candidates, 1);
+  EXPECT_EQ(outcomes[1].timed, 1);
+  EXPECT_EQ(outcomes[1].record, 1u);
   EXPECT_TRUE(skipped.empty());
   ASSERT_EQ(records->size(), 2u);
   const TuningRecord &a = (*records)[0];
@@ -74,10 +86,17 @@ TEST(PickRecords, RoundsThatFailedOrHaveNoProfileAreSkipped) {
       {3, "{"}};
   std::vector<std::string> skipped;
   std::string error;
-  auto records = pickRecords(kPlan, rounds, "", "", skipped, error);
+  std::vector<AnchorOutcome> outcomes;
+  auto records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
   ASSERT_TRUE(records.has_value()) << error;
   ASSERT_EQ(records->size(), 1u);
   EXPECT_EQ((*records)[0].schedule, "#a0");
+  // a was timed in round 0 only; b in none, so it has no record.
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[0].timed, 1);
+  EXPECT_EQ(outcomes[0].record, 0u);
+  EXPECT_EQ(outcomes[1].timed, 0);
+  EXPECT_FALSE(outcomes[1].record.has_value());
   ASSERT_EQ(skipped.size(), 3u);
   EXPECT_EQ(skipped[0], "round 1: function 'main' did not pass");
   EXPECT_EQ(skipped[1], "round 2: no profile (hidet-run --profile N)");
