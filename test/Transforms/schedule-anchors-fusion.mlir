@@ -241,8 +241,7 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // BERT's query projection: the [256, 768] result is viewed as [2, 128, 12,
 // 64] and transposed to heads-first [2, 12, 128, 64]. The view keeps the
 // offset; the transpose is re-indexed through its inverse map, so each
-// result is stored once at its transposed position (scalars: positions are
-// not preserved).
+// result is stored once at its transposed position.
 // On sm_80 the heuristic splits K in 2, so the reduction kernel stores
 // them. Offset (row * 768 + col) of the view is delinearized into
 // [2, 128, 12, 64]; the head and the head dimension depend on col alone.
@@ -260,11 +259,13 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // CHECK-NEXT:      %[[D:.*]] = affine.apply #[[DIM]](%[[J]])
 // CHECK-NEXT:      memref.store %[[T]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] : memref<2x12x128x64xf16>
 // CHECK-NOT:     linalg.transpose
+// On sm_90a the Hopper template stores 16-byte vectors: the transpose
+// keeps the head dimension innermost, so 8 consecutive columns of C are 8
+// consecutive elements of the output.
 // HOPPER-LABEL: func.func @heads_transpose(
-// HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<1xf16>
-// HOPPER-NEXT:      %[[E:.*]] = vector.extract %[[V]][0] : f16 from vector<1xf16>
+// HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // HOPPER-COUNT-4:   affine.apply
-// HOPPER-NEXT:      memref.store %[[E]], %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x12x128x64xf16>
+// HOPPER-NEXT:      vector.store %[[V]], %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<2x12x128x64xf16>, vector<8xf16>
 func.func @heads_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %out: memref<2x12x128x64xf16>) {
   %z = arith.constant 0.0 : f16
   %c = memref.alloc() : memref<256x768xf16>

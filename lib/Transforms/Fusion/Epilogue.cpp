@@ -258,9 +258,10 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
         reject(rest, "an earlier op of its chain is not fused");
       break;
     }
-    // Vectors of consecutive elements stay consecutive through the chain
-    // when every op keeps positions and every buffer's rows hold whole
-    // vectors.
+    // Vectors of consecutive elements stay consecutive through the chain:
+    // every op keeps the innermost dimension innermost (checked above), and
+    // every buffer's rows hold whole vectors, so that a vector starting at
+    // a multiple of its width never crosses a row of a reshape.
     width = std::min({width, innermostPow2(step.in),
                       innermostPow2(op.getDpsInitOperand(0)->get())});
     if (!kernel::hasElementwisePayload(op) ||
@@ -279,7 +280,7 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
     if (!llvm::is_contained(chainBuffers, out))
       chainBuffers.push_back(out);
   }
-  e.vectorWidth = preserving ? width : 1;
+  e.vectorWidth = width;
   return e;
 }
 
