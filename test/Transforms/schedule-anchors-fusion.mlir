@@ -452,17 +452,19 @@ func.func @reduction_epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out
 
 // A causal mask in the epilogue (scale, then select by an i1 side input):
 // i1 buffers hold a byte per element while LLVM packs vectors of i1 into
-// bits, so the Hopper epilogue applies the chain one element at a time (a
-// vector<8xi1> load would read 8 bytes' worth of bits from one byte).
+// bits, so the Hopper epilogue loads the mask element by element into a
+// vector (never a vector load of i1) and applies the chain to 8 elements
+// at a time, stored as one 16-byte vector.
 // HOPPER-LABEL: func.func @masked_scores(
 // HOPPER-SAME:      %{{.*}}: memref<128x64xf16>, %{{.*}}: memref<64x128xf16>, %[[MASK:.*]]: memref<128x128xi1>, %[[OUT:.*]]: memref<128x128xf16>)
 // HOPPER:         gpu.launch
 // HOPPER:           nvgpu.warpgroup.mma
-// HOPPER-NOT:       vector<{{[0-9]+}}xi1>
-// HOPPER:           %[[M:.*]] = memref.load %[[MASK]][%{{.*}}, %{{.*}}] : memref<128x128xi1>
-// HOPPER-NOT:       vector<{{[0-9]+}}xi1>
-// HOPPER:           arith.select %[[M]], %{{.*}}, %{{.*}} : f16
-// HOPPER:           memref.store %{{.*}}, %[[OUT]][%{{.*}}, %{{.*}}] : memref<128x128xf16>
+// HOPPER-NOT:       vector.load %[[MASK]]
+// HOPPER-COUNT-8:   memref.load %[[MASK]][%{{.*}}, %{{.*}}] : memref<128x128xi1>
+// HOPPER-NEXT:      %[[M:.*]] = vector.from_elements %{{.*}} : vector<8xi1>
+// HOPPER-NOT:       vector.load %[[MASK]]
+// HOPPER:           arith.select %[[M]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf16>
+// HOPPER-NEXT:      vector.store %{{.*}}, %[[OUT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf16>, vector<8xf16>
 // HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
 // HOPPER-NOT:     linalg.generic
 func.func @masked_scores(%q: memref<128x64xf16>, %k: memref<64x128xf16>, %mask: memref<128x128xi1>, %out: memref<128x128xf16>) {

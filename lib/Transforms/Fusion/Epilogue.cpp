@@ -264,10 +264,16 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
     // a multiple of its width never crosses a row of a reshape.
     width = std::min({width, innermostPow2(step.in),
                       innermostPow2(op.getDpsInitOperand(0)->get())});
+    // Side inputs of booleans (a causal mask) are loaded element by element
+    // into vectors (a vector of i1 is not bytes in memory); the chain's
+    // values and the output must be vectorizable.
     if (!kernel::hasElementwisePayload(op) ||
         !op.getBlock()->getOps<linalg::IndexOp>().empty() ||
-        !llvm::all_of(op->getOperandTypes(), [](Type t) {
-          return kernel::isVectorizableElement(getElementTypeOrSelf(t));
+        !llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+          Type t = getElementTypeOrSelf(operand.get().getType());
+          return kernel::isVectorizableElement(t) ||
+                 (t.isInteger(1) && op.isDpsInput(&operand) &&
+                  !llvm::is_contained(step.chainOperands, &operand));
         }))
       width = 1;
     inChain.insert(candidate);
@@ -387,7 +393,8 @@ SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
         loaded.push_back(
             vector::BroadcastOp::create(b, loc, ofWidth(w, elt), load(loops)));
       } else if (map.getResults().back() == dim &&
-                 innermostPow2(operand.get()) % w == 0) {
+                 innermostPow2(operand.get()) % w == 0 &&
+                 kernel::isVectorizableElement(elt)) {
         loaded.push_back(vector::LoadOp::create(
             b, loc, cast<VectorType>(ofWidth(w, elt)), operand.get(),
             kernel::applyIndexingMap(b, loc, map, loops),

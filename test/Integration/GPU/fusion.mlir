@@ -23,6 +23,7 @@
 // CHECK-DAG: pad_conv_nchw_s2_f16 PASS
 // CHECK-DAG: slice_matmul_f16 PASS
 // CHECK-DAG: slice_odd_matmul_f16 PASS
+// CHECK-DAG: masked_scores_f16 PASS
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -299,4 +300,25 @@ func.func @slice_odd_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<320x136xf16>
   %f = linalg.fill ins(%z : f16) outs(%e : tensor<200x136xf16>) -> tensor<200x136xf16>
   %mm = linalg.matmul ins(%xs, %ws : tensor<200x300xf16>, tensor<300x136xf16>) outs(%f : tensor<200x136xf16>) -> tensor<200x136xf16>
   return %mm : tensor<200x136xf16>
+}
+
+// Attention scores with a causal-style mask: a boolean side input selects
+// between the scaled score and a large negative value. The mask is loaded
+// element by element into vectors, the scores stored 8 at a time.
+func.func @masked_scores_f16(%q: tensor<4x128x64xf16>, %k: tensor<4x64x128xf16>, %mask: tensor<128x128xi1>) -> tensor<4x128x128xf16> {
+  %z = arith.constant 0.0 : f16
+  %low = arith.constant -3.0e+04 : f16
+  %scale = arith.constant 0.125 : f16
+  %e = tensor.empty() : tensor<4x128x128xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x128x128xf16>) -> tensor<4x128x128xf16>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<4x128x64xf16>, tensor<4x64x128xf16>) outs(%f : tensor<4x128x128xf16>) -> tensor<4x128x128xf16>
+  %e2 = tensor.empty() : tensor<4x128x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mask, %s : tensor<128x128xi1>, tensor<4x128x128xf16>) outs(%e2 : tensor<4x128x128xf16>) {
+  ^bb0(%m: i1, %x: f16, %o: f16):
+    %y = arith.mulf %x, %scale : f16
+    %v = arith.select %m, %y, %low : f16
+    linalg.yield %v : f16
+  } -> tensor<4x128x128xf16>
+  return %r : tensor<4x128x128xf16>
 }

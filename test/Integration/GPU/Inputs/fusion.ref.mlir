@@ -344,3 +344,31 @@ func.func @slice_odd_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<320x136xf16>
   } -> tensor<200x136xf16>
   return %r : tensor<200x136xf16>
 }
+
+// The scaled scores where the mask is set, -30000 elsewhere.
+func.func @masked_scores_f16(%q: tensor<4x128x64xf16>, %k: tensor<4x64x128xf16>, %mask: tensor<128x128xi1>) -> tensor<4x128x128xf16> {
+  %zf = arith.constant 0.0 : f32
+  %low = arith.constant -3.0e+04 : f16
+  %scale = arith.constant 0.125 : f16
+  %e32 = tensor.empty() : tensor<4x128x128xf32>
+  %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %acc = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<4x128x64xf16>, tensor<4x64x128xf16>) outs(%f : tensor<4x128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x128x128xf32>
+  %e = tensor.empty() : tensor<4x128x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mask, %acc : tensor<128x128xi1>, tensor<4x128x128xf32>) outs(%e : tensor<4x128x128xf16>) {
+  ^bb0(%m: i1, %x: f32, %o: f16):
+    %h = arith.truncf %x : f32 to f16
+    %y = arith.mulf %h, %scale : f16
+    %v = arith.select %m, %y, %low : f16
+    linalg.yield %v : f16
+  } -> tensor<4x128x128xf16>
+  return %r : tensor<4x128x128xf16>
+}
