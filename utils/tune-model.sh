@@ -71,11 +71,18 @@ compile_round() {
     > "$dir/log/compile-$r.log" 2>&1 ||
     echo "round $r: compilation failed (log/compile-$r.log)"
 }
-# "what i/n, ETA s" from the start time and the count done.
+# The signatures that round $1 gives a candidate of (its records file has
+# one record per signature).
+signatures_of() {
+  grep -c '"signature"' "$dir/plan/round-$1.json" 2>/dev/null || echo 0
+}
+# "what i/n (round r: k signatures), e s, ETA s" from the start time, the
+# count done and the round at hand.
 progress() {
-  awk -v what="$1" -v i="$2" -v n="$3" -v t="$4" -v now="$(now)" 'BEGIN {
-    e = now - t; printf "%s %d/%d, %.0f s, ETA %.0f s\n", what, i, n, e,
-      (i ? e / i * (n - i) : 0) }'
+  awk -v what="$1" -v i="$2" -v n="$3" -v t="$4" -v now="$(now)" \
+    -v r="$5" -v k="$(signatures_of "$5")" 'BEGIN {
+    e = now - t; printf "%s %d/%d (round %d: %d signature%s), %.0f s, ETA %.0f s\n",
+      what, i, n, r, k, (k == 1 ? "" : "s"), e, (i ? e / i * (n - i) : 0) }'
 }
 if [ "$phase" = all ] || [ "$phase" = compile ]; then
   t=$(now)
@@ -86,7 +93,7 @@ if [ "$phase" = all ] || [ "$phase" = compile ]; then
     if [ "$running" -ge "$jobs" ]; then
       wait -n || true
       running=$((running - 1)) done=$((done + 1))
-      progress compile "$done" "$total" "$t"
+      progress compile "$done" "$total" "$t" "$r"
     fi
   done
   wait
@@ -97,7 +104,7 @@ if [ "$phase" = all ] || [ "$phase" = measure ]; then
   total=$(rounds | wc -l) done=0
   for r in $(rounds); do
     done=$((done + 1))
-    progress measure "$done" "$total" "$t"
+    progress measure "$done" "$total" "$t" "$r"
     [ -f "$dir/round-$r.so" ] || continue
     # shellcheck disable=SC2086
     "$tools/hidet-run" "$dir/round-$r.so" $run --reps 0 --profile "$profile" \
