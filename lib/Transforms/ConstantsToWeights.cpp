@@ -55,6 +55,12 @@ struct ConstantsToWeightsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (maxInlineElements < 0) {
+      getOperation()->emitError("hidet-constants-to-weights: "
+                                "max-inline-elements must be at least 0, got ")
+          << static_cast<int64_t>(maxInlineElements);
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() && func.isPublic() &&
           llvm::all_of(func.getArgumentTypes(),

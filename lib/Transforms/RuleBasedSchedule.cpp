@@ -47,8 +47,9 @@ struct RuleBasedSchedulePass
   using Base::Base;
 
   void runOnOperation() final {
-    if (transposeTile > 1 &&
-        (transposeTile < kWarpSize || !llvm::isPowerOf2_64(transposeTile))) {
+    if (transposeTile < 1 ||
+        (transposeTile > 1 &&
+         (transposeTile < kWarpSize || !llvm::isPowerOf2_64(transposeTile)))) {
       getOperation()->emitError("hidet-rule-based-schedule: transpose-tile "
                                 "must be a power of two of at least 32 (or "
                                 "1 to disable the tiled rule), got ")
@@ -60,6 +61,25 @@ struct RuleBasedSchedulePass
                                 "be a multiple of 32 in [32, 1024], got ")
           << static_cast<int64_t>(blockSize);
       return signalPassFailure();
+    }
+    if (vectorBytes < 1 || vectorBytes > 16 ||
+        !llvm::isPowerOf2_64(vectorBytes)) {
+      getOperation()->emitError("hidet-rule-based-schedule: vector-bytes "
+                                "must be 1, 2, 4, 8 or 16 (1 disables "
+                                "vectorization), got ")
+          << static_cast<int64_t>(vectorBytes);
+      return signalPassFailure();
+    }
+    for (auto [name, value, least] :
+         {std::tuple<StringRef, int64_t, int64_t>{"row-register-elements",
+                                                  rowRegisterElements, 0},
+          {"block-reduce-min", blockReduceMin, 1},
+          {"warp-reduce-min", warpReduceMin, 1}}) {
+      if (value < least) {
+        getOperation()->emitError("hidet-rule-based-schedule: ")
+            << name << " must be at least " << least << ", got " << value;
+        return signalPassFailure();
+      }
     }
     OpBuilder b(&getContext());
     // A buffer copy is the injective op linalg.copy.

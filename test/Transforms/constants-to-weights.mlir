@@ -1,5 +1,7 @@
 // RUN: hidet-opt %s -split-input-file -hidet-constants-to-weights -allow-unregistered-dialect | FileCheck %s
 // RUN: hidet-opt %s -split-input-file -hidet-constants-to-weights="max-inline-elements=20" -allow-unregistered-dialect | FileCheck %s --check-prefix=LIMIT
+// RUN: not hidet-opt %s -split-input-file -hidet-constants-to-weights="max-inline-elements=-1" -allow-unregistered-dialect 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: hidet-constants-to-weights: max-inline-elements must be at least 0, got -1
 
 // Large constants become trailing inputs named after their resource key (made
 // a manifest token), or weight<N>; equal values share one argument. Small

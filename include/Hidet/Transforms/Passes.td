@@ -359,8 +359,8 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block of the generated kernels">,
     Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
-           "Bytes per thread per access in injective kernels (1 disables "
-           "vectorization)">,
+           "Bytes per thread per access in injective kernels: 1, 2, 4, 8 "
+           "or 16 (1 disables vectorization)">,
     Option<"transposeTile", "transpose-tile", "int64_t", /*default=*/"64",
            "Side of the shared-memory tile of permuted injective ops, a "
            "power of two >= 32 (1 disables the tiled rule)">,
