@@ -123,7 +123,8 @@ TEST(Heuristic, PicksLieInTheChipsSpace) {
             << chip;
       }
       GemmDesc f = gemm(m, n, k, ElementKind::F32, ElementKind::F32);
-      const auto &pick =
+      // A copy: defaultSchedule returns the variant by value.
+      SimtMatmulSchedule pick =
           std::get<SimtMatmulSchedule>(defaultSchedule(f, TemplateKind::Simt, t));
       EXPECT_NE(std::find(simt.begin(), simt.end(), pick), simt.end()) << chip;
       EXPECT_EQ(std::get<MmaMatmulSchedule>(

@@ -72,7 +72,8 @@ void checkSmall(const GemmDesc &g, TemplateKind kind,
   EXPECT_LE(small.size(), 100u);
   EXPECT_GT(full.size(), small.size());
   const Schedule &d = std::get<Schedule>(small[0]);
-  const Schedule &heuristic = std::get<Schedule>(defaultSchedule(g, kind, h100));
+  // A copy: defaultSchedule returns the variant by value.
+  Schedule heuristic = std::get<Schedule>(defaultSchedule(g, kind, h100));
   EXPECT_TRUE(d.grid == heuristic.grid);
   for (const AnySchedule &any : small) {
     const Schedule &s = std::get<Schedule>(any);
