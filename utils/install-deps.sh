@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test Hidet-MLIR:
-# LLVM/MLIR 22.1 (headers, libMLIR.so, mlir-tblgen, lit/FileCheck), clang-22,
+# LLVM/MLIR 22.1 (headers, libMLIR.so, mlir-tblgen, lit/FileCheck), clang-22
+# with its sanitizer runtimes (utils/sanitizer-tests.sh),
 # CMake, Ninja, GoogleTest, and the ONNX front door's libonnx 1.12 with
 # protobuf 3.21 (protoc, libprotobuf.a and onnx.proto also give hidet-run its
 # TensorProto files) and the ONNX backend test data. Idempotent: packages
@@ -8,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 libclang-rt-22-dev
   cmake ninja-build libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   patchelf
