@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -53,30 +54,20 @@ struct PlannedAnchor {
 struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
   using Base::Base;
 
-  /// Writes `text` to `name` in `dir`, whole or not at all (through a
-  /// temporary file).
+  /// Writes `text` to `name` in `dir`, whole or not at all (upstream's
+  /// writeToOutput: a temporary file, renamed).
   LogicalResult write(StringRef name, StringRef text) {
     SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
-    std::string temp = (path + ".tmp").str();
-    std::error_code ec;
-    {
-      llvm::raw_fd_ostream os(temp, ec);
-      if (!ec) {
-        os << text;
-        os.close();
-        ec = os.error();
-        os.clear_error();
-      }
-    }
-    if (!ec)
-      ec = llvm::sys::fs::rename(temp, path);
-    if (ec) {
-      llvm::sys::fs::remove(temp);
-      return getOperation()->emitError(kPass)
-             << ": cannot write '" << path << "': " << ec.message();
-    }
-    return success();
+    llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+      os << text;
+      return llvm::Error::success();
+    });
+    if (!error)
+      return success();
+    // The message names the file: "'path': reason".
+    return getOperation()->emitError(kPass)
+           << ": cannot write " << llvm::toString(std::move(error));
   }
 
   void runOnOperation() final {

@@ -28,6 +28,7 @@
 #include "Hidet/Tuning/Pick.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
@@ -82,28 +83,19 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// Writes `text` to `path` whole or not at all (a temporary beside it,
-/// then renamed); false with a message on standard error when it cannot.
+/// Writes `text` to `path` whole or not at all (upstream's writeToOutput:
+/// a temporary file, renamed); false with a message on standard error when
+/// it cannot.
 static bool writeWhole(StringRef path, StringRef text) {
-  std::string temp = (path + ".tmp").str();
-  {
-    std::error_code ec;
-    raw_fd_ostream os(temp, ec);
-    if (ec)
-      return fail("cannot write '" + temp + "': " + ec.message()), false;
+  Error error = writeToOutput(path, [&](raw_ostream &os) {
     os << text;
-    os.close();
-    if (os.has_error()) {
-      os.clear_error();
-      sys::fs::remove(temp);
-      return fail("cannot write '" + temp + "'"), false;
-    }
-  }
-  if (std::error_code ec = sys::fs::rename(temp, path)) {
-    sys::fs::remove(temp);
-    return fail("cannot write '" + path + "': " + ec.message()), false;
-  }
-  return true;
+    return Error::success();
+  });
+  if (!error)
+    return true;
+  // The message names the file: "'path': reason".
+  fail("cannot write " + toString(std::move(error)));
+  return false;
 }
 
 /// The summary of `outcomes` as JSON.

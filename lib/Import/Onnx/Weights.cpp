@@ -14,7 +14,7 @@
 #include "Hidet/Runtime/WeightsImage.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -27,26 +27,15 @@ bool Importer::writeWeights(StringRef path, std::string &error) const {
     records.push_back(
         {w.name, w.dtype, w.tensor.getShape(),
          ArrayRef<char>(w.tensor.getData(), w.tensor.getNumBytes())});
-  std::string temp = (path + ".tmp").str();
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream file(temp, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      error = "cannot write '" + temp + "': " + ec.message();
-      return false;
-    }
-    writeWeightsImage(file, records);
-    file.close();
-    if (file.has_error()) {
-      error = "cannot write '" + temp + "': " + file.error().message();
-      file.clear_error();
-      llvm::sys::fs::remove(temp);
-      return false;
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, path)) {
-    llvm::sys::fs::remove(temp);
-    error = "cannot write '" + path.str() + "': " + ec.message();
+  // Whole or not at all: upstream's writeToOutput writes a temporary file
+  // and renames it.
+  llvm::Error failed = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    writeWeightsImage(os, records);
+    return llvm::Error::success();
+  });
+  if (failed) {
+    // The message names the file: "'path': reason".
+    error = "cannot write " + llvm::toString(std::move(failed));
     return false;
   }
   return true;
