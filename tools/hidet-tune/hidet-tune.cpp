@@ -192,11 +192,16 @@ int main(int argc, char **argv) {
     written = mergeRecords({}, written, maxRecords);
   }
 
-  if (!writeWhole(outputFile, printRecords(written)))
-    return 1;
+  // The summary first: when the records cannot be written either, the
+  // summary just written goes too, so that a failed run leaves neither.
   if (!summaryFile.empty() &&
       !writeWhole(summaryFile, summaryJson(outcomes, *records, skipped)))
     return 1;
+  if (!writeWhole(outputFile, printRecords(written))) {
+    if (!summaryFile.empty())
+      sys::fs::remove(summaryFile);
+    return 1;
+  }
 
   outs() << "| # | anchor | candidates | timed | schedule | ms | default ms "
             "| speed-up |\n|---|---|---|---|---|---|---|---|\n";
