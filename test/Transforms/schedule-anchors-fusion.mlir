@@ -243,20 +243,17 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // offset; the transpose is re-indexed through its inverse map, so each
 // result is stored once at its transposed position.
 // On sm_80 the heuristic splits K in 2, so the reduction kernel stores
-// them. Offset (row * 768 + col) of the view is delinearized into
-// [2, 128, 12, 64]; the head and the head dimension depend on col alone.
-// CHECK-DAG: #[[BATCH:map[0-9]*]] = affine_map<(d0, d1) -> ((d0 * 768 + d1) floordiv 98304)>
-// CHECK-DAG: #[[SEQ:map[0-9]*]] = affine_map<(d0, d1) -> (((d0 * 768 + d1) mod 98304) floordiv 768)>
-// CHECK-DAG: #[[HEAD:map[0-9]*]] = affine_map<(d0) -> ((d0 mod 768) floordiv 64)>
-// CHECK-DAG: #[[DIM:map[0-9]*]] = affine_map<(d0) -> (d0 mod 64)>
+// them. The view splits the row into batch and sequence and the column into
+// head and head dimension; each group is split on its own, with unsigned
+// division (no linearized offset, no divisions by 768).
 // CHECK-LABEL: func.func @heads_transpose(
 // CHECK-NOT:     memref.alloc() : memref<256x768xf16>
 // CHECK:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[256, 768]> on global_x {
 // CHECK:           %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK-NEXT:      %[[B:.*]] = affine.apply #[[BATCH]](%[[I]], %[[J]])
-// CHECK-NEXT:      %[[S:.*]] = affine.apply #[[SEQ]](%[[I]], %[[J]])
-// CHECK-NEXT:      %[[H:.*]] = affine.apply #[[HEAD]](%[[J]])
-// CHECK-NEXT:      %[[D:.*]] = affine.apply #[[DIM]](%[[J]])
+// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[I]], %c128
+// CHECK-NEXT:      %[[S:.*]] = arith.remui %[[I]], %c128
+// CHECK-NEXT:      %[[H:.*]] = arith.divui %[[J]], %c64
+// CHECK-NEXT:      %[[D:.*]] = arith.remui %[[J]], %c64
 // CHECK-NEXT:      memref.store %[[T]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] : memref<2x12x128x64xf16>
 // CHECK-NOT:     linalg.transpose
 // On sm_90a the Hopper template stores 16-byte vectors: the transpose
@@ -264,8 +261,11 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // consecutive elements of the output.
 // HOPPER-LABEL: func.func @heads_transpose(
 // HOPPER:           %[[V:.*]] = vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// HOPPER-COUNT-4:   affine.apply
-// HOPPER-NEXT:      vector.store %[[V]], %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<2x12x128x64xf16>, vector<8xf16>
+// HOPPER-NEXT:      %[[B:.*]] = arith.divui %{{.*}}, %c128
+// HOPPER-NEXT:      %[[S:.*]] = arith.remui %{{.*}}, %c128
+// HOPPER-NEXT:      %[[H:.*]] = arith.divui %{{.*}}, %c64
+// HOPPER-NEXT:      %[[D:.*]] = arith.remui %{{.*}}, %c64
+// HOPPER-NEXT:      vector.store %[[V]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] {alignment = 16 : i64} : memref<2x12x128x64xf16>, vector<8xf16>
 func.func @heads_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %out: memref<2x12x128x64xf16>) {
   %z = arith.constant 0.0 : f16
   %c = memref.alloc() : memref<256x768xf16>

@@ -158,9 +158,9 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
         Value root = rootOf(operand.get());
         // The output itself, or an input that is the output's buffer read
         // at the element being written (bufferized in place).
-        bool inPlace = &operand == init ||
-                       (operand.get() == init->get() &&
-                        op.getMatchingIndexingMap(&operand) == outMap);
+        bool inPlace =
+            &operand == init || (operand.get() == init->get() &&
+                                 op.getMatchingIndexingMap(&operand) == outMap);
         if (llvm::is_contained(chainBuffers, root) && !inPlace)
           return fail("a side input is a buffer of the chain");
         if (root == out && !inPlace)
@@ -306,23 +306,6 @@ Type Epilogue::outputElementType() const {
   return cast<MemRefType>(output().getType()).getElementType();
 }
 
-/// The position in `to` of the element at `index` of `from`, a buffer of
-/// which `to` is a reshape (or the converse): the same row-major offset.
-static SmallVector<Value> reindex(OpBuilder &b, Location loc, ValueRange index,
-                                  MemRefType from, MemRefType to) {
-  if (from.getShape() == to.getShape())
-    return SmallVector<Value>(index);
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineExpr> dims;
-  for (int64_t d = 0; d < from.getRank(); ++d)
-    dims.push_back(getAffineDimExpr(d, ctx));
-  AffineExpr flat = linearize(ctx, dims, computeSuffixProduct(from.getShape()));
-  auto map = AffineMap::get(
-      from.getRank(), 0, delinearize(flat, computeSuffixProduct(to.getShape())),
-      ctx);
-  return kernel::applyIndexingMap(b, loc, map, index);
-}
-
 /// The loop indices of each step of `steps` for the element at `index` of
 /// `anchorOut`, and the position of the chain's result in the last step's
 /// output.
@@ -335,8 +318,9 @@ stepLoops(OpBuilder &b, Location loc, Value anchorOut,
   Value at = anchorOut;
   for (const EpilogueStep &s : steps) {
     linalg::LinalgOp op = s.op;
-    idx = reindex(b, loc, idx, cast<MemRefType>(at.getType()),
-                  cast<MemRefType>(s.in.getType()));
+    idx = kernel::reshapedIndex(b, loc, idx,
+                                cast<MemRefType>(at.getType()).getShape(),
+                                cast<MemRefType>(s.in.getType()).getShape());
     all.push_back(kernel::applyIndexingMap(b, loc, s.loopsFromIn, idx));
     at = op.getDpsInitOperand(0)->get();
     idx = kernel::applyIndexingMap(

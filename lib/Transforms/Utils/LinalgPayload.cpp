@@ -61,6 +61,55 @@ SmallVector<Value> applyIndexingMap(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
+// Upstream's reassociation helpers (getReassociationIndicesForReshape)
+// handle a pure collapse or expansion only; a reshape in an epilogue chain
+// may do both ([6, 4] -> [3, 8]), so the groups are found here.
+SmallVector<Value> reshapedIndex(OpBuilder &b, Location loc, ValueRange index,
+                                 ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (from == to)
+    return SmallVector<Value>(index);
+  auto flags =
+      arith::IntegerOverflowFlags::nuw | arith::IntegerOverflowFlags::nsw;
+  SmallVector<Value> result;
+  size_t i = 0, j = 0;
+  while (i < from.size() || j < to.size()) {
+    // The next group: from[i0, i) and to[j0, j) of equal products. Unit
+    // extents left on one side close the group on the other.
+    size_t i0 = i, j0 = j;
+    int64_t pf = 1, pt = 1;
+    do {
+      if (j < to.size() && (pt < pf || i == from.size()))
+        pt *= to[j++];
+      else if (i < from.size())
+        pf *= from[i++];
+      else
+        break;
+    } while (pf != pt || (i == i0 && i < from.size()) ||
+             (j == j0 && j < to.size()));
+    assert(pf == pt && "a reshape keeps the number of elements");
+    if (i - i0 == 1 && j - j0 == 1) {
+      result.push_back(index[i0]);
+      continue;
+    }
+    Value flat = i0 < i ? index[i0] : cst(b, loc, 0);
+    for (size_t d = i0 + 1; d < i; ++d) {
+      flat = arith::MulIOp::create(b, loc, flat, cst(b, loc, from[d]), flags);
+      flat = arith::AddIOp::create(b, loc, flat, index[d], flags);
+    }
+    int64_t stride = pt;
+    for (size_t d = j0; d < j; ++d) {
+      stride /= to[d];
+      Value v = flat;
+      if (d != j0)
+        v = arith::RemUIOp::create(b, loc, v, cst(b, loc, stride * to[d]));
+      if (stride != 1)
+        v = arith::DivUIOp::create(b, loc, v, cst(b, loc, stride));
+      result.push_back(v);
+    }
+  }
+  return result;
+}
+
 /// Clones the payload of `op` (all but the terminator) and returns the
 /// yielded values. `linalg.index` becomes the corresponding loop index. In
 /// vector mode (`width` > 1) every op that takes a vector operand is rebuilt

@@ -36,6 +36,19 @@ llvm::SmallVector<mlir::Value> applyIndexingMap(mlir::OpBuilder &b,
                                                 mlir::AffineMap map,
                                                 mlir::ValueRange ivs);
 
+/// The position in a buffer of shape `to` of the element at `index` of a
+/// buffer of shape `from` with the same row-major order (a reshape of it).
+/// Dimensions are split into the smallest groups whose extents multiply to
+/// the same product on both sides, and only within a group is a position
+/// linearized and split again, with unsigned arithmetic (positions inside
+/// a buffer are never negative): [4096, 50257] -> [32, 128, 50257] costs a
+/// shift and a mask, not divisions by 50257.
+llvm::SmallVector<mlir::Value> reshapedIndex(mlir::OpBuilder &b,
+                                             mlir::Location loc,
+                                             mlir::ValueRange index,
+                                             llvm::ArrayRef<int64_t> from,
+                                             llvm::ArrayRef<int64_t> to);
+
 /// Clones the payload of `op` with its block arguments replaced by `args`
 /// and `linalg.index` by `ivs`; returns the yielded values. With
 /// `width` > 1, ops on vector operands are rebuilt on vectors.
