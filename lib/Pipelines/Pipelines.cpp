@@ -44,6 +44,10 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
   // Each contraction starts from a fill of its own; elementwise DAGs are
   // one op, which a fusion group can take whole.
   pm.addNestedPass<func::FuncOp>(createUnshareInits());
+  // A value read only through disjoint slices is computed slice by slice
+  // (from the fills and empties above), so that each slice's readers can
+  // fuse into its producer.
+  pm.addNestedPass<func::FuncOp>(createSliceProducers());
   if (partition) {
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
     pm.addNestedPass<func::FuncOp>(createPartition());

@@ -483,3 +483,82 @@ func.func @masked_scores(%q: memref<128x64xf16>, %k: memref<64x128xf16>, %mask: 
   memref.dealloc %c : memref<128x128xf16>
   return
 }
+
+// -----
+
+// Two anchors, each epilogue after both (the query and value projections of
+// GPT-2, sliced from one GEMM): the first group's kernel runs where its
+// epilogue was, between the second anchor and its epilogue. That kernel
+// reads and writes none of the second group's buffers, so the second
+// epilogue fuses too.
+// CHECK-LABEL: func.func @interleaved(
+// CHECK-COUNT-2: gpu.launch
+// CHECK-NOT:     linalg.generic
+// On Hopper the second group's TMA descriptors are made between the two as
+// well.
+// HOPPER-LABEL: func.func @interleaved(
+// HOPPER:         nvgpu.tma.create.descriptor
+// HOPPER:         gpu.launch
+// HOPPER:         nvgpu.tma.create.descriptor
+// HOPPER:         gpu.launch
+// HOPPER-NOT:     linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @interleaved(%a: memref<128x64xf16>, %b1: memref<64x128xf16>, %b2: memref<64x128xf16>, %o1: memref<128x128xf16>, %o2: memref<128x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c1 = memref.alloc() : memref<128x128xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c1 : memref<128x128xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b1 : memref<128x64xf16>, memref<64x128xf16>) outs(%c1 : memref<128x128xf16>)
+  %c2 = memref.alloc() : memref<128x128xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 1, role = prologue>} ins(%z : f16) outs(%c2 : memref<128x128xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 1, role = anchor>} ins(%a, %b2 : memref<128x64xf16>, memref<64x128xf16>) outs(%c2 : memref<128x128xf16>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c1 : memref<128x128xf16>) outs(%o1 : memref<128x128xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %z : f16
+    linalg.yield %r : f16
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c2 : memref<128x128xf16>) outs(%o2 : memref<128x128xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 1, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %z : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %c1 : memref<128x128xf16>
+  memref.dealloc %c2 : memref<128x128xf16>
+  return
+}
+
+// -----
+
+// The same, but the first epilogue reads a buffer that the second one
+// writes (a residual): the check of the ops between an anchor and its
+// epilogue takes a kernel's buffers from what it captures and what it
+// stores, and keeps the second epilogue a kernel of its own.
+// CHECK-LABEL: func.func @interleaved_conflict(
+// CHECK-COUNT-2: gpu.launch
+// CHECK:         linalg.generic {{.*}} outs(%arg4 : memref<128x128xf16>)
+// HOPPER-LABEL: func.func @interleaved_conflict(
+// HOPPER-COUNT-2: gpu.launch
+// HOPPER:         linalg.generic {{.*}} outs(%arg4 : memref<128x128xf16>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @interleaved_conflict(%a: memref<128x64xf16>, %b1: memref<64x128xf16>, %b2: memref<64x128xf16>, %o1: memref<128x128xf16>, %o2: memref<128x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c1 = memref.alloc() : memref<128x128xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c1 : memref<128x128xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b1 : memref<128x64xf16>, memref<64x128xf16>) outs(%c1 : memref<128x128xf16>)
+  %c2 = memref.alloc() : memref<128x128xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 1, role = prologue>} ins(%z : f16) outs(%c2 : memref<128x128xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 1, role = anchor>} ins(%a, %b2 : memref<128x64xf16>, memref<64x128xf16>) outs(%c2 : memref<128x128xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c1, %o2 : memref<128x128xf16>, memref<128x128xf16>) outs(%o1 : memref<128x128xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f16, %r: f16, %o: f16):
+    %s = arith.addf %x, %r : f16
+    linalg.yield %s : f16
+  }
+  // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): 'gpu.launch' between the anchor and it accesses the same buffers}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c2 : memref<128x128xf16>) outs(%o2 : memref<128x128xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 1, role = epilogue>} {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %z : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %c1 : memref<128x128xf16>
+  memref.dealloc %c2 : memref<128x128xf16>
+  return
+}

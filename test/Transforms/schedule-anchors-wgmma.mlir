@@ -222,14 +222,15 @@ func.func @split_k(%a: memref<200x696xf16>, %b: memref<696x136xf16>, %c: memref<
 // -----
 
 // B's rows padded to 16 bytes (a weight of N = 100 columns stored as 104,
-// read through a slice): TMA loads B from the padded buffer, whose map
-// covers all 104 columns (the padding reaches only C's columns past 100,
-// which the epilogue does not store); C's rows of 200 bytes are stored in
-// 8-byte pieces. The same GEMM without the padding (rows of B not 16-byte
-// multiples, which neither TMA nor 16-byte copies load) keeps mma.sync.
+// read through a slice): TMA loads B through the slice, whose map covers
+// its 100 columns in rows of 104 (and reads zeros past them); C's rows of
+// 200 bytes are stored in 8-byte pieces. The same GEMM without the padding
+// (rows of B not 16-byte multiples, which neither TMA nor 16-byte copies
+// load) keeps mma.sync.
 // CHECK-LABEL: func.func @padded_b(
 // CHECK-SAME:    %{{[^:]*}}: memref<128x64xf16>, %[[BP:[^:]*]]: memref<64x104xf16>
-// CHECK:         %[[CB:.*]] = memref.cast %[[BP]] : memref<64x104xf16> to memref<*xf16>
+// CHECK:         %[[S:.*]] = memref.subview %[[BP]][0, 0] [64, 100] [1, 1]
+// CHECK:         %[[CB:.*]] = memref.cast %[[S]] : memref<64x100xf16, strided<[104, 1]>> to memref<*xf16>
 // CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64]
 // CHECK:         gpu.launch
 // CHECK:           nvgpu.warpgroup.mma
@@ -240,6 +241,28 @@ func.func @padded_b(%a: memref<128x64xf16>, %bp: memref<64x104xf16>, %c: memref<
   %s = memref.subview %bp[0, 0] [64, 100] [1, 1] : memref<64x104xf16> to memref<64x100xf16, strided<[104, 1]>>
   linalg.matmul ins(%a, %s : memref<128x64xf16>, memref<64x100xf16, strided<[104, 1]>>) outs(%c : memref<128x100xf16>)
   linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x100xf16>) outs(%d : memref<128x100xf16>)
+  return
+}
+
+// -----
+
+// A column slice of a weight at a 16-byte offset (one of the query, key and
+// value projections of a fused weight): TMA loads B through the slice, from
+// its first element, in rows of the whole weight. A slice at an offset of 4
+// elements (8 bytes) cannot be a tensor map's address and is copied with
+// cp.async in 8-byte pieces instead.
+// CHECK-LABEL: func.func @column_slice(
+// CHECK:         %[[S:.*]] = memref.subview %{{.*}}[0, 64] [64, 64] [1, 1]
+// CHECK:         %[[CB:.*]] = memref.cast %[[S]] : memref<64x64xf16, strided<[192, 1], offset: 64>> to memref<*xf16>
+// CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64]
+// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<
+// CHECK-NOT:     nvgpu.tma.create.descriptor
+// CHECK:         } {hidet.schedule =
+func.func @column_slice(%a: memref<128x64xf16>, %w: memref<64x192xf16>, %c: memref<128x64xf16>, %d: memref<128x64xf16>) {
+  %s = memref.subview %w[0, 64] [64, 64] [1, 1] : memref<64x192xf16> to memref<64x64xf16, strided<[192, 1], offset: 64>>
+  linalg.matmul ins(%a, %s : memref<128x64xf16>, memref<64x64xf16, strided<[192, 1], offset: 64>>) outs(%c : memref<128x64xf16>)
+  %u = memref.subview %w[0, 4] [64, 64] [1, 1] : memref<64x192xf16> to memref<64x64xf16, strided<[192, 1], offset: 4>>
+  linalg.matmul ins(%a, %u : memref<128x64xf16>, memref<64x64xf16, strided<[192, 1], offset: 4>>) outs(%d : memref<128x64xf16>)
   return
 }
 

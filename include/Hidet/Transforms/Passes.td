@@ -506,6 +506,39 @@ def PropagateTransposes : Pass<"hidet-propagate-transposes",
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SliceProducers : Pass<"hidet-slice-producers", "::mlir::func::FuncOp"> {
+  let summary = "Computes a value read only through disjoint slices slice "
+                "by slice.";
+  let description = [{
+    A model may compute several values as one op and split its result: GPT-2
+    computes the query, key and value projections as one `linalg.matmul`
+    (and one bias add) and slices the result in three. Each slice then
+    reaches its consumers (a head transpose) through a copy, and the
+    transposes cannot fuse into the GEMM, whose result has three readers.
+
+    When every use of a value on tensors is a static, unit-stride
+    `tensor.extract_slice` that keeps the rank, and no two slices share an
+    element, this pass computes each slice by a clone of the value's
+    producer on slices of its operands (through the tiling interface): a
+    GEMM on a column slice of its weight, a bias add on a slice of its bias,
+    a fill of a smaller tensor. Slices of a `tensor.expand_shape` or
+    `tensor.collapse_shape` of such a producer move above the reshape first.
+    No element is computed twice, and every slice's consumers can fuse into
+    the anchor that produces it.
+
+    Producers are structured linalg ops on tensors with one result. A value
+    that is also read whole, or through overlapping or dynamic slices, is
+    left alone.
+
+    Example: `%c = matmul(%a, %w : 768x2304)`, read by three
+    `extract_slice %c[0, 768 i] [4096, 768]`, becomes three
+    `matmul(%a, extract_slice %w[0, 768 i] [768, 768])`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def UnshareInits : Pass<"hidet-unshare-inits", "::mlir::func::FuncOp"> {
   let summary = "Gives every use of a linalg.fill or tensor.empty on tensors "
                 "one of its own.";

@@ -6,9 +6,12 @@
 
 #include "Buffers.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 
@@ -55,10 +58,100 @@ bool hidet::fusion::isReshapeOf(Value v, Value buffer) {
   return true;
 }
 
+/// The buffers `v` is computed from: itself, or through the ops that made
+/// it (a TMA descriptor's address as an integer); failure for values that
+/// come from elsewhere (function arguments other than buffers, results of
+/// ops with memory effects).
+static LogicalResult sourceBuffers(Value v, SmallVectorImpl<Value> &roots) {
+  SmallVector<Value> worklist{v};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!worklist.empty()) {
+    Value x = worklist.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    if (isa<BaseMemRefType>(x.getType())) {
+      roots.push_back(hidet::fusion::rootOf(x));
+      continue;
+    }
+    Operation *def = x.getDefiningOp();
+    if (!def)
+      return failure();
+    if (!isMemoryEffectFree(def) && !isa<nvgpu::TmaCreateDescriptorOp>(def))
+      return failure();
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return success();
+}
+
+/// Whether `v` is a buffer in global memory (no address space, or the
+/// GPU's global one).
+static bool isGlobalBuffer(Value v) {
+  auto type = dyn_cast<BaseMemRefType>(v.getType());
+  if (!type)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return !type.getMemorySpace() ||
+         (space && space.getValue() == gpu::AddressSpace::Global);
+}
+
+/// A kernel already built (an earlier anchor's, with its fused ops) may read
+/// every buffer it uses, directly or through values made from them (TMA
+/// descriptors); it writes the global buffers its ops' write effects name.
+/// Ops without effects that take a global buffer or a TMA descriptor other
+/// than to load from it make the kernel's effects unknown.
+static LogicalResult launchRoots(gpu::LaunchOp launch,
+                                 SmallVectorImpl<Value> &reads,
+                                 SmallVectorImpl<Value> &writes) {
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  for (Value v : captured)
+    if (failed(sourceBuffers(v, reads)))
+      return failure();
+  WalkResult walk = launch.getBody().walk([&](Operation *inner) {
+    if (isMemoryEffectFree(inner))
+      return WalkResult::advance();
+    bool global = llvm::any_of(inner->getOperands(), isGlobalBuffer);
+    auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (!iface) {
+      bool descriptor =
+          llvm::any_of(inner->getOperandTypes(), [](Type t) {
+            return isa<nvgpu::TensorMapDescriptorType>(t);
+          });
+      if (global || (descriptor && !isa<nvgpu::TmaAsyncLoadOp,
+                                        nvgpu::TmaPrefetchOp>(inner)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &e : effects) {
+      if (!isa<MemoryEffects::Write>(e.getEffect()))
+        continue;
+      Value v = e.getValue();
+      if (!v) {
+        if (global)
+          return WalkResult::interrupt();
+        continue;
+      }
+      if (!isGlobalBuffer(v))
+        continue;
+      Value root = hidet::fusion::rootOf(v);
+      if (!launch.getBody().isAncestor(root.getParentRegion()))
+        writes.push_back(root);
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult hidet::fusion::accessedRoots(Operation *op,
                                            SmallVectorImpl<Value> &reads,
                                            SmallVectorImpl<Value> &writes) {
-  if (isMemoryEffectFree(op))
+  if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+    return launchRoots(launch, reads, writes);
+  // A TMA descriptor is encoded on the host from the buffer's address and
+  // shape; no element is read (the kernels that use it read them).
+  if (isMemoryEffectFree(op) || isa<nvgpu::TmaCreateDescriptorOp>(op))
     return success();
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);
   if (!iface)

@@ -184,7 +184,7 @@ matchContraction(linalg::LinalgOp op, std::string &why,
     unsigned rowDim = roles[i].first, colDim = roles[i].second;
     GemmOperand &g = *operands[i];
     *elts[i] = getElementTypeOrSelf(op->getOperand(i).getType());
-    g.buffer = buffers[i];
+    g.buffer = g.view = buffers[i];
     if (prologue && i < 2 && !prologue->read(i).computes.empty()) {
       fusion::PrologueRead read = prologue->read(i);
       g.apply = [read](OpBuilder &b, Location loc, Value v) {

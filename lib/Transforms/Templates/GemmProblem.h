@@ -40,6 +40,9 @@ enum class GemmPart { Batch, Row, Col };
 /// each batch.
 struct GemmOperand {
   mlir::Value buffer;
+  /// The operand as the op reads it: `buffer`, or a slice of it (null for
+  /// operands the templates build, such as a split-K workspace).
+  mlir::Value view;
   /// Where the logical element (batch, row, col) is: at
   /// offset(Batch, batch) + offset(Row, row) + offset(Col, col) of the
   /// buffer read as a 1-D array (`flatten`). Every anchor's addressing

@@ -84,33 +84,39 @@ using namespace hidet::templates::wgmma;
 
 static constexpr int64_t kSwizzleAlign = WgmmaMatmulSchedule::kSwizzleAlign;
 
-/// Whether a TMA tensor map can describe the 2-D `rows x cols` operand
-/// `x`: a row-major buffer (or tensor) of `rows` rows of 16-byte multiples
-/// (a tensor map's strides must be), holding the operand from its first
-/// element. With `padded`, the rows may be longer than `cols`: a slice of
-/// the first `cols` columns, which is how a weight whose rows were padded to
-/// 16 bytes at import is read; the map then covers the padding columns,
-/// whose products reach only C's columns past its edge, which are not
-/// stored.
-static bool tmaDescribes(const GemmOperand &x, int64_t rows, int64_t cols,
-                         bool padded) {
-  auto type = dyn_cast<ShapedType>(x.buffer.getType());
-  if (auto memref = dyn_cast<MemRefType>(x.buffer.getType());
-      memref && !memref.getLayout().isIdentity())
-    return false;
-  if (!type || type.getRank() != 2 || x.innerDim != 1 || x.broadcast ||
-      x.sliceOffset != 0 || type.getDimSize(0) != rows)
-    return false;
-  int64_t rowLength = type.getDimSize(1);
-  return rowLength % kPiece == 0 &&
-         (rowLength == cols || (padded && rowLength > cols));
+/// The operand a TMA tensor map describes: the view the op reads.
+static Value tmaSource(const GemmOperand &x) {
+  return x.view ? x.view : x.buffer;
 }
 
-/// Whether TMA can load both operands: one GEMM of 2-D row-major A and B
-/// (B's rows maybe padded).
+/// Whether a TMA tensor map can describe the 2-D `rows x cols` operand
+/// `x`: a row-major view of `rows` rows, its elements along a row adjacent,
+/// whose first element and row stride are 16-byte multiples (as a tensor
+/// map's address and strides must be). The view may be a slice of a larger
+/// buffer (a column slice of a weight, or a weight whose rows were padded
+/// to 16 bytes at import): the map covers the slice only and reads zeros
+/// past its edges.
+static bool tmaDescribes(const GemmOperand &x, int64_t rows, int64_t cols) {
+  auto type = dyn_cast<ShapedType>(tmaSource(x).getType());
+  if (!type || type.getRank() != 2 || x.innerDim != 1 || x.broadcast ||
+      type.getShape() != ArrayRef<int64_t>{rows, cols})
+    return false;
+  SmallVector<int64_t> strides = {cols, 1};
+  int64_t offset = 0;
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    strides.clear();
+    if (failed(memref.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) || ShapedType::isDynamicShape(strides))
+      return false;
+  }
+  return strides[1] == 1 && strides[0] >= cols && strides[0] % kPiece == 0 &&
+         offset % kPiece == 0;
+}
+
+/// Whether TMA can load both operands: one GEMM of 2-D row-major A and B.
 static bool tmaLoads(const GemmProblem &p) {
-  return p.batch == 1 && tmaDescribes(p.a, p.m, p.k, /*padded=*/false) &&
-         tmaDescribes(p.b, p.k, p.n, /*padded=*/true);
+  return p.batch == 1 && tmaDescribes(p.a, p.m, p.k) &&
+         tmaDescribes(p.b, p.k, p.n);
 }
 
 std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
@@ -311,8 +317,8 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   };
   Value addressA, addressB;
   if (tma) {
-    addressA = asInteger(createMap(p.a.buffer, BM));
-    addressB = asInteger(createMap(p.b.buffer, BK));
+    addressA = asInteger(createMap(tmaSource(p.a), BM));
+    addressB = asInteger(createMap(tmaSource(p.b), BK));
   }
 
   Kernel k(p, sched,
