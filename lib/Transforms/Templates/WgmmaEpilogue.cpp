@@ -234,27 +234,56 @@ void hidet::templates::wgmma::buildEpilogue(OpBuilder &b, Location loc,
       stage(c + 1);
     }
     Value chunk = chunkBuffers[c % buffers];
-    for (auto [index, q] : llvm::enumerate(ps)) {
-      OpBuilder::InsertionGuard g(b);
-      if (!tilesInside) {
-        Value inside = arith::AndIOp::create(
-            b, loc, lessThan(b, loc, q.gr, p.m), lessThan(b, loc, q.gc, p.n));
-        auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-        b.setInsertionPointToStart(&store.getThenRegion().front());
+    // The chunk's pieces, each checked against C's edges when `guarded`.
+    auto storePieces = [&](bool guarded) {
+      for (auto [index, q] : llvm::enumerate(ps)) {
+        OpBuilder::InsertionGuard g(b);
+        if (guarded) {
+          Value inside = arith::AndIOp::create(
+              b, loc, lessThan(b, loc, q.gr, p.m), lessThan(b, loc, q.gc, p.n));
+          auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+          b.setInsertionPointToStart(&store.getThenRegion().front());
+        }
+        Value v = vector::LoadOp::create(b, loc, vecType, chunk,
+                                         ValueRange{q.row, q.col});
+        if (epilogue) {
+          epilogue->store(
+              b, loc, p.c.position(b, loc, blk.batch, q.gr, q.gc),
+              width == 1 ? vector::ExtractOp::create(b, loc, v, 0).getResult()
+                         : v,
+              sideInputs[index]);
+          continue;
+        }
+        vector::StoreOp::create(
+            b, loc, v, flatOut,
+            elementOffset(b, loc, out, outBatch, q.gr, q.gc),
+            /*nontemporal=*/false, vectorAlign(ct, width));
       }
-      Value v = vector::LoadOp::create(b, loc, vecType, chunk,
-                                       ValueRange{q.row, q.col});
-      if (epilogue) {
-        epilogue->store(
-            b, loc, p.c.position(b, loc, blk.batch, q.gr, q.gc),
-            width == 1 ? vector::ExtractOp::create(b, loc, v, 0).getResult()
-                       : v,
-            sideInputs[index]);
-        continue;
+    };
+    if (tilesInside) {
+      storePieces(/*guarded=*/false);
+    } else {
+      // Only the blocks on C's edges need the checks: a warp whose rows
+      // and chunk lie inside C stores its pieces unchecked, as one
+      // straight-line block (a branch per piece serializes each piece's
+      // shared load and store; GPT-2's 50257-column logits, stored an
+      // element at a time, spent most of the GEMM's time there).
+      Value lastRow = arith::AddIOp::create(
+          b, loc, m0,
+          arith::AddIOp::create(b, loc, warpRow0, cst(b, loc, warpRows - 1)));
+      Value lastCol = arith::AddIOp::create(
+          b, loc, blk.n0, cst(b, loc, (c + 1) * chunkCols - 1));
+      Value whole =
+          arith::AndIOp::create(b, loc, lessThan(b, loc, lastRow, p.m),
+                                lessThan(b, loc, lastCol, p.n));
+      auto split = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&split.getThenRegion().front());
+        storePieces(/*guarded=*/false);
+        b.setInsertionPointToStart(&split.getElseRegion().front());
+        storePieces(/*guarded=*/true);
       }
-      vector::StoreOp::create(b, loc, v, flatOut,
-                              elementOffset(b, loc, out, outBatch, q.gr, q.gc),
-                              /*nontemporal=*/false, vectorAlign(ct, width));
     }
     warpBarrier();
     sideInputs = std::move(nextSideInputs);
