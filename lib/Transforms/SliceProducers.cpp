@@ -38,16 +38,18 @@ using namespace mlir;
 namespace {
 
 /// The slices that read `value`, when every use of it is a static,
-/// unit-stride, rank-keeping tensor.extract_slice and no two of them share
-/// an element; empty otherwise.
-static SmallVector<tensor::ExtractSliceOp> disjointSlicesOf(Value value) {
+/// unit-stride, rank-keeping tensor.extract_slice of at least `minElements`
+/// elements and no two of them share an element; empty otherwise.
+static SmallVector<tensor::ExtractSliceOp> disjointSlicesOf(Value value,
+                                                           int64_t minElements) {
   SmallVector<tensor::ExtractSliceOp> slices;
   for (Operation *user : value.getUsers()) {
     auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
     if (!slice || slice.getSource() != value || !slice.hasUnitStride() ||
         slice.getType().getRank() != slice.getSourceType().getRank() ||
         ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
-        ShapedType::isDynamicShape(slice.getStaticSizes()))
+        ShapedType::isDynamicShape(slice.getStaticSizes()) ||
+        slice.getType().getNumElements() < minElements)
       return {};
     slices.push_back(slice);
   }
@@ -77,7 +79,15 @@ static bool isSliceableProducer(Operation *op) {
 
 struct SliceProducersPass
     : public hidet::impl::SliceProducersBase<SliceProducersPass> {
+  using SliceProducersBase::SliceProducersBase;
+
   void runOnOperation() final {
+    if (minElements < 0) {
+      getOperation()->emitError("hidet-slice-producers: min-elements must "
+                                "be at least 0, got ")
+          << static_cast<int64_t>(minElements);
+      return signalPassFailure();
+    }
     MLIRContext *ctx = &getContext();
     RewritePatternSet reshapePatterns(ctx);
     tensor::populateBubbleUpExtractSliceOpPatterns(reshapePatterns);
@@ -105,7 +115,7 @@ struct SliceProducersPass
         if (!isSliceableProducer(src) || !src->getResult(0).hasOneUse())
           return;
         SmallVector<tensor::ExtractSliceOp> slices =
-            disjointSlicesOf(op->getResult(0));
+            disjointSlicesOf(op->getResult(0), minElements);
         if (slices.empty())
           return;
         reshapes.push_back(op);
@@ -134,7 +144,7 @@ struct SliceProducersPass
         if (!isSliceableProducer(op))
           return;
         SmallVector<tensor::ExtractSliceOp> slices =
-            disjointSlicesOf(op->getResult(0));
+            disjointSlicesOf(op->getResult(0), minElements);
         if (!slices.empty())
           work.push_back({op, std::move(slices)});
       });

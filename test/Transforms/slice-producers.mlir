@@ -1,4 +1,13 @@
-// RUN: hidet-opt %s -split-input-file --hidet-slice-producers --canonicalize | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --hidet-slice-producers=min-elements=0 --canonicalize | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --hidet-slice-producers --canonicalize | FileCheck %s --check-prefix=DEFAULT
+// RUN: not hidet-opt %s --hidet-slice-producers=min-elements=-1 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: hidet-slice-producers: min-elements must be at least 0, got -1
+
+// By default slices of fewer than 2^20 elements are not computed on their
+// own: small GEMMs cost about the same whatever their width.
+// DEFAULT-LABEL: func.func @qkv(
+// DEFAULT:         linalg.matmul {{.*}} -> tensor<256x192xf16>
+// DEFAULT-COUNT-3: tensor.extract_slice %{{.*}} : tensor<2x128x192xf16> to tensor<2x128x64xf16>
 
 // GPT-2's attention input: one GEMM and one bias add compute the query, key
 // and value projections, split three ways. Each slice is computed by a
