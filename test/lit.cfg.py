@@ -34,6 +34,9 @@ tools = [
     ToolSubst("hidet-run", unresolved="ignore"),
     ToolSubst("hidet-import-onnx", unresolved="ignore"),
     ToolSubst("hidet-tune", unresolved="ignore"),
+    ToolSubst("hidet-mlir-fuzzer", unresolved="ignore"),
+    ToolSubst("hidet-pass-fuzzer", unresolved="ignore"),
+    ToolSubst("hidet-onnx-fuzzer", unresolved="ignore"),
     # A configuration for a machine with the GPU but without MLIR
     # (utils/gpu-lit.sh) has the tools hidet-compile and hidet-run only.
     ToolSubst("mlir-opt",
@@ -50,6 +53,11 @@ onnx_node_data = "/usr/share/libonnx-testdata/data/node"
 if os.path.isdir(onnx_node_data):
     config.available_features.add("onnx-testdata")
     config.substitutions.append(("%onnx_node_data", onnx_node_data))
+
+# The fuzz targets as replay tools (tools/fuzzers); the GPU machine's copy
+# of the tools has none.
+if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-pass-fuzzer")):
+    config.available_features.add("fuzz-tools")
 
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
     config.available_features.add("hidet-runtime")

@@ -1,0 +1,1 @@
+"test.op"() {s = #tm.compose<spatial<[4, 8]> * repeat<[2, 1]>>, t = #hidet.wgmma_matmul<block = [128, 0x

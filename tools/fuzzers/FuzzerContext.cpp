@@ -1,0 +1,63 @@
+//===- FuzzerContext.cpp - What the fuzz targets share --------------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzerContext.h"
+
+#include "Hidet/InitAllDialects.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+static unsigned errorCount = 0;
+
+MLIRContext &hidet::fuzz::context() {
+  static MLIRContext *ctx = [] {
+    registerAllPasses();
+    hidet::registerHidetPasses();
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    hidet::registerHidetDialects(registry);
+    auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    // The lit tests of attributes use ops of no dialect ("test.op").
+    c->allowUnregisteredDialects();
+    c->loadAllAvailableDialects();
+    // Diagnostics are the expected outcome of most inputs: counted, not
+    // printed.
+    c->getDiagEngine().registerHandler([](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        ++errorCount;
+      return success();
+    });
+    return c;
+  }();
+  return *ctx;
+}
+
+unsigned hidet::fuzz::takeErrorCount() {
+  unsigned n = errorCount;
+  errorCount = 0;
+  return n;
+}
+
+void hidet::fuzz::report(const llvm::Twine &what, llvm::StringRef input,
+                         llvm::StringRef detail) {
+  llvm::errs() << "hidet fuzz finding: " << what << "\n";
+  if (!input.empty())
+    llvm::errs() << "--- input ---\n" << input << "\n";
+  if (!detail.empty())
+    llvm::errs() << "--- detail ---\n" << detail << "\n";
+  llvm::errs().flush();
+  std::abort();
+}

@@ -1,0 +1,72 @@
+//===- hidet-mlir-fuzzer.cpp - Parse, verify, print, reparse --------------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The input is MLIR text. Text that parses and verifies must print, in the
+// custom and in the generic form, to text that parses and verifies again
+// and prints the same: the project's attributes (task mappings, schedules,
+// fusion groups, targets) and ops round-trip. Text that does not parse
+// must be rejected with a diagnostic, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzerContext.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+using namespace mlir;
+
+static std::string print(Operation *op, bool generic) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  if (generic)
+    flags.printGenericOpForm();
+  op->print(os, flags);
+  return text;
+}
+
+/// Parses `text` (which the printer made) and prints it again; a finding
+/// when it does not parse or verify, or prints differently.
+static void reparse(StringRef input, const std::string &text, bool generic) {
+  MLIRContext &ctx = hidet::fuzz::context();
+  OwningOpRef<Operation *> again = parseSourceString(text, &ctx);
+  if (!again)
+    hidet::fuzz::report(Twine("the printed ") +
+                            (generic ? "generic" : "custom") +
+                            " form does not parse",
+                        input, text);
+  std::string twice = print(again.get(), generic);
+  if (twice != text)
+    hidet::fuzz::report(Twine("printing the reparsed ") +
+                            (generic ? "generic" : "custom") +
+                            " form gives other text",
+                        input, text + "\n--- reprinted ---\n" + twice);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  MLIRContext &ctx = hidet::fuzz::context();
+  StringRef input(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<Operation *> op = parseSourceString(input, &ctx);
+  unsigned errors = hidet::fuzz::takeErrorCount();
+  if (!op) {
+    if (errors == 0)
+      hidet::fuzz::report("rejected without an error", input);
+    return 0;
+  }
+  for (bool generic : {false, true})
+    reparse(input, print(op.get(), generic), generic);
+  if (hidet::fuzz::takeErrorCount() != 0)
+    hidet::fuzz::report("a round trip reported an error", input);
+  return 0;
+}
