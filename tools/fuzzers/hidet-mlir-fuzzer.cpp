@@ -46,6 +46,10 @@ static void reparse(StringRef input, const std::string &text, bool generic) {
                             (generic ? "generic" : "custom") +
                             " form does not parse",
                         input, text);
+  // Resource blobs live in the context, whose keys a reparse in the same
+  // context renames ("w" becomes "w_1"): such text is only reparsed.
+  if (StringRef(text).contains("dialect_resources:"))
+    return;
   std::string twice = print(again.get(), generic);
   if (twice != text)
     hidet::fuzz::report(Twine("printing the reparsed ") +
