@@ -34,6 +34,7 @@ tools = [
     ToolSubst("hidet-run", unresolved="ignore"),
     ToolSubst("hidet-import-onnx", unresolved="ignore"),
     ToolSubst("hidet-tune", unresolved="ignore"),
+    ToolSubst("hidet-random-graph", unresolved="ignore"),
     ToolSubst("hidet-mlir-fuzzer", unresolved="ignore"),
     ToolSubst("hidet-pass-fuzzer", unresolved="ignore"),
     ToolSubst("hidet-onnx-fuzzer", unresolved="ignore"),
