@@ -389,3 +389,30 @@ func.func @same_temporary_twice(%xt: memref<64x64xf16>, %out: memref<64x64xf16>)
   memref.dealloc %x : memref<64x64xf16>
   return
 }
+
+// -----
+
+// An elementwise prologue on an A whose K is 1 (found by hidet-random-graph):
+// A's elements are loaded as vectors of one element, and the prologue's ops,
+// a constant among their operands, are rebuilt on those vectors.
+// CHECK-LABEL: func.func @scaled_k1(
+// CHECK:         gpu.launch
+// CHECK:           %[[V:.*]] = vector.{{load|transfer_read}} {{.*}} vector<1xf16>
+// CHECK:           arith.mulf %[[V]], %{{.*}} : vector<1xf16>
+// CHECK:         } {hidet.schedule =
+// CHECK-NOT:     linalg.generic
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @scaled_k1(%x: memref<14x25x1xf16>, %w: memref<14x1x147xf16>, %out: memref<14x25x147xf16>) {
+  %z = arith.constant 0.0 : f16
+  %a = memref.alloc() : memref<14x25x1xf16>
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : memref<14x25x1xf16>) outs(%a : memref<14x25x1xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} {
+  ^bb0(%i: f16, %o: f16):
+    %c = arith.constant 6.250000e-02 : f16
+    %r = arith.mulf %i, %c : f16
+    linalg.yield %r : f16
+  }
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<14x25x147xf16>)
+  linalg.batch_matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %w : memref<14x25x1xf16>, memref<14x1x147xf16>) outs(%out : memref<14x25x147xf16>)
+  memref.dealloc %a : memref<14x25x1xf16>
+  return
+}

@@ -111,9 +111,9 @@ SmallVector<Value> reshapedIndex(OpBuilder &b, Location loc, ValueRange index,
 }
 
 /// Clones the payload of `op` (all but the terminator) and returns the
-/// yielded values. `linalg.index` becomes the corresponding loop index. In
-/// vector mode (`width` > 1) every op that takes a vector operand is rebuilt
-/// on vectors, broadcasting its scalar operands.
+/// yielded values. `linalg.index` becomes the corresponding loop index.
+/// Every op that takes a vector operand (of `width` elements) is rebuilt on
+/// vectors, broadcasting its scalar operands.
 SmallVector<Value> clonePayload(OpBuilder &b, Location loc, linalg::LinalgOp op,
                                 ValueRange args, ValueRange ivs,
                                 int64_t width) {
@@ -128,7 +128,9 @@ SmallVector<Value> clonePayload(OpBuilder &b, Location loc, linalg::LinalgOp op,
     bool anyVector = llvm::any_of(inner.getOperands(), [&](Value v) {
       return isa<VectorType>(map.lookupOrDefault(v).getType());
     });
-    if (width == 1 || !anyVector) {
+    // A vector of one element (a K of 1 loaded as vector<1xf16>) is still
+    // a vector: only ops on scalars are cloned as they are.
+    if (!anyVector) {
       b.clone(inner, map);
       continue;
     }

@@ -50,8 +50,8 @@ llvm::SmallVector<mlir::Value> reshapedIndex(mlir::OpBuilder &b,
                                              llvm::ArrayRef<int64_t> to);
 
 /// Clones the payload of `op` with its block arguments replaced by `args`
-/// and `linalg.index` by `ivs`; returns the yielded values. With
-/// `width` > 1, ops on vector operands are rebuilt on vectors.
+/// and `linalg.index` by `ivs`; returns the yielded values. Ops on vector
+/// operands (of `width` elements, one included) are rebuilt on vectors.
 llvm::SmallVector<mlir::Value>
 clonePayload(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::LinalgOp op,
              mlir::ValueRange args, mlir::ValueRange ivs, int64_t width = 1);
