@@ -107,6 +107,8 @@ private:
   std::map<std::string, unsigned> used;
   std::map<std::string, unsigned> counts;
   unsigned next = 0;
+  /// Inside throughF32.
+  bool inF32 = false;
 
   unsigned pick(unsigned lo, unsigned hi) {
     return std::uniform_int_distribution<unsigned>(lo, hi)(rng);
@@ -344,10 +346,12 @@ private:
       x = {r, padded};
       ++counts["pad"];
     }
-    int64_t oh = (x.shape[1] - (kh - 1) * dh - 1) / sh + 1;
-    int64_t ow = (x.shape[2] - (kw - 1) * dw - 1) / sw + 1;
-    if (oh < 1 || ow < 1)
+    // The input must hold one dilated window.
+    int64_t spanH = x.shape[1] - (kh - 1) * dh - 1;
+    int64_t spanW = x.shape[2] - (kw - 1) * dw - 1;
+    if (spanH < 0 || spanW < 0)
       return matmul(x);
+    int64_t oh = spanH / sh + 1, ow = spanW / sw + 1;
     int64_t c = x.shape[3], f = extent(96);
     Value w = input({kh, kw, c, f});
     std::vector<int64_t> out = {x.shape[0], oh, ow, f};
@@ -377,6 +381,14 @@ private:
         outDims += (outDims.empty() ? "d" : ", d") + std::to_string(i);
       }
     bool isMax = coin();
+    // 16-bit sums accumulate in f32, as the ONNX importer writes them
+    // (a long f16 sum is too coarse to compare two summation orders).
+    if (!isMax && elt != "f32" && !inF32) {
+      throughF32(x, [&](const Value &x32) { reduceSum(x32, d); });
+      return;
+    }
+    if (!isMax)
+      return reduceSum(x, d);
     std::string init;
     if (isMax) {
       std::string lo = fresh(), e = empty(out), f = fresh();
@@ -390,19 +402,73 @@ private:
     std::string payload =
         isMax ? "    %r = arith.maximumf %i0, %o : " + elt + "\n"
               : "    %r = arith.addf %i0, %o : " + elt + "\n";
-    Value r = generic({{x, idMap(rank)}}, out, payload,
-                      isMax ? "reduce_max" : "reduce_sum", init,
-                      static_cast<int>(d),
+    generic({{x, idMap(rank)}}, out, payload, "reduce_max", init,
+            static_cast<int>(d),
+            "affine_map<(" + dims(rank) + ") -> (" + outDims + ")>");
+  }
+
+  /// The mean over dimension `d`: a sum scaled by 1/extent.
+  void reduceSum(const Value &x, unsigned d) {
+    unsigned rank = x.shape.size();
+    std::vector<int64_t> out;
+    std::string outDims;
+    for (unsigned i = 0; i < rank; ++i)
+      if (i != d) {
+        out.push_back(x.shape[i]);
+        outDims += (outDims.empty() ? "d" : ", d") + std::to_string(i);
+      }
+    Value r = generic({{x, idMap(rank)}}, out,
+                      "    %r = arith.addf %i0, %o : " + elt + "\n",
+                      "reduce_sum", filled(out), static_cast<int>(d),
                       "affine_map<(" + dims(rank) + ") -> (" + outDims + ")>");
-    if (!isMax)
-      scaled(r, 1.0 / static_cast<double>(x.shape[d]));
+    scaled(r, 1.0 / static_cast<double>(x.shape[d]));
+  }
+
+  /// `x` converted from `from` to `to` by one generic; not a live value.
+  Value convert(const Value &x, const std::string &from,
+                const std::string &to) {
+    unsigned rank = x.shape.size();
+    std::string e = fresh(), r = fresh();
+    std::string op = to == "f32" ? "arith.extf" : "arith.truncf";
+    body += "  " + e + " = tensor.empty() : " + type(x.shape, to) + "\n";
+    body += "  " + r + " = linalg.generic {indexing_maps = [" + idMap(rank) +
+            ", " + idMap(rank) + "], iterator_types = [" + iterators(rank) +
+            "]} ins(" + x.name + " : " + type(x.shape, from) + ") outs(" + e +
+            " : " + type(x.shape, to) + ") {\n  ^bb0(%i0: " + from +
+            ", %o: " + to + "):\n    %r = " + op + " %i0 : " + from +
+            " to " + to + "\n    linalg.yield %r : " + to + "\n  } -> " +
+            type(x.shape, to) + "\n";
+    ++counts["convert"];
+    return {r, x.shape};
+  }
+
+  /// Runs `compute` on `x` converted to f32, with f32 as the element type
+  /// of what it builds, and converts its last value back: the values in
+  /// between are not offered to later ops.
+  template <typename F> void throughF32(const Value &x, F compute) {
+    size_t mark = live.size();
+    std::string saved = elt;
+    Value x32 = convert(x, elt, "f32");
+    elt = "f32";
+    inF32 = true;
+    compute(x32);
+    Value r32 = live.back();
+    inF32 = false;
+    elt = saved;
+    live.resize(mark);
+    live.push_back(convert(r32, "f32", elt));
   }
 
   /// A softmax over the last dimension, or a layer norm's normalization
   /// (x - mean) / sqrt(var + eps) written as reductions and generics.
   void softmaxOrNorm(Value x) {
+    // 16-bit softmaxes and norms compute in f32, as the ONNX importer
+    // writes them.
+    if (elt != "f32" && !inF32)
+      return throughF32(x, [&](const Value &x32) { softmaxOrNorm(x32); });
     unsigned rank = x.shape.size();
-    if (coin()) {
+    // A norm's statistics have one dimension less: none for a vector.
+    if (rank < 2 || coin()) {
       std::string e = empty(x.shape), r = fresh();
       body += "  " + r + " = linalg.softmax dimension(" +
               std::to_string(rank - 1) + ") ins(" + x.name + " : " +
@@ -430,11 +496,22 @@ private:
                             "\n    %m = arith.mulf %s, %c : " + elt +
                             "\n    %r = arith.addf %m, %o : " + elt + "\n",
                         "norm", filled(rows), rank - 1, rowMap);
-    generic({{centered, idMap(rank)}, {var, rowMap}}, x.shape,
+    // Scaled and shifted by new inputs, as a LayerNormalization is: a
+    // later sum of a normalized row is not a cancellation to about 0.
+    std::string lastMap = "affine_map<(" + dims(rank) + ") -> (d" +
+                          std::to_string(rank - 1) + ")>";
+    Value gamma = input({x.shape.back()}), beta = input({x.shape.back()});
+    generic({{centered, idMap(rank)},
+             {var, rowMap},
+             {gamma, lastMap},
+             {beta, lastMap}},
+            x.shape,
             "    %eps = arith.constant 1.0e-02 : " + elt +
                 "\n    %v = arith.addf %i1, %eps : " + elt +
                 "\n    %s = math.sqrt %v : " + elt +
-                "\n    %r = arith.divf %i0, %s : " + elt + "\n",
+                "\n    %n = arith.divf %i0, %s : " + elt +
+                "\n    %g = arith.mulf %n, %i2 : " + elt +
+                "\n    %r = arith.addf %g, %i3 : " + elt + "\n",
             "layer_norm");
   }
 
