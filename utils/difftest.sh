@@ -6,6 +6,7 @@
 # bf16 1.6e-2).
 #
 #   utils/difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]
+#   utils/difftest.sh --report OUT    # the report of a run cut short
 #
 # Seeds FIRST .. FIRST+COUNT-1. TOOLS holds bin/{hidet-random-graph,
 # hidet-compile,hidet-run} and lib/ (default: build; utils/static-tools.sh
@@ -21,6 +22,59 @@
 # The exit status is 1 when any graph failed.
 set -uo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
+
+# OUT/difftest.log from OUT/lines, and OUT/coverage.md from it.
+report() {
+  local out=$1
+  cat $(ls "$out"/lines/* | sort -t/ -k2 -V) > "$out/difftest.log"
+  local total seeds
+  total=$(wc -l < "$out/difftest.log")
+  seeds=$(awk 'NR == 1 {lo = $1} {hi = $1} END {print lo " to " hi}' \
+    "$out/difftest.log")
+  # The GPU the run had (OUT/gpu), when the report is made elsewhere.
+  [ -f "$out/gpu" ] || nvidia-smi --query-gpu=name --format=csv,noheader \
+    2>/dev/null | head -1 > "$out/gpu"
+  {
+    echo "# Random graphs, GPU against CPU"
+    echo
+    echo "$(date -u +%F), $(cat "$out/gpu"), seeds $seeds: $total graphs (utils/difftest.sh; hidet-random-graph)."
+    echo
+    echo "| verdict | graphs |"
+    echo "|---|---|"
+    awk '{print $3}' "$out/difftest.log" | sort | uniq -c |
+      awk '{printf "| %s | %s |\n", $2, $1}'
+    echo
+    echo "| dtype | graphs |"
+    echo "|---|---|"
+    awk '{print $2}' "$out/difftest.log" | sort | uniq -c |
+      awk '{printf "| %s | %s |\n", $2, $1}'
+    echo
+    echo "Generated ops (graphs using each):"
+    echo
+    echo "| op | graphs |"
+    echo "|---|---|"
+    awk -F'|' '{print $2}' "$out/difftest.log" | tr ' ' '\n' | grep = |
+      sed 's/=.*//' | sort | uniq -c | sort -rn |
+      awk '{printf "| %s | %s |\n", $2, $1}'
+    echo
+    echo "GPU kernels by kind (graphs launching each):"
+    echo
+    echo "| kernel | graphs |"
+    echo "|---|---|"
+    awk -F'|' '{print $3}' "$out/difftest.log" | tr ' ' '\n' | grep = |
+      sed 's/=.*//' | sort | uniq -c | sort -rn |
+      awk '{printf "| %s | %s |\n", $2, $1}'
+  } > "$out/coverage.md"
+  local fails
+  fails=$(awk '$3 != "pass"' "$out/difftest.log" | wc -l)
+  echo "difftest: $total graphs, $fails failed"
+  [ "$fails" -eq 0 ]
+}
+
+if [ "${1:-}" = --report ]; then
+  report "${2:?usage: difftest.sh --report OUT}"
+  exit
+fi
 first="${1:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
 count="${2:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
 out="${3:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
@@ -70,40 +124,4 @@ export -f one
 export tools work out
 seq "$first" $((first + count - 1)) | xargs -P "$jobs" -I{} bash -c 'one {}'
 
-cat $(ls "$out"/lines/* | sort -t/ -k2 -V) > "$out/difftest.log"
-total=$(wc -l < "$out/difftest.log")
-{
-  echo "# Random graphs, GPU against CPU"
-  echo
-  echo "$(date -u +%F), $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), seeds $first to $((first + count - 1)): $total graphs."
-  echo
-  echo "| verdict | graphs |"
-  echo "|---|---|"
-  awk '{print $3}' "$out/difftest.log" | sort | uniq -c |
-    awk '{printf "| %s | %s |\n", $2, $1}'
-  echo
-  echo "| dtype | graphs |"
-  echo "|---|---|"
-  awk '{print $2}' "$out/difftest.log" | sort | uniq -c |
-    awk '{printf "| %s | %s |\n", $2, $1}'
-  echo
-  echo "Generated ops (graphs using each):"
-  echo
-  echo "| op | graphs |"
-  echo "|---|---|"
-  awk -F'|' '{print $2}' "$out/difftest.log" | tr ' ' '\n' | grep = |
-    sed 's/=.*//' | sort | uniq -c | sort -rn |
-    awk '{printf "| %s | %s |\n", $2, $1}'
-  echo
-  echo "GPU kernels by kind (graphs launching each):"
-  echo
-  echo "| kernel | graphs |"
-  echo "|---|---|"
-  awk -F'|' '{print $3}' "$out/difftest.log" | tr ' ' '\n' | grep = |
-    sed 's/=.*//' | sort | uniq -c | sort -rn |
-    awk '{printf "| %s | %s |\n", $2, $1}'
-} > "$out/coverage.md"
-cat "$out/coverage.md" | head -20
-fails=$(awk '$3 != "pass"' "$out/difftest.log" | wc -l)
-echo "difftest: $total graphs, $fails failed"
-[ "$fails" -eq 0 ]
+report "$out"
