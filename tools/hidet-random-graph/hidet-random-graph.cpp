@@ -65,8 +65,14 @@ public:
   std::string build(unsigned ops) {
     // One or two graph inputs, of rank 2 to 4.
     unsigned inputs = pick(1, 2);
-    for (unsigned i = 0; i < inputs; ++i)
-      live.push_back(input(randomShape(pick(2, 4))));
+    for (unsigned i = 0; i < inputs; ++i) {
+      std::vector<int64_t> shape = randomShape(pick(2, 4));
+      // Sometimes rows enough for many GEMM tiles: persistent and split-K
+      // Hopper schedules, grids of many blocks.
+      if (shape.size() == 2 && pick(0, 3) == 0)
+        shape[0] = 64 * pick(2, 24);
+      live.push_back(input(shape));
+    }
     for (unsigned i = 0; i < ops; ++i)
       step();
     // An output is computed, never an input passed through.
@@ -117,12 +123,15 @@ private:
   bool isArg(const std::string &name) const { return name[1] == 'a'; }
 
   /// An extent: ragged, or a multiple of a tile.
+  /// Half of them multiples of 8, which the 16-bit GEMM templates (mma,
+  /// wgmma) load in 16-byte pieces; a quarter small, a quarter ragged.
   int64_t extent(int64_t most = 160) {
     switch (pick(0, 3)) {
     case 0:
       return pick(1, 17);
     case 1:
-      return 16 * pick(1, static_cast<unsigned>(most / 16));
+    case 2:
+      return 8 * pick(1, static_cast<unsigned>(most / 8));
     default:
       return pick(1, static_cast<unsigned>(most));
     }
