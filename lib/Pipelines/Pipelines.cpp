@@ -53,6 +53,8 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
     pm.addNestedPass<func::FuncOp>(createPartition());
   }
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregates());
+  // Each output its own buffer.
+  pm.addNestedPass<func::FuncOp>(createDistinctResults());
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
                   "function-boundary-type-conversion=identity-layout-map}");
   addPipeline(pm, "buffer-results-to-out-params{hoist-static-allocs=1 "

@@ -8,6 +8,10 @@
 
 #include "Hidet/InitAllDialects.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -21,27 +25,34 @@ using namespace mlir;
 
 static unsigned errorCount = 0;
 
-MLIRContext &hidet::fuzz::context() {
-  static MLIRContext *ctx = [] {
+static MLIRContext *makeContext(hidet::fuzz::Dialects dialects) {
+  DialectRegistry registry;
+  if (dialects == hidet::fuzz::Dialects::All) {
     registerAllPasses();
     hidet::registerHidetPasses();
-    DialectRegistry registry;
     registerAllDialects(registry);
     registerAllExtensions(registry);
-    hidet::registerHidetDialects(registry);
-    auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
-    // The lit tests of attributes use ops of no dialect ("test.op").
-    c->allowUnregisteredDialects();
-    c->loadAllAvailableDialects();
-    // Diagnostics are the expected outcome of most inputs: counted, not
-    // printed.
-    c->getDiagEngine().registerHandler([](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        ++errorCount;
-      return success();
-    });
-    return c;
-  }();
+  } else {
+    registry.insert<arith::ArithDialect, func::FuncDialect,
+                    memref::MemRefDialect, scf::SCFDialect>();
+  }
+  hidet::registerHidetDialects(registry);
+  auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+  // The lit tests of attributes use ops of no dialect ("test.op").
+  c->allowUnregisteredDialects();
+  c->loadAllAvailableDialects();
+  // Diagnostics are the expected outcome of most inputs: counted, not
+  // printed.
+  c->getDiagEngine().registerHandler([](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      ++errorCount;
+    return success();
+  });
+  return c;
+}
+
+MLIRContext &hidet::fuzz::context(Dialects dialects) {
+  static MLIRContext *ctx = makeContext(dialects);
   return *ctx;
 }
 

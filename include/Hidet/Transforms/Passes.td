@@ -547,6 +547,28 @@ def SliceProducers : Pass<"hidet-slice-producers", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DistinctResults : Pass<"hidet-distinct-results", "::mlir::func::FuncOp"> {
+  let summary = "Gives every result of a function on tensors a value of its "
+                "own.";
+  let description = [{
+    A function may return one value at several positions: two graph outputs
+    bound to the same tensor, or two that fold to the same value (a sum over
+    a dimension of extent 1 scaled by 1, returned before and after the
+    scaling). Bufferized, that is one buffer returned twice, while the
+    compiled library's calling convention gives each output a buffer of its
+    own (`buffer-results-to-out-params`, which crashes on a buffer returned
+    twice).
+
+    This pass returns a copy (`linalg.copy` into a new `tensor.empty`) at
+    every position of a value after its first.
+
+    Example: `return %r, %r` becomes `return %r, %c` with
+    `%c = linalg.copy ins(%r) outs(tensor.empty())`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def UnshareInits : Pass<"hidet-unshare-inits", "::mlir::func::FuncOp"> {
   let summary = "Gives every use of a linalg.fill or tensor.empty on tensors "
                 "one of its own.";
