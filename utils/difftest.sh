@@ -37,7 +37,7 @@ report() {
   {
     echo "# Random graphs, GPU against CPU"
     echo
-    echo "$(date -u +%F), $(cat "$out/gpu"), seeds $seeds: $total graphs (utils/difftest.sh; hidet-random-graph)."
+    echo "$(date -u +%F), $(cat "$out/gpu"), commit $(cat "$out/commit" 2>/dev/null || git -C "$src" rev-parse --short HEAD 2>/dev/null), seeds $seeds: $total graphs (utils/difftest.sh; hidet-random-graph)."
     echo
     echo "| verdict | graphs |"
     echo "|---|---|"
