@@ -23,6 +23,19 @@
 set -uo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 
+# A table of how many graphs of OUT/difftest.log have each NAME=COUNT word
+# of field FIELD ('|'-separated): the generator's ops, or the kernel kinds.
+counts() {
+  echo "$1 (graphs using each):"
+  echo
+  echo "| $2 | graphs |"
+  echo "|---|---|"
+  awk -F'|' -v f="$3" '{print $f}' "$out/difftest.log" | tr ' ' '\n' |
+    grep = | sed 's/=.*//' | sort | uniq -c | sort -rn |
+    awk '{printf "| %s | %s |\n", $2, $1}'
+  echo
+}
+
 # OUT/difftest.log from OUT/lines, and OUT/coverage.md from it.
 report() {
   local out=$1
@@ -49,21 +62,8 @@ report() {
     awk '{print $2}' "$out/difftest.log" | sort | uniq -c |
       awk '{printf "| %s | %s |\n", $2, $1}'
     echo
-    echo "Generated ops (graphs using each):"
-    echo
-    echo "| op | graphs |"
-    echo "|---|---|"
-    awk -F'|' '{print $2}' "$out/difftest.log" | tr ' ' '\n' | grep = |
-      sed 's/=.*//' | sort | uniq -c | sort -rn |
-      awk '{printf "| %s | %s |\n", $2, $1}'
-    echo
-    echo "GPU kernels by kind (graphs launching each):"
-    echo
-    echo "| kernel | graphs |"
-    echo "|---|---|"
-    awk -F'|' '{print $3}' "$out/difftest.log" | tr ' ' '\n' | grep = |
-      sed 's/=.*//' | sort | uniq -c | sort -rn |
-      awk '{printf "| %s | %s |\n", $2, $1}'
+    counts "Generated ops" op 2
+    counts "GPU kernels by kind" kernel 3
   } > "$out/coverage.md"
   local fails
   fails=$(awk '$3 != "pass"' "$out/difftest.log" | wc -l)

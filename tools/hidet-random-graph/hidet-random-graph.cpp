@@ -377,59 +377,51 @@ private:
   }
 
   /// A sum (scaled by 1/extent) or a max over one dimension.
+  /// The shape of `x` without dimension `d`, and the indexing map that
+  /// drops loop `d` (a reduction's output).
+  std::pair<std::vector<int64_t>, std::string> without(const Value &x,
+                                                       unsigned d) const {
+    unsigned rank = x.shape.size();
+    std::vector<int64_t> out;
+    std::string outDims;
+    for (unsigned i = 0; i < rank; ++i)
+      if (i != d) {
+        out.push_back(x.shape[i]);
+        outDims += (outDims.empty() ? "d" : ", d") + std::to_string(i);
+      }
+    return {out, "affine_map<(" + dims(rank) + ") -> (" + outDims + ")>"};
+  }
+
+  /// A mean (in f32 for 16-bit types) or a max over one dimension.
   void reduce(Value x) {
     unsigned rank = x.shape.size();
     if (rank < 2)
       return transpose(x);
     unsigned d = coin() ? rank - 1 : pick(0, rank - 1);
-    std::vector<int64_t> out;
-    std::string outDims;
-    for (unsigned i = 0; i < rank; ++i)
-      if (i != d) {
-        out.push_back(x.shape[i]);
-        outDims += (outDims.empty() ? "d" : ", d") + std::to_string(i);
-      }
     bool isMax = coin();
-    // 16-bit sums accumulate in f32, as the ONNX importer writes them
-    // (a long f16 sum is too coarse to compare two summation orders).
-    if (!isMax && elt != "f32" && !inF32) {
-      throughF32(x, [&](const Value &x32) { reduceSum(x32, d); });
-      return;
-    }
-    if (!isMax)
+    if (!isMax) {
+      // 16-bit sums accumulate in f32, as the ONNX importer writes them
+      // (a long f16 sum is too coarse to compare two summation orders).
+      if (elt != "f32" && !inF32)
+        return throughF32(x, [&](const Value &x32) { reduceSum(x32, d); });
       return reduceSum(x, d);
-    std::string init;
-    if (isMax) {
-      std::string lo = fresh(), e = empty(out), f = fresh();
-      body += "  " + lo + " = arith.constant -1.0e+04 : " + elt + "\n";
-      body += "  " + f + " = linalg.fill ins(" + lo + " : " + elt +
-              ") outs(" + e + " : " + type(out) + ") -> " + type(out) + "\n";
-      init = f;
-    } else {
-      init = filled(out);
     }
-    std::string payload =
-        isMax ? "    %r = arith.maximumf %i0, %o : " + elt + "\n"
-              : "    %r = arith.addf %i0, %o : " + elt + "\n";
-    generic({{x, idMap(rank)}}, out, payload, "reduce_max", init,
-            static_cast<int>(d),
-            "affine_map<(" + dims(rank) + ") -> (" + outDims + ")>");
+    auto [out, outMap] = without(x, d);
+    std::string lo = fresh(), e = empty(out), init = fresh();
+    body += "  " + lo + " = arith.constant -1.0e+04 : " + elt + "\n";
+    body += "  " + init + " = linalg.fill ins(" + lo + " : " + elt +
+            ") outs(" + e + " : " + type(out) + ") -> " + type(out) + "\n";
+    generic({{x, idMap(rank)}}, out,
+            "    %r = arith.maximumf %i0, %o : " + elt + "\n", "reduce_max",
+            init, static_cast<int>(d), outMap);
   }
 
   /// The mean over dimension `d`: a sum scaled by 1/extent.
   void reduceSum(const Value &x, unsigned d) {
-    unsigned rank = x.shape.size();
-    std::vector<int64_t> out;
-    std::string outDims;
-    for (unsigned i = 0; i < rank; ++i)
-      if (i != d) {
-        out.push_back(x.shape[i]);
-        outDims += (outDims.empty() ? "d" : ", d") + std::to_string(i);
-      }
-    Value r = generic({{x, idMap(rank)}}, out,
+    auto [out, outMap] = without(x, d);
+    Value r = generic({{x, idMap(x.shape.size())}}, out,
                       "    %r = arith.addf %i0, %o : " + elt + "\n",
-                      "reduce_sum", filled(out), static_cast<int>(d),
-                      "affine_map<(" + dims(rank) + ") -> (" + outDims + ")>");
+                      "reduce_sum", filled(out), static_cast<int>(d), outMap);
     scaled(r, 1.0 / static_cast<double>(x.shape[d]));
   }
 
