@@ -6,6 +6,8 @@
 
 #include "FuzzerContext.h"
 
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
+#include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 #include "Hidet/InitAllDialects.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,11 +34,14 @@ static MLIRContext *makeContext(hidet::fuzz::Dialects dialects) {
     hidet::registerHidetPasses();
     registerAllDialects(registry);
     registerAllExtensions(registry);
+    hidet::registerHidetDialects(registry);
   } else {
-    registry.insert<arith::ArithDialect, func::FuncDialect,
+    // Not registerHidetDialects: it registers the upstream dialects the
+    // passes create (linalg, gpu, vector, ...) too.
+    registry.insert<hidet::tm::TaskMappingDialect, hidet::HidetDialect,
+                    arith::ArithDialect, func::FuncDialect,
                     memref::MemRefDialect, scf::SCFDialect>();
   }
-  hidet::registerHidetDialects(registry);
   auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
   // The lit tests of attributes use ops of no dialect ("test.op").
   c->allowUnregisteredDialects();

@@ -190,6 +190,9 @@ LogicalResult convertConcat(NodeContext &ctx) {
       for (unsigned i = 0; i < ctx.numInputs(); ++i) {
         const HostTensor &c = *ctx.constant(i);
         int64_t block = c.getShape()[*axis] * inner * size;
+        // An empty input has no data to copy (and may have no buffer).
+        if (block == 0)
+          continue;
         std::memcpy(dst, c.getData() + o * block, block);
         dst += block;
       }
