@@ -16,7 +16,9 @@
 
 #include "FuzzerContext.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -71,6 +73,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       hidet::fuzz::report("rejected without an error", input);
     return 0;
   }
+  // Attributes and types of unregistered dialects are upstream's opaque
+  // ones, whose pretty form does not always parse back
+  // (`#d<a<[1]> * b>` prints as `#d.a<[1]> * b`; docs/Fuzzing.md): such
+  // text is not round-tripped. Ops of no dialect ("test.op") are.
+  bool opaque = false;
+  auto attrCheck = [&](Attribute a) { opaque |= isa<OpaqueAttr>(a); };
+  auto typeCheck = [&](Type t) { opaque |= isa<OpaqueType>(t); };
+  op->walk([&](Operation *inner) {
+    for (NamedAttribute attr : inner->getAttrs())
+      attr.getValue().walk(attrCheck, typeCheck);
+    if (Attribute properties = inner->getPropertiesAsAttribute())
+      properties.walk(attrCheck, typeCheck);
+    for (Type t : inner->getResultTypes())
+      t.walk(attrCheck, typeCheck);
+    for (Type t : inner->getOperandTypes())
+      t.walk(attrCheck, typeCheck);
+  });
+  if (opaque)
+    return 0;
   for (bool generic : {false, true})
     reparse(input, print(op.get(), generic), generic);
   if (hidet::fuzz::takeErrorCount() != 0)
