@@ -65,7 +65,11 @@ static void reparse(StringRef input, const std::string &text, bool generic) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = hidet::fuzz::context(hidet::fuzz::Dialects::Project);
-  StringRef input(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer reads up to a terminating NUL, which files read by the
+  // tools have and libFuzzer's bytes do not: the input is copied into a
+  // string, which has one.
+  std::string text(reinterpret_cast<const char *>(data), size);
+  StringRef input(text);
   OwningOpRef<Operation *> op = parseSourceString(input, &ctx);
   unsigned errors = hidet::fuzz::takeErrorCount();
   if (!op) {
