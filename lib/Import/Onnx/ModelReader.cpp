@@ -163,7 +163,35 @@ bool specializeInputs(onnx::ModelProto &model,
   return true;
 }
 
+/// Whether every node of the main graph reads only values defined before
+/// it: a graph input, an initializer or an earlier node's output. ONNX's
+/// shape inference (libonnx 1.12) dereferences the missing type of an
+/// undefined input (a Shape node reading an undefined value crashed it;
+/// found by hidet-onnx-fuzzer), so such graphs are rejected first.
+static bool inputsDefined(const onnx::GraphProto &graph, std::string &error) {
+  std::set<std::string> defined;
+  for (const onnx::ValueInfoProto &input : graph.input())
+    defined.insert(input.name());
+  for (const onnx::TensorProto &init : graph.initializer())
+    defined.insert(init.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &name : node.input())
+      if (!name.empty() && !defined.count(name)) {
+        error = "node '" + node.name() + "' (" + node.op_type() +
+                ") reads '" + name +
+                "', which no graph input, initializer or earlier node "
+                "defines";
+        return false;
+      }
+    for (const std::string &name : node.output())
+      defined.insert(name);
+  }
+  return true;
+}
+
 bool inferShapes(onnx::ModelProto &model, std::string &error) {
+  if (!inputsDefined(model.graph(), error))
+    return false;
   try {
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
                                         /*strict_mode_val=*/0,
