@@ -58,6 +58,18 @@ TEST(HostTensorTest, CastFollowsOnnx) {
   EXPECT_EQ(u8.getInts(), (llvm::SmallVector<int64_t>{255, 0}));
 }
 
+TEST(HostTensorTest, CheckedProductRejectsOverflowAndNegativeExtents) {
+  EXPECT_EQ(checkedProduct({}), 1);
+  EXPECT_EQ(checkedProduct({2, 3, 4}), 24);
+  EXPECT_EQ(checkedProduct({0, int64_t(1) << 62}), 0);
+  EXPECT_EQ(checkedProduct({int64_t(1) << 31, int64_t(1) << 31}),
+            int64_t(1) << 62);
+  // The extents of a damaged model hidet-onnx-fuzzer found.
+  EXPECT_FALSE(checkedProduct({71468255805441, 35184372088835}));
+  EXPECT_FALSE(checkedProduct({int64_t(1) << 32, int64_t(1) << 32}));
+  EXPECT_FALSE(checkedProduct({4, -1}));
+}
+
 TEST(HostTensorTest, MoveDataTransposes) {
   HostTensor t = HostTensor::fromInts(DType::I64, {2, 3}, {0, 1, 2, 3, 4, 5});
   HostTensor tt = moveData(t, {3, 2}, [](llvm::ArrayRef<int64_t> idx) {

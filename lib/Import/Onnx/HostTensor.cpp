@@ -7,6 +7,7 @@
 #include "HostTensor.h"
 
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cassert>
 #include <cmath>
@@ -87,6 +88,14 @@ int64_t product(llvm::ArrayRef<int64_t> values) {
   int64_t p = 1;
   for (int64_t v : values)
     p *= v;
+  return p;
+}
+
+std::optional<int64_t> checkedProduct(llvm::ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    if (v < 0 || llvm::MulOverflow(p, v, p))
+      return std::nullopt;
   return p;
 }
 
@@ -368,8 +377,7 @@ HostTensor moveData(const HostTensor &src, llvm::ArrayRef<int64_t> shape,
   return out;
 }
 
-HostTensor paddedWithZeros(const HostTensor &t,
-                           llvm::ArrayRef<int64_t> shape) {
+HostTensor paddedWithZeros(const HostTensor &t, llvm::ArrayRef<int64_t> shape) {
   HostTensor out = HostTensor::zeros(t.getDType(), shape);
   llvm::ArrayRef<int64_t> from = t.getShape();
   unsigned size = dtypeSize(t.getDType());

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,11 @@ int64_t linearIndex(llvm::ArrayRef<int64_t> index,
 /// Row-major strides of `shape`.
 llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 int64_t product(llvm::ArrayRef<int64_t> values);
+
+/// The product of `values` when none is negative and it fits in int64_t
+/// (a shape's element count), nothing otherwise. Shapes read from a model
+/// are checked with it before `product` is used on them.
+std::optional<int64_t> checkedProduct(llvm::ArrayRef<int64_t> values);
 
 } // namespace hidet::onnx_import
 

@@ -220,8 +220,8 @@ Value Importer::materialize(TensorValue &value) {
 Value Importer::weightArgument(TensorValue &value) {
   // A name unique among the weights, usable as a manifest token.
   std::string base = resourceKey(value.name), name = base;
-  for (int n = 1; llvm::any_of(externalWeights,
-                               [&](auto &w) { return w.name == name; });
+  for (int n = 1;
+       llvm::any_of(externalWeights, [&](auto &w) { return w.name == name; });
        ++n)
     name = base + "_" + std::to_string(n);
   RankedTensorType type = tensorType(value);
@@ -435,7 +435,8 @@ collectInferredShapes(const onnx::GraphProto &graph,
       }
       shape.push_back(dim.dim_value());
     }
-    if (known)
+    // An element count beyond int64 is no shape to import (a damaged model).
+    if (known && checkedProduct(shape))
       shapes[info.name()] = shape;
   }
 }
@@ -486,6 +487,12 @@ OwningOpRef<ModuleOp> Importer::run() {
     }
     for (const auto &dim : tt.shape().dim())
       v.shape.push_back(dim.dim_value());
+    if (!checkedProduct(v.shape)) {
+      emitError(fileLoc) << "graph input '" << input.name()
+                         << "' has a negative extent or more elements than "
+                            "int64 counts";
+      return nullptr;
+    }
     inputTypes.push_back(tensorType(v));
     inputNames.push_back(input.name());
     define(input.name(), std::move(v));

@@ -11,11 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Builders.h"
+
 #include "Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -68,7 +70,8 @@ LogicalResult convertReshape(NodeContext &ctx) {
     }
     if (d < 0)
       return ctx.emitError() << "Reshape to a negative dimension " << d;
-    known *= d;
+    if (llvm::MulOverflow(known, d, known))
+      return ctx.emitError() << "Reshape to more elements than int64 counts";
     shape.push_back(d);
   }
   if (inferred >= 0) {
