@@ -7,6 +7,7 @@
 #include "Buffers.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -133,6 +134,11 @@ static LogicalResult launchRoots(gpu::LaunchOp launch,
           return WalkResult::interrupt();
         continue;
       }
+      // A store through a pointer into global (or generic) memory writes
+      // where no buffer says.
+      if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(v.getType());
+          ptr && ptr.getAddressSpace() != 3)
+        return WalkResult::interrupt();
       if (!isGlobalBuffer(v))
         continue;
       Value root = hidet::fusion::rootOf(v);
