@@ -11,7 +11,6 @@
 
 #include "Hidet/Runtime/ManifestTypes.h"
 
-#include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -442,14 +441,6 @@ collectInferredShapes(const onnx::GraphProto &graph,
   }
 }
 
-/// The last opset of `domain` whose schemas libonnx has.
-static int64_t lastKnownOpset(const std::string &domain) {
-  const auto &ranges =
-      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-  auto it = ranges.find(domain.empty() ? onnx::ONNX_DOMAIN : domain);
-  return it == ranges.end() ? 0 : it->second.second;
-}
-
 OwningOpRef<ModuleOp> Importer::run() {
   if (opset == 0) {
     emitError(FileLineColLoc::get(context, modelPath, 0, 0))
@@ -544,32 +535,6 @@ OwningOpRef<ModuleOp> Importer::run() {
                        << "' reads '" << in
                        << "', which no earlier node, input or initializer "
                           "defines";
-        return nullptr;
-      }
-    }
-    // The converters read the inputs and outputs the op's schema requires;
-    // a damaged model may have fewer. libonnx knows the schemas up to its
-    // last opset: past it (opset 18's ReduceMax takes its axes as a second
-    // input) only the minimums, which later opsets keep, are checked.
-    if (const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
-            node.op_type(), static_cast<int>(opset), node.domain())) {
-      bool known = opset <= lastKnownOpset(node.domain());
-      auto outside = [&](int n, int lo, int hi) {
-        return n < lo || (known && n > hi);
-      };
-      if (outside(node.input_size(), schema->min_input(),
-                  schema->max_input()) ||
-          outside(node.output_size(), schema->min_output(),
-                  schema->max_output())) {
-        emitError(loc) << "node '"
-                       << (node.name().empty() ? node.op_type() : node.name())
-                       << "' (" << node.op_type() << ") has "
-                       << node.input_size() << " inputs and "
-                       << node.output_size() << " outputs; opset " << opset
-                       << " takes " << schema->min_input() << " to "
-                       << schema->max_input() << " inputs and "
-                       << schema->min_output() << " to " << schema->max_output()
-                       << " outputs";
         return nullptr;
       }
     }

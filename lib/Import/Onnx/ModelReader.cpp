@@ -10,6 +10,8 @@
 
 #include "ModelReader.h"
 
+#include "onnx/defs/schema.h"
+
 #include "onnx/defs/parser.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
@@ -19,6 +21,7 @@
 
 #include <exception>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace hidet::onnx_import {
@@ -163,34 +166,74 @@ bool specializeInputs(onnx::ModelProto &model,
   return true;
 }
 
-/// Whether every node of the main graph reads only values defined before
-/// it: a graph input, an initializer or an earlier node's output. ONNX's
-/// shape inference (libonnx 1.12) dereferences the missing type of an
-/// undefined input (a Shape node reading an undefined value crashed it;
-/// found by hidet-onnx-fuzzer), so such graphs are rejected first.
-static bool inputsDefined(const onnx::GraphProto &graph, std::string &error) {
+/// The last opset of `domain` whose schemas libonnx has.
+static int64_t lastKnownOpset(const std::string &domain) {
+  const auto &ranges =
+      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  auto it = ranges.find(domain.empty() ? onnx::ONNX_DOMAIN : domain);
+  return it == ranges.end() ? 0 : it->second.second;
+}
+
+/// Whether the main graph is well formed enough for ONNX's shape inference
+/// and the converters: every node reads only values defined before it (a
+/// graph input, an initializer or an earlier node's output), and has the
+/// number of inputs and outputs its op's schema takes. libonnx 1.12's
+/// inference dereferences an undefined input's type, and the converters
+/// read the inputs the schema requires (both found by hidet-onnx-fuzzer).
+/// libonnx knows
+/// the schemas up to its last opset: past it (opset 18's ReduceMax takes
+/// its axes as a second input) only the minimums, which later opsets keep,
+/// are checked.
+static bool checkGraph(const onnx::ModelProto &model, std::string &error) {
+  const onnx::GraphProto &graph = model.graph();
+  std::map<std::string, int64_t> opsets;
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    opsets[set.domain()] = set.version();
   std::set<std::string> defined;
   for (const onnx::ValueInfoProto &input : graph.input())
     defined.insert(input.name());
   for (const onnx::TensorProto &init : graph.initializer())
     defined.insert(init.name());
   for (const onnx::NodeProto &node : graph.node()) {
-    for (const std::string &name : node.input())
-      if (!name.empty() && !defined.count(name)) {
-        error = "node '" + node.name() + "' (" + node.op_type() +
-                ") reads '" + name +
+    std::string name = "node '" +
+                       (node.name().empty() ? node.op_type() : node.name()) +
+                       "' (" + node.op_type() + ")";
+    for (const std::string &input : node.input())
+      if (!input.empty() && !defined.count(input)) {
+        error = name + " reads '" + input +
                 "', which no graph input, initializer or earlier node "
                 "defines";
         return false;
       }
-    for (const std::string &name : node.output())
-      defined.insert(name);
+    int64_t opset = opsets[node.domain()];
+    if (const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+            node.op_type(), static_cast<int>(opset), node.domain())) {
+      bool known = opset <= lastKnownOpset(node.domain());
+      auto outside = [&](int n, int lo, int hi) {
+        return n < lo || (known && n > hi);
+      };
+      if (outside(node.input_size(), schema->min_input(),
+                  schema->max_input()) ||
+          outside(node.output_size(), schema->min_output(),
+                  schema->max_output())) {
+        error = name + " has " + std::to_string(node.input_size()) +
+                " inputs and " + std::to_string(node.output_size()) +
+                " outputs; opset " + std::to_string(opset) + " takes " +
+                std::to_string(schema->min_input()) + " to " +
+                std::to_string(schema->max_input()) + " inputs and " +
+                std::to_string(schema->min_output()) + " to " +
+                std::to_string(schema->max_output()) + " outputs";
+        return false;
+      }
+    }
+    for (const std::string &output : node.output())
+      defined.insert(output);
   }
   return true;
 }
 
 bool inferShapes(onnx::ModelProto &model, std::string &error) {
-  if (!inputsDefined(model.graph(), error))
+  if (!checkGraph(model, error))
     return false;
   try {
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
