@@ -352,10 +352,28 @@ Value addChannelBias(OpBuilder &b, Location loc, Value y, Value bias) {
 
 LogicalResult checkConvOperands(NodeContext &ctx) {
   const TensorValue &x = ctx.input(0), &w = ctx.input(1);
-  if (x.rank() < 3 || x.rank() > 5 || w.rank() != x.rank())
+  if (w.rank() != x.rank())
+    return ctx.emitError() << ctx.opType() << ": the filters have rank "
+                           << w.rank() << ", the input rank " << x.rank();
+  if (x.rank() < 3 || x.rank() > 5)
     return ctx.unsupported("of rank " + std::to_string(x.rank()));
   if (!isFloat(x.dtype))
     return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  return success();
+}
+
+LogicalResult checkWindowValues(NodeContext &ctx, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> dilations,
+                                ArrayRef<int64_t> pads) {
+  auto positive = [](int64_t v) { return v > 0; };
+  if (!llvm::all_of(kernel, positive) || !llvm::all_of(strides, positive) ||
+      !llvm::all_of(dilations, positive))
+    return ctx.emitError() << ctx.opType()
+                           << ": kernel extents, strides and dilations must "
+                              "be positive";
+  if (!llvm::all_of(pads, [](int64_t v) { return v >= 0; }))
+    return ctx.emitError() << ctx.opType() << ": pads must not be negative";
   return success();
 }
 
@@ -379,6 +397,8 @@ FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> spatial,
                            << ": kernel, strides, dilations or pads do not "
                               "match the input's spatial rank "
                            << n;
+  if (failed(checkWindowValues(ctx, w.kernel, w.strides, w.dilations, pads)))
+    return failure();
   std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
   for (size_t i = 0; i < n; ++i) {
     int64_t eff = (w.kernel[i] - 1) * w.dilations[i] + 1;

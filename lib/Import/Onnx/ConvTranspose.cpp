@@ -117,6 +117,9 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
     return ctx.emitError() << "ConvTranspose attributes do not match the "
                               "input's spatial rank "
                            << n;
+  if (failed(checkWindowValues(ctx, kernel, strides, dilations, pads)) ||
+      failed(checkWindowValues(ctx, {}, {}, {}, outPad)))
+    return failure();
   if (!outShape.empty() || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     // Pads from the output shape (SAME: the input times the stride).
     for (size_t i = 0; i < n; ++i) {

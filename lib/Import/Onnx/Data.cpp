@@ -126,6 +126,12 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
       return failure();
     fill = *t;
   }
+  std::optional<int64_t> count = checkedProduct(*shape);
+  if (!count || *count > kMaxFoldedElements)
+    return ctx.emitError() << "ConstantOfShape: the shape has a negative "
+                              "extent or more than "
+                           << kMaxFoldedElements
+                           << " elements, which the importer does not fold";
   HostTensor out = HostTensor::zeros(fill.getDType(), *shape);
   for (int64_t i = 0; i < out.getNumElements(); ++i) {
     if (isFloat(fill.getDType()))
@@ -148,8 +154,12 @@ LogicalResult convertRange(NodeContext &ctx) {
          d = delta->getDouble(0);
   if (d == 0)
     return ctx.emitError() << "Range with a zero delta";
-  int64_t n =
-      std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  double steps = std::ceil((l - s) / d);
+  if (!(steps <= static_cast<double>(kMaxFoldedElements)))
+    return ctx.emitError() << "Range of more than " << kMaxFoldedElements
+                           << " elements (or not a number), which the "
+                              "importer does not fold";
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(steps));
   HostTensor out = HostTensor::zeros(dtype, {n});
   for (int64_t i = 0; i < n; ++i)
     out.setDouble(i, s + i * d);

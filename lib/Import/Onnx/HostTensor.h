@@ -126,6 +126,11 @@ int64_t linearIndex(llvm::ArrayRef<int64_t> index,
 llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 int64_t product(llvm::ArrayRef<int64_t> values);
 
+/// The most elements a tensor computed at import (ConstantOfShape, Range)
+/// may have: 2^28, a GiB of f32, far beyond the shape arithmetic and masks
+/// that models fold, and short of what a damaged model asks a host for.
+constexpr int64_t kMaxFoldedElements = int64_t(1) << 28;
+
 /// The product of `values` when none is negative and it fits in int64_t
 /// (a shape's element count), nothing otherwise. Shapes read from a model
 /// are checked with it before `product` is used on them.

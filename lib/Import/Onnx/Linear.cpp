@@ -31,6 +31,9 @@ FailureOr<Value> matmul(NodeContext &ctx, Value a, Value bv) {
   SmallVector<int64_t> as(tensorTypeOf(a).getShape()),
       bs(tensorTypeOf(bv).getShape());
   Type elem = tensorTypeOf(a).getElementType();
+  if (as.empty() || bs.empty())
+    return ctx.emitError() << ctx.opType()
+                           << " takes tensors of rank 1 or more, not scalars";
   bool aVec = as.size() == 1, bVec = bs.size() == 1;
   if (aVec) {
     as.insert(as.begin(), 1);

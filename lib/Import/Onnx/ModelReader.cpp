@@ -22,6 +22,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace hidet::onnx_import {
@@ -180,10 +181,9 @@ static int64_t lastKnownOpset(const std::string &domain) {
 /// number of inputs and outputs its op's schema takes. libonnx 1.12's
 /// inference dereferences an undefined input's type, and the converters
 /// read the inputs the schema requires (both found by hidet-onnx-fuzzer).
-/// libonnx knows
-/// the schemas up to its last opset: past it (opset 18's ReduceMax takes
-/// its axes as a second input) only the minimums, which later opsets keep,
-/// are checked.
+/// libonnx knows the schemas up to its last opset: past it (opset 18's
+/// ReduceMax takes its axes as a second input) only the minimums, which
+/// later opsets keep, are checked.
 static bool checkGraph(const onnx::ModelProto &model, std::string &error) {
   const onnx::GraphProto &graph = model.graph();
   std::map<std::string, int64_t> opsets;
@@ -232,9 +232,84 @@ static bool checkGraph(const onnx::ModelProto &model, std::string &error) {
   return true;
 }
 
+/// Checks what libonnx 1.12's convolution and pooling shape inference
+/// assumes without checking, and fails the inference instead: with no
+/// `kernel_shape` attribute it takes the kernel from the weight's shape and
+/// indexes the input's spatial dimensions, strides and dilations by it, so a
+/// weight whose rank differs from the input's reads past them; and a zero
+/// stride divides by zero (the first found by hidet-onnx-fuzzer on a mutated
+/// QLinearConv model). `weight` is the weight's input index, or -1 for
+/// pooling.
+static void checkConvolution(onnx::InferenceContext &ctx, int weight) {
+  if (!onnx::hasInputShape(ctx, 0))
+    return;
+  int rank = ctx.getInputType(0)->tensor_type().shape().dim_size();
+  if (rank < 2)
+    fail_shape_inference("input has rank ", rank, "; at least 2 needed");
+  size_t spatial = static_cast<size_t>(rank - 2);
+  if (weight >= 0 && static_cast<size_t>(weight) < ctx.getNumInputs() &&
+      onnx::hasInputShape(ctx, weight)) {
+    int weightRank =
+        ctx.getInputType(weight)->tensor_type().shape().dim_size();
+    if (weightRank != rank)
+      fail_shape_inference("weight has rank ", weightRank,
+                           ", the input rank ", rank);
+  }
+  auto checkList = [&](const char *name, size_t size, bool positive) {
+    std::vector<int64_t> values;
+    if (!onnx::getRepeatedAttribute(ctx, name, values))
+      return;
+    if (values.size() != size)
+      fail_shape_inference("attribute ", name, " has ", values.size(),
+                           " values; ", size, " expected");
+    for (int64_t value : values)
+      if (positive && value < 1)
+        fail_shape_inference("attribute ", name, " has ", value,
+                             "; values must be positive");
+  };
+  checkList("kernel_shape", spatial, /*positive=*/true);
+  checkList("strides", spatial, /*positive=*/true);
+  checkList("dilations", spatial, /*positive=*/true);
+  checkList("pads", 2 * spatial, /*positive=*/false);
+  checkList("output_padding", spatial, /*positive=*/false);
+}
+
+/// Puts `checkConvolution` in front of the inference function of every
+/// version of the convolution and pooling schemas in libonnx's registry,
+/// once per process. The registry's schemas are owned by it and live for the
+/// process; there is no other hook to add checks to a schema's inference.
+static void guardConvolutionInference() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const std::pair<const char *, int> ops[] = {
+        {"Conv", 1},         {"ConvInteger", 1}, {"QLinearConv", 3},
+        {"ConvTranspose", 1}, {"AveragePool", -1}, {"MaxPool", -1},
+        {"LpPool", -1}};
+    for (auto [op, weight] : ops) {
+      int version = static_cast<int>(lastKnownOpset(""));
+      while (version > 0) {
+        const onnx::OpSchema *schema =
+            onnx::OpSchemaRegistry::Schema(op, version);
+        if (!schema)
+          break;
+        onnx::InferenceFunction infer =
+            schema->GetTypeAndShapeInferenceFunction();
+        const_cast<onnx::OpSchema *>(schema)->TypeAndShapeInferenceFunction(
+            [infer, weight = weight](onnx::InferenceContext &ctx) {
+              checkConvolution(ctx, weight);
+              if (infer)
+                infer(ctx);
+            });
+        version = schema->SinceVersion() - 1;
+      }
+    }
+  });
+}
+
 bool inferShapes(onnx::ModelProto &model, std::string &error) {
   if (!checkGraph(model, error))
     return false;
+  guardConvolutionInference();
   try {
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
                                         /*strict_mode_val=*/0,

@@ -24,6 +24,14 @@ struct Window {
   llvm::SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, out;
 };
 
+/// Fails with a message unless every kernel extent, stride and dilation is
+/// positive and every pad non-negative.
+mlir::LogicalResult checkWindowValues(NodeContext &ctx,
+                                      llvm::ArrayRef<int64_t> kernel,
+                                      llvm::ArrayRef<int64_t> strides,
+                                      llvm::ArrayRef<int64_t> dilations,
+                                      llvm::ArrayRef<int64_t> pads);
+
 /// Reads the node's window attributes for an input of `spatial` extents.
 /// With `ceilMode`, the trailing pad grows so that the last window fits.
 mlir::FailureOr<Window> windowOf(NodeContext &ctx,
