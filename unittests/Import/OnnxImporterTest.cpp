@@ -27,6 +27,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 using namespace hidet::onnx_import;
 
@@ -56,6 +57,27 @@ TEST(HostTensorTest, CastFollowsOnnx) {
   HostTensor u8 =
       HostTensor::fromInts(DType::I64, {2}, {255, 256}).cast(DType::U8);
   EXPECT_EQ(u8.getInts(), (llvm::SmallVector<int64_t>{255, 0}));
+}
+
+TEST(HostTensorTest, OutOfRangeValuesSaturate) {
+  // Folded int64 arithmetic past int64's range (found by hidet-onnx-fuzzer
+  // under UBSan): saturated, NaN as 0.
+  HostTensor i = HostTensor::zeros(DType::I64, {4});
+  i.setDouble(0, 1.6e19);
+  i.setDouble(1, -1.6e19);
+  i.setDouble(2, std::nan(""));
+  i.setDouble(3, -7.9);
+  EXPECT_EQ(i.getInts(),
+            (llvm::SmallVector<int64_t>{std::numeric_limits<int64_t>::max(),
+                                        std::numeric_limits<int64_t>::min(),
+                                        0, -7}));
+  HostTensor u = HostTensor::zeros(DType::U64, {3});
+  u.setDouble(0, 4e19);
+  u.setDouble(1, -1);
+  u.setDouble(2, 12.5);
+  EXPECT_EQ(u.getDouble(0), 0x1p64);
+  EXPECT_EQ(u.getDouble(1), 0);
+  EXPECT_EQ(u.getDouble(2), 12);
 }
 
 TEST(HostTensorTest, CheckedProductRejectsOverflowAndNegativeExtents) {

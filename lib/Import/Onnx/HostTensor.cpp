@@ -12,6 +12,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace hidet::onnx_import {
 
@@ -286,10 +287,19 @@ void HostTensor::setDouble(int64_t i, double value) {
   case DType::Bool:
     return store<uint8_t>(out, i, value != 0);
   case DType::U64:
+    // Out of range (ONNX leaves it undefined): saturated, NaN as 0.
+    if (!(value > 0))
+      return store<uint64_t>(out, i, 0);
+    if (value >= 0x1p64)
+      return store<uint64_t>(out, i, std::numeric_limits<uint64_t>::max());
     return store<uint64_t>(out, i, static_cast<uint64_t>(value));
   default:
     if (std::isnan(value))
-      value = 0;
+      return setInt(i, 0);
+    if (value >= 0x1p63)
+      return setInt(i, std::numeric_limits<int64_t>::max());
+    if (value < -0x1p63)
+      return setInt(i, std::numeric_limits<int64_t>::min());
     return setInt(i, static_cast<int64_t>(value));
   }
 }
