@@ -260,3 +260,44 @@ func.func @relu_pool(%x: tensor<2x3x3x8xf32>) -> tensor<2x8xf32> {
   } -> tensor<2x8xf32>
   return %s : tensor<2x8xf32>
 }
+
+// -----
+
+// Attention scores over 197 tokens, K^T a transpose of the keys (rows of
+// 64 f16, aligned) into rows of 197 (394 bytes, not a multiple of 16): the
+// batch matmul reads the keys through its indexing map instead (K-major B)
+// and the transpose is gone. The aligned transpose at 128 tokens stays a
+// transpose, and so does the unaligned one of keys laid out [token, head,
+// 64], which would move the batch dim (upstream's batch_matmul keeps it
+// first in every operand).
+// CHECK-DAG:   #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[BT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG:   #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @scores
+// CHECK-SAME:    (%[[Q:.*]]: tensor<12x197x64xf16>, %[[K:.*]]: tensor<12x197x64xf16>, %[[Q2:.*]]: tensor<12x128x64xf16>, %[[K2:.*]]: tensor<12x128x64xf16>, %[[K3:.*]]: tensor<197x12x64xf16>
+// CHECK-NOT:     linalg.transpose ins(%[[K]]
+// CHECK:         linalg.batch_matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[Q]], %[[K]] : tensor<12x197x64xf16>, tensor<12x197x64xf16>)
+// CHECK:         %[[K2T:.*]] = linalg.transpose ins(%[[K2]]
+// CHECK:         linalg.batch_matmul ins(%[[Q2]], %[[K2T]] : tensor<12x128x64xf16>, tensor<12x64x128xf16>)
+// CHECK:         %[[K3T:.*]] = linalg.transpose ins(%[[K3]]
+// CHECK:         linalg.batch_matmul ins(%[[Q]], %[[K3T]] : tensor<12x197x64xf16>, tensor<12x64x197xf16>)
+func.func @scores(%q: tensor<12x197x64xf16>, %k: tensor<12x197x64xf16>,
+                  %q2: tensor<12x128x64xf16>, %k2: tensor<12x128x64xf16>,
+                  %k3: tensor<197x12x64xf16>)
+    -> (tensor<12x197x197xf16>, tensor<12x128x128xf16>, tensor<12x197x197xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %et = tensor.empty() : tensor<12x64x197xf16>
+  %kt = linalg.transpose ins(%k : tensor<12x197x64xf16>) outs(%et : tensor<12x64x197xf16>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<12x197x197xf16>
+  %f = linalg.fill ins(%zero : f16) outs(%e : tensor<12x197x197xf16>) -> tensor<12x197x197xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<12x197x64xf16>, tensor<12x64x197xf16>) outs(%f : tensor<12x197x197xf16>) -> tensor<12x197x197xf16>
+  %et2 = tensor.empty() : tensor<12x64x128xf16>
+  %kt2 = linalg.transpose ins(%k2 : tensor<12x128x64xf16>) outs(%et2 : tensor<12x64x128xf16>) permutation = [0, 2, 1]
+  %e2 = tensor.empty() : tensor<12x128x128xf16>
+  %f2 = linalg.fill ins(%zero : f16) outs(%e2 : tensor<12x128x128xf16>) -> tensor<12x128x128xf16>
+  %s2 = linalg.batch_matmul ins(%q2, %kt2 : tensor<12x128x64xf16>, tensor<12x64x128xf16>) outs(%f2 : tensor<12x128x128xf16>) -> tensor<12x128x128xf16>
+  %kt3 = linalg.transpose ins(%k3 : tensor<197x12x64xf16>) outs(%et : tensor<12x64x197xf16>) permutation = [1, 2, 0]
+  %f3 = linalg.fill ins(%zero : f16) outs(%e : tensor<12x197x197xf16>) -> tensor<12x197x197xf16>
+  %o = linalg.batch_matmul ins(%q, %kt3 : tensor<12x197x64xf16>, tensor<12x64x197xf16>) outs(%f3 : tensor<12x197x197xf16>) -> tensor<12x197x197xf16>
+  return %s, %s2, %o : tensor<12x197x197xf16>, tensor<12x128x128xf16>, tensor<12x197x197xf16>
+}

@@ -491,7 +491,13 @@ def PropagateTransposes : Pass<"hidet-propagate-transposes",
     - a `tensor.pad` with a constant value pads the transpose's input;
     - `linalg.pooling_nchw_max` and `linalg.pooling_nchw_sum` of an NHWC
       tensor's transpose become the NHWC poolings;
-    - a transpose of a `linalg.fill` is a fill.
+    - a transpose of a `linalg.fill` is a fill;
+    - a transpose that a `linalg.matmul` or `linalg.batch_matmul` reads is
+      read through the contraction's indexing map instead, when the
+      transpose's rows are not a multiple of 16 bytes and its input's are
+      (attention's K^T over 197 tokens): the GEMM templates then load the
+      input with aligned vectors. Aligned transposes stay, for the
+      templates that read one layout only (wgmma's N-major B).
 
     A transpose that meets no inverse (a graph output, a reduction, a
     contraction's operand) then moves up through a pad or a collapse_shape
