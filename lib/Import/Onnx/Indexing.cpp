@@ -245,6 +245,28 @@ LogicalResult convertGather(NodeContext &ctx) {
     return success();
   }
   OpBuilder &b = ctx.builder();
+  if (indices.constant && indices.constant->getNumElements() == 1) {
+    // One known index (a transformer's query, key and value picked from a
+    // stacked projection): a slice of the data, which later passes see
+    // through, instead of a copy that reads it element by element.
+    int64_t k = indices.constant->getInt(0);
+    if (k < -extent || k >= extent)
+      return ctx.emitError() << "Gather index " << k
+                             << " out of range for extent " << extent;
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+        strides(rank, b.getIndexAttr(1)), sizes;
+    offsets[*axis] = b.getIndexAttr(k < 0 ? k + extent : k);
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(b.getIndexAttr(d == *axis ? 1 : data.shape[d]));
+    SmallVector<int64_t> sliceShape(data.shape);
+    sliceShape[*axis] = 1;
+    auto type = RankedTensorType::get(
+        sliceShape, ctx.getImporter().elementType(data.dtype));
+    Value slice = tensor::ExtractSliceOp::create(
+        b, ctx.getLoc(), type, ctx.value(0), offsets, sizes, strides);
+    ctx.setOutput(0, reshape(b, ctx.getLoc(), slice, shape), data.dtype);
+    return success();
+  }
   int64_t outRank = shape.size();
   SmallVector<AffineExpr> idxExprs;
   for (int64_t d = 0; d < q; ++d)
