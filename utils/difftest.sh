@@ -7,6 +7,7 @@
 #
 #   utils/difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]
 #   utils/difftest.sh --report OUT    # the report of a run cut short
+#   utils/difftest.sh --shrink SEED OUT [TOOLS]
 #
 # Seeds FIRST .. FIRST+COUNT-1. TOOLS holds bin/{hidet-random-graph,
 # hidet-compile,hidet-run} and lib/ (default: build; utils/static-tools.sh
@@ -20,6 +21,12 @@
 #                 and each kind of kernel (which templates, fused epilogues
 #                 and rule-based kernels ran).
 # The exit status is 1 when any graph failed.
+#
+# --shrink takes a failing seed to the fewest generator steps that fail the
+# same way (--ops), then leaves out each step the failure does not need
+# (--drop), and writes OUT/seed-SEED.test.mlir: the graph as a lit test
+# (GPU against CPU) to commit under test/Integration/GPU, and its tools'
+# output in OUT/seed-SEED.log. Exit status 1 when the seed passes.
 set -uo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -71,41 +78,36 @@ report() {
   [ "$fails" -eq 0 ]
 }
 
-if [ "${1:-}" = --report ]; then
-  report "${2:?usage: difftest.sh --report OUT}"
-  exit
-fi
-first="${1:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
-count="${2:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
-out="${3:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
-tools="${4:-$src/build}"
-jobs="${5:-$(nproc)}"
-mkdir -p "$out/lines" "$out/failures"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# The verdict on the graph DIR/g.mlir (pass, cpu-compile, gpu-compile,
+# mismatch or run), its tools' output in DIR/log and the GPU kernels in
+# DIR/run.json; the inputs drawn from SEED.
+check() {
+  local d=$1 s=$2
+  if ! timeout 300 "$tools/bin/hidet-compile" "$d/g.mlir" --target=cpu \
+      -o "$d/cpu.so" > "$d/log" 2>&1; then
+    echo cpu-compile
+  elif ! timeout 300 "$tools/bin/hidet-compile" "$d/g.mlir" \
+      --runtime-dir="$tools/lib" -o "$d/gpu.so" >> "$d/log" 2>&1; then
+    echo gpu-compile
+  elif ! timeout 300 "$tools/bin/hidet-run" "$d/gpu.so" --ref "$d/cpu.so" \
+      --reps 0 --profile 1 --seed "$s" --json "$d/run.json" >> "$d/log" 2>&1
+  then
+    if grep -q "FAIL" "$d/log"; then echo mismatch; else echo run; fi
+  else
+    echo pass
+  fi
+}
 
 one() {
-  local s=$1 d="$work/$1" verdict=pass
+  local s=$1 d="$work/$1"
   mkdir -p "$d"
   local summary
   summary=$("$tools/bin/hidet-random-graph" --seed="$s" --summary \
     -o "$d/g.mlir" 2>&1 >/dev/null) || summary="generator failed"
   local dtype
   dtype=$(sed -n 's/.*--dtype=\([a-z0-9]*\).*/\1/p' "$d/g.mlir" | head -1)
-  if ! timeout 300 "$tools/bin/hidet-compile" "$d/g.mlir" --target=cpu \
-      -o "$d/cpu.so" > "$d/log" 2>&1; then
-    verdict=cpu-compile
-  elif ! timeout 300 "$tools/bin/hidet-compile" "$d/g.mlir" \
-      --runtime-dir="$tools/lib" -o "$d/gpu.so" >> "$d/log" 2>&1; then
-    verdict=gpu-compile
-  else
-    timeout 300 "$tools/bin/hidet-run" "$d/gpu.so" --ref "$d/cpu.so" \
-      --reps 0 --profile 1 --seed "$s" --json "$d/run.json" >> "$d/log" 2>&1
-    local rc=$?
-    if [ $rc -ne 0 ]; then
-      if grep -q "FAIL" "$d/log"; then verdict=mismatch; else verdict=run; fi
-    fi
-  fi
+  local verdict
+  verdict=$(check "$d" "$s")
   local kernels=""
   if [ -f "$d/run.json" ]; then
     kernels=$(grep -o '"kernel": *"[^"]*"' "$d/run.json" |
@@ -120,7 +122,81 @@ one() {
   fi
   rm -rf "$d"
 }
-export -f one
+
+# Shrinks the failing graph of seed S: the fewest steps (--ops) that fail
+# the same way, then each step left out (--drop) that the failure does not
+# need; writes OUT/seed-S.test.mlir, a lit test of the result.
+shrink() {
+  local s=$1 d="$work/shrink"
+  mkdir -p "$d"
+  "$tools/bin/hidet-random-graph" --seed="$s" -o "$d/g.mlir" || return 2
+  local header dtype ops want
+  header=$(head -1 "$d/g.mlir")
+  dtype=$(echo "$header" | sed -n 's/.*--dtype=\([a-z0-9]*\).*/\1/p')
+  ops=$(echo "$header" | sed -n 's/.*--ops=\([0-9]*\).*/\1/p')
+  want=$(check "$d" "$s")
+  if [ "$want" = pass ]; then
+    echo "difftest: seed $s passes; nothing to shrink" >&2
+    return 1
+  fi
+  echo "difftest: seed $s: $want with $ops steps" >&2
+  # Tries `--ops=$1 --drop=$2`: 0 when it fails as the whole graph does.
+  try() {
+    local drop=${2:+--drop=$2}
+    "$tools/bin/hidet-random-graph" --seed="$s" --dtype="$dtype" --ops="$1" \
+      $drop -o "$d/g.mlir" && [ "$(check "$d" "$s")" = "$want" ]
+  }
+  local k
+  for ((k = 1; k < ops; ++k)); do
+    try "$k" "" && break
+  done
+  local drops="" i
+  for ((i = 0; i < k; ++i)); do
+    try "$k" "${drops:+$drops,}$i" && drops="${drops:+$drops,}$i"
+  done
+  try "$k" "$drops" || return 2
+  echo "difftest: seed $s shrunk to --ops=$k${drops:+ --drop=$drops}" >&2
+  local test="$out/seed-$s.test.mlir"
+  {
+    echo "// A random graph (hidet-random-graph --seed=$s, $want on the GPU"
+    echo "// against the CPU), shrunk by utils/difftest.sh --shrink."
+    echo "// REQUIRES: cuda"
+    echo "// RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs"
+    echo "// RUN: hidet-compile %s --target=cpu -o %t.cpu.so"
+    echo "// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --seed $s | FileCheck %s"
+    echo "// CHECK: graph PASS"
+    echo
+    cat "$d/g.mlir"
+  } > "$test"
+  cp "$d/log" "$out/seed-$s.log"
+  echo "$test"
+}
+
+if [ "${1:-}" = --report ]; then
+  report "${2:?usage: difftest.sh --report OUT}"
+  exit
+fi
+if [ "${1:-}" = --shrink ]; then
+  usage="usage: difftest.sh --shrink SEED OUT [TOOLS]"
+  seed="${2:?$usage}"
+  out="${3:?$usage}"
+  tools="${4:-$src/build}"
+  mkdir -p "$out"
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  shrink "$seed"
+  exit
+fi
+first="${1:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
+count="${2:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
+out="${3:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
+tools="${4:-$src/build}"
+jobs="${5:-$(nproc)}"
+mkdir -p "$out/lines" "$out/failures"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+export -f one check
 export tools work out
 seq "$first" $((first + count - 1)) | xargs -P "$jobs" -I{} bash -c 'one {}'
 

@@ -46,6 +46,12 @@ static cl::opt<std::string> eltOpt(
     cl::init(""));
 static cl::opt<std::string> outputOpt("o", cl::desc("Output file"),
                                       cl::value_desc("file"), cl::init("-"));
+static cl::list<unsigned> dropOpt(
+    "drop",
+    cl::desc("Steps (0-based, below --ops) to leave out: each is drawn, so "
+             "that the later steps draw as before, and then discarded "
+             "(utils/difftest.sh --shrink)"),
+    cl::CommaSeparated);
 static cl::opt<bool> summaryOpt(
     "summary",
     cl::desc("Print a line naming the graph's ops to standard error"),
@@ -62,7 +68,7 @@ class Graph {
 public:
   Graph(uint64_t seed, std::string elt) : rng(seed), elt(std::move(elt)) {}
 
-  std::string build(unsigned ops) {
+  std::string build(unsigned ops, ArrayRef<unsigned> drop = {}) {
     // One or two graph inputs, of rank 2 to 4.
     unsigned inputs = pick(1, 2);
     for (unsigned i = 0; i < inputs; ++i) {
@@ -73,8 +79,23 @@ public:
         shape[0] = 64 * pick(2, 24);
       live.push_back(input(shape));
     }
-    for (unsigned i = 0; i < ops; ++i)
+    for (unsigned i = 0; i < ops; ++i) {
+      if (!llvm::is_contained(drop, i)) {
+        step();
+        continue;
+      }
+      // Drawn and discarded: the random stream moves on as if it stayed.
+      std::string bodyBefore = body;
+      std::vector<std::string> argsBefore = argTypes;
+      std::vector<Value> liveBefore = live;
+      std::map<std::string, unsigned> usedBefore = used, countsBefore = counts;
       step();
+      body = std::move(bodyBefore);
+      argTypes = std::move(argsBefore);
+      live = std::move(liveBefore);
+      used = std::move(usedBefore);
+      counts = std::move(countsBefore);
+    }
     // An output is computed, never an input passed through.
     if (isArg(live.back().name)) {
       Value x = live.back();
@@ -637,7 +658,13 @@ int main(int argc, char **argv) {
   }
   unsigned ops = opsOpt ? opsOpt : 2 + pre() % 6;
   Graph graph(seedOpt, elt);
-  std::string text = graph.build(ops);
+  for (unsigned d : dropOpt)
+    if (d >= ops) {
+      WithColor::error() << "--drop=" << d << " is not a step below --ops="
+                         << ops << "\n";
+      return 1;
+    }
+  std::string text = graph.build(ops, dropOpt);
   std::error_code ec;
   ToolOutputFile out(outputOpt, ec, sys::fs::OF_Text);
   if (ec) {
@@ -645,8 +672,11 @@ int main(int argc, char **argv) {
                        << "\n";
     return 1;
   }
+  std::string drops;
+  for (unsigned d : dropOpt)
+    drops += (drops.empty() ? " --drop=" : ",") + std::to_string(d);
   out.os() << "// hidet-random-graph --seed=" << seedOpt << " --dtype=" << elt
-           << " --ops=" << ops << "\n"
+           << " --ops=" << ops << drops << "\n"
            << text;
   out.keep();
   if (summaryOpt)
