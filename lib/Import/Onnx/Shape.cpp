@@ -180,6 +180,13 @@ LogicalResult convertConcat(NodeContext &ctx) {
     const TensorValue &in = ctx.input(i);
     if (in.rank() != rank)
       return ctx.emitError() << "Concat inputs of different ranks";
+    if (in.dtype != first.dtype)
+      return ctx.emitError() << "Concat inputs of different element types";
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis && in.shape[d] != first.shape[d])
+        return ctx.emitError()
+               << "Concat input " << i << " has extent " << in.shape[d]
+               << " in dim " << d << ", input 0 has " << first.shape[d];
     shape[*axis] += in.shape[*axis];
   }
   if (ctx.allInputsKnown() && ctx.canFold(shape)) {
