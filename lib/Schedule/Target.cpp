@@ -20,20 +20,22 @@ struct ChipRow {
   int64_t sharedKiBPerBlock;
   int64_t maxThreadsPerSM;
   int64_t maxBlocksPerSM;
+  int64_t l2MiB;
   bool tma;
   bool wgmma;
 };
 } // namespace
 
 // CUDA C Programming Guide, "Technical Specifications per Compute
-// Capability"; the SM counts are those of the A100 SXM (sm_80), the A40
-// (sm_86), the L40S (sm_89) and the H100 SXM (sm_90, sm_90a).
+// Capability"; the SM counts and L2 sizes are those of the A100 SXM (sm_80,
+// 40 MiB), the A40 (sm_86, 6 MiB), the L40S (sm_89, 96 MiB) and the H100
+// SXM (sm_90, sm_90a, 50 MiB), from their datasheets.
 static constexpr ChipRow kChips[] = {
-    {"sm_80", 108, 164, 163, 2048, 32, false, false},
-    {"sm_86", 84, 100, 99, 1536, 16, false, false},
-    {"sm_89", 142, 100, 99, 1536, 24, false, false},
-    {"sm_90", 132, 228, 227, 2048, 32, true, false},
-    {"sm_90a", 132, 228, 227, 2048, 32, true, true},
+    {"sm_80", 108, 164, 163, 2048, 32, 40, false, false},
+    {"sm_86", 84, 100, 99, 1536, 16, 6, false, false},
+    {"sm_89", 142, 100, 99, 1536, 24, 96, false, false},
+    {"sm_90", 132, 228, 227, 2048, 32, 50, true, false},
+    {"sm_90a", 132, 228, 227, 2048, 32, 50, true, true},
 };
 
 std::optional<TargetLimits>
@@ -48,6 +50,7 @@ hidet::schedule::targetForChip(const std::string &chip) {
     t.maxSharedBytesPerBlock = row.sharedKiBPerBlock * 1024;
     t.maxThreadsPerSM = row.maxThreadsPerSM;
     t.maxBlocksPerSM = row.maxBlocksPerSM;
+    t.l2Bytes = row.l2MiB * 1024 * 1024;
     t.hasAsyncCopy = true;
     t.hasTma = row.tma;
     t.hasWgmma = row.wgmma;

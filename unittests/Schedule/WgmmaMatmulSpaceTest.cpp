@@ -106,6 +106,12 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   EXPECT_TRUE(wide.persistent);
   EXPECT_TRUE(wide.pingpong);
   EXPECT_FALSE(big.persistent);
+  // A B of 77 MB (GPT-2's lm_head) does not stay in L2 for the pingpong
+  // tiles' second reads: persistent 128 x 256 tiles.
+  WgmmaMatmulSchedule head = defaultWgmmaSchedule(1, 4096, 50257, 768, h100);
+  EXPECT_EQ(head.block, (std::array<int64_t, 2>{128, 256}));
+  EXPECT_TRUE(head.persistent);
+  EXPECT_FALSE(head.pingpong);
   EXPECT_FALSE(defaultWgmmaSchedule(1, 4096, 768, 768, h100).persistent);
   // 64 output channels (a convolution's N): 128 x 64 tiles.
   EXPECT_EQ(defaultWgmmaSchedule(1, 32 * 56 * 56, 64, 576, h100).block,

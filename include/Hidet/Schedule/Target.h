@@ -42,6 +42,8 @@ struct TargetLimits {
   int64_t sharedBytesPerSM = 228 * 1024;
   int64_t maxThreadsPerSM = 2048;
   int64_t maxBlocksPerSM = 32;
+  /// The L2 cache, which operands re-read by many blocks are served from.
+  int64_t l2Bytes = 50 * 1024 * 1024;
   /// cp.async (sm_80 and later).
   bool hasAsyncCopy = true;
   /// The bulk tensor copy engine, TMA (sm_90 and later).
