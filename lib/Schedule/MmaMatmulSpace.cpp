@@ -136,6 +136,10 @@ hidet::schedule::defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
     }
     if (mma == kMmaTF32)
       c.block[2] /= 2;
+    // Fewer stages where the chip's shared memory does not hold them all
+    // beside the epilogue chunks (sm_86 and sm_89: 99 KiB a block).
+    while (c.stages > 2 && !checkMmaSchedule(c, &limits).empty())
+      --c.stages;
     return c;
   };
   bool fallback = true;

@@ -2,15 +2,16 @@
 
 // A tensor-core matmul with a 4-stage schedule, through the whole GPU
 // pipeline to PTX: its K loop is pipelined by hidet-pipeline-shared-copies
-// and its 4 x (128 x 32 + 32 x 128) f16 tiles (64 KiB, past the 48 KiB of
-// static shared memory) live in dynamic shared memory (PTX's `.extern
-// .shared` array, after any static variables), sized at launch.
+// and its 4 x (128 x 32 + 32 x 128) f16 tiles (64 KiB) and the 4 warps'
+// epilogue chunks (18 KiB), past the 48 KiB of static shared memory, live
+// in dynamic shared memory (PTX's `.extern .shared` array, after any
+// static variables), sized at launch.
 // The PTX has 16-byte cp.async copies, three commit groups before the loop
 // (the prologue), a wait until at most two groups are pending and one
 // barrier per K step, ldmatrix and mma.sync, and a wait for all groups
 // after the loop.
 // CHECK-LABEL: llvm.func @mm(
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(65536 : i32) : i32
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.constant(83968 : i32) : i32
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @mm_mma::@mm_mma {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // CHECK:       gpu.binary @mm_mma
 // CHECK-SAME:    .target sm_90a

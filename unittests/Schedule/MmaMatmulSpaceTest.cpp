@@ -109,19 +109,21 @@ TEST(MmaMatmulSpace, HeuristicFollowsShapeClasses) {
 
 TEST(MmaMatmulSpace, AsyncCopyStages) {
   TargetLimits h100 = TargetLimits::h100();
-  // Three cp.async stages of 128 x 128 x 32 f16 tiles take 48 KiB; no
-  // staging registers.
+  // Three cp.async stages of 128 x 128 x 32 f16 tiles take 48 KiB, and the
+  // 4 warps' epilogue chunks (16 rows of 64 + 8 f32) 18 KiB; no staging
+  // registers.
   MmaMatmulSchedule s = make({128, 128, 32}, {64, 64});
   s.stages = 3;
-  EXPECT_EQ(s.sharedBytes(), 48 * 1024);
+  EXPECT_EQ(s.epilogueBytes(), 18 * 1024);
+  EXPECT_EQ(s.sharedBytes(), 66 * 1024);
   EXPECT_EQ(checkMmaSchedule(s, &h100), "");
   MmaMatmulSchedule staged = make({128, 128, 32}, {64, 64});
   EXPECT_LT(s.estimatedRegisters(), staged.estimatedRegisters());
-  // Eight stages of 128 x 128 x 64 take 256 KiB, past the 227 KiB a block
-  // of the H100 may opt into.
+  // Eight stages of 128 x 128 x 64 take 256 KiB (and the chunks 18), past
+  // the 227 KiB a block of the H100 may opt into.
   s.block[2] = 64;
   s.stages = 8;
-  EXPECT_NE(checkMmaSchedule(s, &h100).find("262144 bytes of shared memory"),
+  EXPECT_NE(checkMmaSchedule(s, &h100).find("280576 bytes of shared memory"),
             std::string::npos);
   s.stages = 1;
   EXPECT_NE(checkMmaSchedule(s).find("stages must be 0"), std::string::npos);
@@ -154,10 +156,11 @@ TEST(MmaMatmulSpace, TF32SpaceAndHeuristic) {
     EXPECT_EQ(s.elementBytes(), 4);
     EXPECT_EQ(checkMmaSchedule(s, &h100), "");
   }
-  // f32 tiles take twice the shared memory: 4 stages of 256 x 128 x 64
-  // fit in f16 (192 KiB), not in f32.
+  // f32 tiles take twice the shared memory: 3 stages of 256 x 128 x 64
+  // fit in f16 (144 KiB, and 36 KiB of the 8 warps' epilogue chunks), not
+  // in f32.
   MmaMatmulSchedule deep = make({256, 128, 64}, {64, 64});
-  deep.stages = 4;
+  deep.stages = 3;
   EXPECT_TRUE(contains(enumerateMmaSpace(h100), deep));
   deep.mma = kMmaTF32;
   EXPECT_FALSE(contains(space, deep));
@@ -194,20 +197,22 @@ TEST(MmaMatmulSpace, ChecksNameTheField) {
   odd.mma = {16, 8, 4};
   EXPECT_TRUE(has(why(odd, nullptr), "mma must be [16, 8, 16] (f16/bf16) or "
                                      "[16, 8, 8] (tf32), got [16, 8, 4]"));
-  // tf32 tiles are f32: 4 stages of 256 x 128 x 64 need 384 KiB.
+  // tf32 tiles are f32: 4 stages of 256 x 128 x 64 need 384 KiB (and 36
+  // KiB of epilogue chunks).
   MmaMatmulSchedule tf32 = make({256, 128, 64}, {64, 64});
   tf32.mma = kMmaTF32;
   tf32.stages = 4;
-  EXPECT_TRUE(has(why(tf32, &h100), "393216 bytes of shared memory"));
+  EXPECT_TRUE(has(why(tf32, &h100), "430080 bytes of shared memory"));
   tf32.block[2] = 16;
   EXPECT_EQ(why(tf32, &h100), "");
   MmaMatmulSchedule split = make({128, 128, 32}, {64, 32});
   split.grid.splitK = 100;
   EXPECT_TRUE(has(why(split, nullptr), "split_k must be in [1, 64]"));
-  // 8 stages of 256 x 256 x 64 tiles need 512 KiB of shared memory.
+  // 8 stages of 256 x 256 x 64 tiles need 512 KiB of shared memory, and
+  // the 16 warps' epilogue chunks 72 KiB.
   MmaMatmulSchedule huge = make({256, 256, 64}, {64, 64});
   huge.stages = 8;
-  EXPECT_TRUE(has(why(huge, &h100), "524288 bytes of shared memory"));
+  EXPECT_TRUE(has(why(huge, &h100), "598016 bytes of shared memory"));
   // A 128 x 128 warp tile: 256 accumulators per thread.
   MmaMatmulSchedule heavy = make({128, 128, 32}, {128, 128});
   EXPECT_EQ(why(heavy, nullptr), "");

@@ -44,9 +44,20 @@ struct MmaMatmulSchedule {
   int64_t elementBytes() const { return mma[2] == 8 ? 4 : 2; }
   /// Shared-memory stages of the A and B tiles.
   int64_t sharedStages() const { return stages == 0 ? 2 : stages; }
-  /// Shared memory of the A and B tiles, all stages, in bytes.
+  /// Extra f32 columns of a warp's epilogue rows in shared memory, which
+  /// spread the fragment's 8 rows over the banks.
+  static constexpr int64_t kEpiloguePad = 8;
+  /// Shared memory of the warps' epilogue chunks: 16 rows of the warp's
+  /// tile each, in f32, through which the results go to C in coalesced
+  /// rows.
+  int64_t epilogueBytes() const {
+    return numWarps() * 16 * (warp[1] + kEpiloguePad) * 4;
+  }
+  /// Shared memory of the A and B tiles, all stages, and the epilogue
+  /// chunks, in bytes.
   int64_t sharedBytes() const {
-    return sharedStages() * (block[0] + block[1]) * block[2] * elementBytes();
+    return sharedStages() * (block[0] + block[1]) * block[2] * elementBytes() +
+           epilogueBytes();
   }
   /// Registers per thread: f32 accumulators, A and B fragments of one k
   /// step, the staged global loads, and a reserve for addresses.

@@ -168,6 +168,8 @@ private:
   /// The ldmatrix matrix and row this lane addresses.
   mlir::Value matrix, matrixRow;
   mlir::Value accFlat, aFrag, bFrag;
+  /// The warps' epilogue chunks in shared memory: [warps][16][WN + pad] f32.
+  mlir::Value chunks;
   TileCopy copyA, copyB;
 };
 
