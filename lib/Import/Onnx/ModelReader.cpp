@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -274,18 +275,40 @@ static void checkConvolution(onnx::InferenceContext &ctx, int weight) {
   checkList("output_padding", spatial, /*positive=*/false);
 }
 
-/// Puts `checkConvolution` in front of the inference function of every
-/// version of the convolution and pooling schemas in libonnx's registry,
-/// once per process. The registry's schemas are owned by it and live for the
-/// process; there is no other hook to add checks to a schema's inference.
-static void guardConvolutionInference() {
+/// Checks that Gemm's A and B are matrices: libonnx 1.12's Gemm inference
+/// reads their second dim whatever their rank (found by hidet-onnx-fuzzer
+/// on a mutated opset-6 Gemm whose B had one dim).
+static void checkGemm(onnx::InferenceContext &ctx) {
+  for (size_t i = 0; i < 2 && i < ctx.getNumInputs(); ++i) {
+    if (!onnx::hasInputShape(ctx, i))
+      continue;
+    int rank = ctx.getInputType(i)->tensor_type().shape().dim_size();
+    if (rank != 2)
+      fail_shape_inference("Gemm input ", i, " has rank ", rank,
+                           "; it must be a matrix");
+  }
+}
+
+/// Puts a check in front of the inference function of every version of
+/// the schemas whose libonnx 1.12 inference trusts its inputs (convolution,
+/// pooling and Gemm), once per process. The registry's schemas are owned
+/// by it and live for the process; there is no other hook to add checks to
+/// a schema's inference.
+static void guardInference() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const std::pair<const char *, int> ops[] = {
-        {"Conv", 1},         {"ConvInteger", 1}, {"QLinearConv", 3},
-        {"ConvTranspose", 1}, {"AveragePool", -1}, {"MaxPool", -1},
-        {"LpPool", -1}};
-    for (auto [op, weight] : ops) {
+    using Check = std::function<void(onnx::InferenceContext &)>;
+    auto conv = [](int weight) -> Check {
+      return [weight](onnx::InferenceContext &ctx) {
+        checkConvolution(ctx, weight);
+      };
+    };
+    const std::pair<const char *, Check> ops[] = {
+        {"Conv", conv(1)},         {"ConvInteger", conv(1)},
+        {"QLinearConv", conv(3)},  {"ConvTranspose", conv(1)},
+        {"AveragePool", conv(-1)}, {"MaxPool", conv(-1)},
+        {"LpPool", conv(-1)},      {"Gemm", checkGemm}};
+    for (const auto &[op, check] : ops) {
       int version = static_cast<int>(lastKnownOpset(""));
       while (version > 0) {
         const onnx::OpSchema *schema =
@@ -295,8 +318,8 @@ static void guardConvolutionInference() {
         onnx::InferenceFunction infer =
             schema->GetTypeAndShapeInferenceFunction();
         const_cast<onnx::OpSchema *>(schema)->TypeAndShapeInferenceFunction(
-            [infer, weight = weight](onnx::InferenceContext &ctx) {
-              checkConvolution(ctx, weight);
+            [infer, check = check](onnx::InferenceContext &ctx) {
+              check(ctx);
               if (infer)
                 infer(ctx);
             });
@@ -309,7 +332,7 @@ static void guardConvolutionInference() {
 bool inferShapes(onnx::ModelProto &model, std::string &error) {
   if (!checkGraph(model, error))
     return false;
-  guardConvolutionInference();
+  guardInference();
   try {
     onnx::ShapeInferenceOptions options(/*check_type_val=*/false,
                                         /*strict_mode_val=*/0,
