@@ -211,6 +211,8 @@ LogicalResult convertConv(NodeContext &ctx) {
     return failure();
   int64_t group = ctx.attrInt("group", 1);
   int64_t n = x.shape[0], c = x.shape[1], m = wv.shape[0];
+  if (group < 1)
+    return ctx.emitError() << "Conv: group must be positive, got " << group;
   if (c % group || m % group || wv.shape[1] * group != c)
     return ctx.emitError() << "Conv: " << c << " input channels, " << m
                            << " filters of " << wv.shape[1]
