@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -156,6 +157,9 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   if (static_cast<int64_t>(perm.size()) != rank)
     return ctx.emitError() << "Transpose perm has " << perm.size()
                            << " entries for a rank-" << rank << " input";
+  if (!isPermutationVector(perm))
+    return ctx.emitError() << "Transpose perm is not a permutation of 0 to "
+                           << rank - 1;
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(in.shape[p]);
