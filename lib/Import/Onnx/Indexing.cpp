@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -78,6 +79,8 @@ LogicalResult convertSplit(NodeContext &ctx) {
   if (split.empty()) {
     // Equal parts; from opset 18 `num_outputs` may leave a smaller last one.
     int64_t parts = ctx.attrInt("num_outputs", n);
+    if (parts < 1)
+      return ctx.emitError() << "Split into " << parts << " parts";
     int64_t chunk = (extent + parts - 1) / parts;
     for (int64_t i = 0, left = extent; i < parts; ++i, left -= chunk)
       split.push_back(std::min(chunk, left));
@@ -85,6 +88,13 @@ LogicalResult convertSplit(NodeContext &ctx) {
   if (split.size() != n)
     return ctx.emitError() << "Split into " << split.size() << " parts with "
                            << n << " outputs";
+  int64_t total = 0;
+  for (int64_t part : split)
+    if (part < 0 || llvm::AddOverflow(total, part, total))
+      return ctx.emitError() << "Split parts must not be negative";
+  if (total != extent)
+    return ctx.emitError() << "Split parts sum to " << total
+                           << ", the axis has " << extent;
   int64_t offset = 0;
   for (unsigned i = 0; i < n; ++i) {
     SmallVector<int64_t> starts(in.rank(), 0), sizes(in.shape),
@@ -94,9 +104,6 @@ LogicalResult convertSplit(NodeContext &ctx) {
     offset += split[i];
     sliceOutput(ctx, i, starts, sizes, steps);
   }
-  if (offset != extent)
-    return ctx.emitError() << "Split parts sum to " << offset
-                           << ", the axis has " << extent;
   return success();
 }
 
