@@ -226,6 +226,19 @@ static bool checkGraph(const onnx::ModelProto &model, std::string &error) {
                 std::to_string(schema->max_output()) + " outputs";
         return false;
       }
+      // A required input given as "" (the absent optional input's
+      // spelling) is no value either.
+      const std::vector<onnx::OpSchema::FormalParameter> &formals =
+          schema->inputs();
+      for (int i = 0; i < node.input_size() &&
+                      i < static_cast<int>(formals.size());
+           ++i)
+        if (node.input(i).empty() &&
+            formals[i].GetOption() == onnx::OpSchema::Single) {
+          error = name + " gives no value for its required input " +
+                  std::to_string(i) + " ('" + formals[i].GetName() + "')";
+          return false;
+        }
     }
     for (const std::string &output : node.output())
       defined.insert(output);
