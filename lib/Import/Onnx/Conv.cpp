@@ -64,12 +64,19 @@ std::optional<FoldedConv> foldBatchNorm(NodeContext &ctx) {
     if (a.name() == "epsilon")
       eps = a.f();
   int64_t m = w->getShape()[0];
+  // Per-channel parameters of another size are not folded (the batch norm
+  // then reports them).
+  auto perChannel = [&](const HostTensor *t) {
+    return t->getShape().size() == 1 && t->getShape()[0] == m;
+  };
+  if (m == 0 || !llvm::all_of(params, perChannel))
+    return std::nullopt;
   int64_t per = w->getNumElements() / m;
   FoldedConv f;
   f.weights = HostTensor::zeros(w->getDType(), w->getShape());
   f.bias = HostTensor::zeros(w->getDType(), {m});
   const HostTensor *bias = ctx.constant(2);
-  if (ctx.hasInput(2) && !bias)
+  if (ctx.hasInput(2) && (!bias || !perChannel(bias)))
     return std::nullopt;
   for (int64_t o = 0; o < m; ++o) {
     double scale = params[0]->getDouble(o), shift = params[1]->getDouble(o);
@@ -281,6 +288,11 @@ LogicalResult convertBatchNorm(NodeContext &ctx) {
   if (!isFloat(x.dtype) || x.rank() < 2)
     return ctx.unsupported("on this input");
   int64_t c = x.shape[1];
+  for (unsigned i = 1; i < 5; ++i)
+    if (ctx.input(i).rank() != 1 || ctx.input(i).shape[0] != c)
+      return ctx.emitError() << "BatchNormalization input " << i
+                             << " must hold one value per channel (" << c
+                             << ")";
   float eps = ctx.attrFloat("epsilon", 1e-5f);
   OpBuilder &b = ctx.builder();
   Location loc = ctx.getLoc();
@@ -361,6 +373,17 @@ LogicalResult checkConvOperands(NodeContext &ctx) {
     return ctx.unsupported("of rank " + std::to_string(x.rank()));
   if (!isFloat(x.dtype))
     return ctx.unsupported(Twine("on ") + dtypeName(x.dtype));
+  if (ctx.hasInput(2)) {
+    // One bias per output channel: Conv's filters are [M, C/group, ...],
+    // ConvTranspose's [C, M/group, ...] (of one group here).
+    int64_t m = ctx.opType() == "ConvTranspose" ? w.shape[1] : w.shape[0];
+    const TensorValue &bias = ctx.input(2);
+    if (bias.rank() != 1 || bias.shape[0] != m)
+      return ctx.emitError() << ctx.opType()
+                             << ": the bias must hold one value per output "
+                                "channel ("
+                             << m << ")";
+  }
   return success();
 }
 
