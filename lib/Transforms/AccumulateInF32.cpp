@@ -82,12 +82,48 @@ using Anchors =
                  linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNgchwGfchwOp,
                  linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv2DNchwChwOp>;
 
+/// A `linalg.generic` contraction (an Einsum's, a matmul with transposed
+/// operands) again, into the f32 `init`: its body multiplies and adds the
+/// operands extended to f32.
+Value recreateContraction(OpBuilder &b, linalg::GenericOp op, Value init) {
+  Type f32 = b.getF32Type();
+  auto generic = linalg::GenericOp::create(
+      b, op.getLoc(), TypeRange{init.getType()}, op.getDpsInputs(),
+      ValueRange{init}, op.getIndexingMapsArray(),
+      op.getIteratorTypesArray(),
+      [&](OpBuilder &nb, Location loc, ValueRange args) {
+        auto wide = [&](Value v) -> Value {
+          return v.getType() == f32
+                     ? v
+                     : arith::ExtFOp::create(nb, loc, f32, v).getResult();
+        };
+        Value product =
+            arith::MulFOp::create(nb, loc, wide(args[0]), wide(args[1]));
+        linalg::YieldOp::create(
+            nb, loc,
+            arith::AddFOp::create(nb, loc, args[2], product).getResult());
+      });
+  return generic.getResult(0);
+}
+
+/// Whether `op` is a generic contraction of floats: two inputs multiplied
+/// and added to the init (upstream's contraction interface checks the
+/// body).
+bool isFloatGenericContraction(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 2 &&
+         linalg::isaContractionOpInterface(generic) &&
+         llvm::all_of(generic->getOperandTypes(), [](Type t) {
+           return isa<FloatType>(getElementTypeOrSelf(t));
+         });
+}
+
 struct AccumulateInF32 : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> anchors;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!Anchors::contains(op) || !op.hasPureTensorSemantics() ||
-          op->getNumResults() != 1)
+      if ((!Anchors::contains(op) && !isFloatGenericContraction(op)) ||
+          !op.hasPureTensorSemantics() || op->getNumResults() != 1)
         return;
       Type elt = getElementTypeOrSelf(op->getResult(0).getType());
       if (elt.isF16() || elt.isBF16())
@@ -98,7 +134,9 @@ struct AccumulateInF32 : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
       Location loc = op.getLoc();
       Type elt = getElementTypeOrSelf(op->getResult(0).getType());
       Value init = convert(b, loc, op.getDpsInits()[0], b.getF32Type());
-      Value wide = Anchors::recreate(b, op, init);
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      Value wide = generic ? recreateContraction(b, generic, init)
+                           : Anchors::recreate(b, op, init);
       op->getResult(0).replaceAllUsesWith(convert(b, loc, wide, elt));
       op->erase();
     }

@@ -39,3 +39,46 @@ func.func @untouched(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x2xf3
   linalg.matmul ins(%d, %e : memref<4x8xf16>, memref<8x2xf16>) outs(%f : memref<4x2xf16>)
   return %r : tensor<4x2xf32>
 }
+
+// -----
+
+// A generic contraction (an Einsum's; here a batch matmul reading the values
+// [token, head, dim]) accumulates in f32 too: the generic is built again
+// into an f32 init with a body that extends both operands, and its result
+// is rounded once. Other generics are left alone.
+// CHECK-DAG:   #[[B:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>
+// CHECK-LABEL: func.func @einsum(
+// CHECK-SAME:      %[[P:.*]]: tensor<2x3x5xf16>, %[[V:.*]]: tensor<5x2x4xf16>, %[[C:.*]]: tensor<2x3x4xf16>)
+// CHECK:         %[[C32:.*]] = linalg.generic {{.*}} ins(%[[C]] : tensor<2x3x4xf16>) outs(%{{.*}} : tensor<2x3x4xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[B]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[P]], %[[V]] : tensor<2x3x5xf16>, tensor<5x2x4xf16>) outs(%[[C32]] : tensor<2x3x4xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[X32:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT:      %[[Y32:.*]] = arith.extf %[[Y]] : f16 to f32
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[X32]], %[[Y32]] : f32
+// CHECK-NEXT:      %[[A:.*]] = arith.addf %[[ACC]], %[[M]] : f32
+// CHECK-NEXT:      linalg.yield %[[A]] : f32
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2x3x4xf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to f16
+// CHECK:         %[[E:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<2x3x4xf16>) outs(%{{.*}} : tensor<2x3x4xf16>)
+// CHECK-NEXT:    ^bb0(%{{.*}}: f16, %{{.*}}: f16):
+// CHECK-NEXT:      math.tanh
+// CHECK:         return %[[E]]
+#pm = affine_map<(b, m, n, k) -> (b, m, k)>
+#vm = affine_map<(b, m, n, k) -> (k, b, n)>
+#om = affine_map<(b, m, n, k) -> (b, m, n)>
+#id = affine_map<(b, m, n) -> (b, m, n)>
+func.func @einsum(%p: tensor<2x3x5xf16>, %v: tensor<5x2x4xf16>, %c: tensor<2x3x4xf16>) -> tensor<2x3x4xf16> {
+  %s = linalg.generic {indexing_maps = [#pm, #vm, #om], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<2x3x5xf16>, tensor<5x2x4xf16>) outs(%c : tensor<2x3x4xf16>) {
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %m = arith.mulf %x, %y : f16
+    %a = arith.addf %acc, %m : f16
+    linalg.yield %a : f16
+  } -> tensor<2x3x4xf16>
+  %e = tensor.empty() : tensor<2x3x4xf16>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<2x3x4xf16>) outs(%e : tensor<2x3x4xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %h = math.tanh %x : f16
+    linalg.yield %h : f16
+  } -> tensor<2x3x4xf16>
+  return %t : tensor<2x3x4xf16>
+}

@@ -876,6 +876,8 @@ def AccumulateInF32
     convolution on tensors whose result is f16 or bf16 into the same op with
     an f32 result (its init extended to f32; named ops extend their 16-bit
     operands in their bodies) followed by one rounding to the 16-bit type.
+    A `linalg.generic` contraction of floats (an Einsum's) is built again
+    the same way, with a body that extends both operands to f32.
 
     ```mlir
     %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x2xf16>)
