@@ -128,6 +128,16 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   int64_t outer = product(s.take_front(*axis)),
           inner = product(s.drop_front(*axis));
   SmallVector<int64_t> normShape(s.drop_front(*axis));
+  for (unsigned i : {1u, 2u}) {
+    if (!ctx.hasInput(i))
+      continue;
+    std::optional<SmallVector<int64_t>> shape =
+        broadcastShapes({ctx.input(i).shape, normShape});
+    if (!shape || *shape != normShape)
+      return ctx.emitError()
+             << "LayerNormalization input " << i
+             << " does not broadcast to the normalized dims";
+  }
   Value x2 = reshape(b, loc, ctx.value(0), {outer, inner});
   // Scale and bias over the normalized dims, broadcast there if needed.
   auto affine = [&](unsigned i) -> Value {
