@@ -35,27 +35,30 @@
 
 using namespace llvm;
 
+static cl::OptionCategory category("hidet-random-graph options");
+
 static cl::opt<uint64_t> seedOpt("seed", cl::desc("Seed of the graph"),
-                                 cl::init(0));
+                                 cl::init(0), cl::cat(category));
 static cl::opt<unsigned> opsOpt("ops",
                                 cl::desc("Ops to add after the inputs "
                                          "(default: 2 to 7, by the seed)"),
-                                cl::init(0));
+                                cl::init(0), cl::cat(category));
 static cl::opt<std::string> eltOpt(
     "dtype", cl::desc("Element type: f32, f16 or bf16 (default: by the seed)"),
-    cl::init(""));
+    cl::init(""), cl::cat(category));
 static cl::opt<std::string> outputOpt("o", cl::desc("Output file"),
-                                      cl::value_desc("file"), cl::init("-"));
+                                      cl::value_desc("file"), cl::init("-"),
+                                      cl::cat(category));
 static cl::list<unsigned> dropOpt(
     "drop",
     cl::desc("Steps (0-based, below --ops) to leave out: each is drawn, so "
              "that the later steps draw as before, and then discarded "
              "(utils/difftest.sh --shrink)"),
-    cl::CommaSeparated);
+    cl::CommaSeparated, cl::cat(category));
 static cl::opt<bool> summaryOpt(
     "summary",
     cl::desc("Print a line naming the graph's ops to standard error"),
-    cl::init(false));
+    cl::init(false), cl::cat(category));
 
 namespace {
 
@@ -645,6 +648,7 @@ private:
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "Writes a random graph of linalg ops on tensors, determined by --seed, "
