@@ -27,6 +27,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <type_traits>
+
 namespace hidet {
 #define GEN_PASS_DEF_PROPAGATETRANSPOSES
 #include "Hidet/Transforms/Passes.h.inc"
@@ -301,47 +303,6 @@ struct SwapCollapseAndTranspose : OpRewritePattern<tensor::CollapseShapeOp> {
   }
 };
 
-/// An expand_shape of a transpose expands the transpose's input instead
-/// (each dim into the dims its transposed position expands into) and
-/// transposes the expanded tensor, so that the transpose can move on to
-/// the expanded tensor's readers (attention's heads: [tokens, batch x
-/// heads, dim] transposed, then split into batch and heads).
-struct SwapExpandAndTranspose : OpRewritePattern<tensor::ExpandShapeOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tensor::ExpandShapeOp op,
-                                PatternRewriter &rewriter) const override {
-    auto t = op.getSrc().getDefiningOp<linalg::TransposeOp>();
-    auto result = cast<RankedTensorType>(op.getResultType());
-    if (!t || !t.hasPureTensorSemantics() || !result.hasStaticShape())
-      return failure();
-    ArrayRef<int64_t> perm = t.getPermutation();
-    SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
-    // Input dim j expands into the result dims of transposed dim
-    // inverse[j], in order.
-    SmallVector<int64_t> inverse = invertPermutationVector(perm);
-    SmallVector<int64_t> shape;
-    SmallVector<ReassociationIndices> inputGroups;
-    // Where each result dim lands in the expanded input.
-    SmallVector<int64_t> position(result.getRank());
-    for (int64_t j = 0, e = inverse.size(); j < e; ++j) {
-      ReassociationIndices group;
-      for (int64_t r : groups[inverse[j]]) {
-        position[r] = shape.size();
-        group.push_back(shape.size());
-        shape.push_back(result.getDimSize(r));
-      }
-      inputGroups.push_back(group);
-    }
-    Location loc = op.getLoc();
-    auto expandedType = RankedTensorType::get(shape, result.getElementType());
-    Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, loc, expandedType, t.getInput(), inputGroups);
-    // Result dim r is expanded input dim position[r].
-    rewriter.replaceOp(op, transposed(rewriter, loc, expanded, position));
-    return success();
-  }
-};
-
 /// A transpose that keeps the order of the dims that are not 1 moves no
 /// data: it is a reshape.
 struct TransposeOfUnitDims : OpRewritePattern<linalg::TransposeOp> {
@@ -473,51 +434,38 @@ bool alignedRows(int64_t extent, Type type) {
   return (extent * bits) % (16 * 8) == 0;
 }
 
-/// A transpose read by a matmul, a batch matmul or a generic contraction
-/// is read through the contraction's indexing map instead, when that costs
-/// the GEMM templates nothing and saves the transposing copy:
-///   - the transpose keeps the innermost dim (attention's heads: [tokens,
-///     batch x heads, dim] to [batch x heads, tokens, dim]): the operand's
-///     rows stay contiguous, at other strides;
-///   - or its rows are not 16-byte aligned and its input's are (attention's
-///     K^T over 197 tokens): the templates read the input with its own dim
-///     contiguous (K-major B) with aligned vector loads.
-/// Other transposes stay, for the templates that read one layout only
-/// (wgmma's N-major B). A named op whose operands' maps it cannot take (a
-/// batch matmul's batch dim must stay first) becomes a linalg.generic of
-/// the same body.
-struct TransposeIntoContraction
-    : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
-
-  static bool folds(linalg::TransposeOp t, Value operand) {
-    if (!t || !t.hasPureTensorSemantics())
-      return false;
-    auto from = cast<RankedTensorType>(t.getInput().getType());
-    auto to = cast<RankedTensorType>(operand.getType());
-    Type elt = from.getElementType();
-    if (!elt.isIntOrFloat())
-      return false;
-    ArrayRef<int64_t> perm = t.getPermutation();
-    if (perm.back() == static_cast<int64_t>(perm.size()) - 1)
-      return !isIdentityPermutation(perm);
-    return !alignedRows(to.getShape().back(), elt) &&
-           alignedRows(from.getShape().back(), elt);
-  }
-
-  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+/// A transpose read by a matmul or batch matmul is read through the
+/// contraction's indexing map instead, when that makes the operand's rows
+/// 16-byte aligned: the transposed copy's innermost extent is not a
+/// multiple of 16 bytes and the input's is (attention's K^T over a sequence
+/// of 197 tokens). The GEMM templates then read the input with its own dim
+/// contiguous (K-major B), with aligned vector loads, and the transposing
+/// copy is gone. Aligned transposes stay, for the templates that read only
+/// one layout fast (wgmma's N-major B).
+template <typename OpTy>
+struct TransposeIntoContraction : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    bool named = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
-    if ((!named && !isa<linalg::GenericOp>(op)) ||
-        !op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
-        !linalg::isaContractionOpInterface(op))
+    if (!op.hasPureTensorSemantics())
       return failure();
     SmallVector<Value> inputs(op.getDpsInputs());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-    bool changed = false, batchMoves = false;
+    bool changed = false;
     for (auto [i, input] : llvm::enumerate(inputs)) {
-      auto t = input.getDefiningOp<linalg::TransposeOp>();
-      if (!folds(t, input))
+      auto t = input.template getDefiningOp<linalg::TransposeOp>();
+      if (!t || !t.hasPureTensorSemantics())
+        continue;
+      auto from = cast<RankedTensorType>(t.getInput().getType());
+      auto to = cast<RankedTensorType>(input.getType());
+      Type elt = from.getElementType();
+      if (!elt.isIntOrFloat() || alignedRows(to.getShape().back(), elt) ||
+          !alignedRows(from.getShape().back(), elt))
+        continue;
+      // Upstream's batch_matmul takes transposed operands whose batch dim
+      // stays first.
+      if (std::is_same_v<OpTy, linalg::BatchMatmulOp> &&
+          t.getPermutation().front() != 0)
         continue;
       // Operand dim d is the input's dim perm[d]: the input's dim j reads
       // what the operand's dim inverse[j] read.
@@ -528,42 +476,20 @@ struct TransposeIntoContraction
         results.push_back(maps[i].getResult(j));
       maps[i] = AffineMap::get(maps[i].getNumDims(), 0, results,
                                op.getContext());
-      batchMoves |= t.getPermutation().front() != 0;
       inputs[i] = t.getInput();
       changed = true;
     }
     if (!changed)
       return failure();
-    Location loc = op.getLoc();
-    // Upstream's batch_matmul takes transposed operands whose batch dim
-    // stays first; a matmul takes any.
-    if (isa<linalg::MatmulOp>(op) ||
-        (isa<linalg::BatchMatmulOp>(op) && !batchMoves)) {
-      SmallVector<NamedAttribute> attrs;
-      for (NamedAttribute a : op->getAttrs())
-        if (a.getName() != "operandSegmentSizes" &&
-            a.getName() != "indexing_maps")
-          attrs.push_back(a);
-      attrs.push_back(rewriter.getNamedAttr(
-          "indexing_maps", rewriter.getAffineMapArrayAttr(maps)));
-      Operation *folded =
-          isa<linalg::MatmulOp>(op)
-              ? linalg::MatmulOp::create(rewriter, loc, op->getResultTypes(),
-                                         inputs, op.getDpsInits(), attrs)
-                    .getOperation()
-              : linalg::BatchMatmulOp::create(rewriter, loc,
-                                              op->getResultTypes(), inputs,
-                                              op.getDpsInits(), attrs)
-                    .getOperation();
-      rewriter.replaceOp(op, folded->getResults());
-      return success();
-    }
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, op->getResultTypes(), inputs, op.getDpsInits(), maps,
-        op.getIteratorTypesArray());
-    rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
-                               generic.getRegion().begin());
-    rewriter.replaceOp(op, generic->getResults());
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute a : op->getAttrs())
+      if (a.getName() != "operandSegmentSizes" &&
+          a.getName() != "indexing_maps")
+        attrs.push_back(a);
+    attrs.push_back(rewriter.getNamedAttr(
+        "indexing_maps", rewriter.getAffineMapArrayAttr(maps)));
+    rewriter.replaceOpWithNewOp<OpTy>(op, op->getResultTypes(), inputs,
+                                      op.getDpsInits(), attrs);
     return success();
   }
 };
@@ -577,12 +503,12 @@ struct PropagateTransposesPass
     down.add<ComposeTransposes, FoldTransposeIntoGeneric, ComputeInInputOrder,
              SwapPadAndTranspose, SwapCollapseAndTranspose,
              TransposeOfUnitDims, TransposeOfFill,
-             SwapExpandAndTranspose,
+             TransposeIntoContraction<linalg::MatmulOp>,
+             TransposeIntoContraction<linalg::BatchMatmulOp>,
              PoolChannelsLast<linalg::PoolingNchwMaxOp,
                               linalg::PoolingNhwcMaxOp>,
              PoolChannelsLast<linalg::PoolingNchwSumOp,
                               linalg::PoolingNhwcSumOp>>(ctx);
-    down.add<TransposeIntoContraction>(ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(down))))
       return signalPassFailure();
     // Then the ones left join their producers.

@@ -267,25 +267,20 @@ func.func @relu_pool(%x: tensor<2x3x3x8xf32>) -> tensor<2x8xf32> {
 // 64 f16, aligned) into rows of 197 (394 bytes, not a multiple of 16): the
 // batch matmul reads the keys through its indexing map instead (K-major B)
 // and the transpose is gone. The aligned transpose at 128 tokens stays a
-// transpose (wgmma reads N-major B). Keys laid out [token, head, 64] and
-// transposed to [head, 64, token] fold too; upstream's batch_matmul keeps
-// its batch dim first in every operand, so that one becomes a generic
-// contraction of the same body.
+// transpose, and so does the unaligned one of keys laid out [token, head,
+// 64], which would move the batch dim (upstream's batch_matmul keeps it
+// first in every operand).
 // CHECK-DAG:   #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG:   #[[BT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 // CHECK-DAG:   #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
-// CHECK-DAG:   #[[TOK:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>
 // CHECK-LABEL: func.func @scores
 // CHECK-SAME:    (%[[Q:.*]]: tensor<12x197x64xf16>, %[[K:.*]]: tensor<12x197x64xf16>, %[[Q2:.*]]: tensor<12x128x64xf16>, %[[K2:.*]]: tensor<12x128x64xf16>, %[[K3:.*]]: tensor<197x12x64xf16>
 // CHECK-NOT:     linalg.transpose ins(%[[K]]
 // CHECK:         linalg.batch_matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[Q]], %[[K]] : tensor<12x197x64xf16>, tensor<12x197x64xf16>)
 // CHECK:         %[[K2T:.*]] = linalg.transpose ins(%[[K2]]
 // CHECK:         linalg.batch_matmul ins(%[[Q2]], %[[K2T]] : tensor<12x128x64xf16>, tensor<12x64x128xf16>)
-// CHECK-NOT:     linalg.transpose
-// CHECK:         linalg.generic {indexing_maps = [#[[A]], #[[TOK]], #[[C]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Q]], %[[K3]] : tensor<12x197x64xf16>, tensor<197x12x64xf16>)
-// CHECK-NEXT:    ^bb0(
-// CHECK-NEXT:      arith.mulf
-// CHECK-NEXT:      arith.addf
+// CHECK:         %[[K3T:.*]] = linalg.transpose ins(%[[K3]]
+// CHECK:         linalg.batch_matmul ins(%[[Q]], %[[K3T]] : tensor<12x197x64xf16>, tensor<12x64x197xf16>)
 func.func @scores(%q: tensor<12x197x64xf16>, %k: tensor<12x197x64xf16>,
                   %q2: tensor<12x128x64xf16>, %k2: tensor<12x128x64xf16>,
                   %k3: tensor<197x12x64xf16>)
@@ -305,49 +300,4 @@ func.func @scores(%q: tensor<12x197x64xf16>, %k: tensor<12x197x64xf16>,
   %f3 = linalg.fill ins(%zero : f16) outs(%e : tensor<12x197x197xf16>) -> tensor<12x197x197xf16>
   %o = linalg.batch_matmul ins(%q, %kt3 : tensor<12x197x64xf16>, tensor<12x64x197xf16>) outs(%f3 : tensor<12x197x197xf16>) -> tensor<12x197x197xf16>
   return %s, %s2, %o : tensor<12x197x197xf16>, tensor<12x128x128xf16>, tensor<12x197x197xf16>
-}
-
-// -----
-
-// Attention's heads: the queries, keys and values of a projection laid out
-// [tokens, batch x heads, 64] are transposed to [batch x heads, tokens, 64]
-// (the innermost dim stays), split into batch and heads, scaled and
-// collapsed again for the batch matmuls. The transposes move down through
-// the expand_shape, the scaling and the collapse_shape, and fold into the
-// contractions, which read the projection's layout (rows of 64 at a stride
-// of 384 x 64); no transpose is left.
-// CHECK-DAG:   #[[QM:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>
-// CHECK-DAG:   #[[KM:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>
-// CHECK-DAG:   #[[VM:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d0, d2)>
-// CHECK-LABEL: func.func @heads
-// CHECK-NOT:     linalg.transpose
-// CHECK:         linalg.generic {indexing_maps = [#[[QM]], #[[KM]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<197x384x64xf16>, tensor<197x384x64xf16>)
-// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #[[VM]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<384x197x197xf16>, tensor<197x384x64xf16>)
-// CHECK-NOT:     linalg.transpose
-// CHECK:         return
-#hid = affine_map<(b, h, t, d) -> (b, h, t, d)>
-func.func @heads(%q: tensor<197x384x64xf16>, %k: tensor<197x384x64xf16>, %v: tensor<197x384x64xf16>, %p: tensor<384x197x197xf16>)
-    -> (tensor<384x197x197xf16>, tensor<384x197x64xf16>) {
-  %zero = arith.constant 0.0 : f16
-  %s = arith.constant 0.125 : f16
-  %e = tensor.empty() : tensor<384x197x64xf16>
-  %qt = linalg.transpose ins(%q : tensor<197x384x64xf16>) outs(%e : tensor<384x197x64xf16>) permutation = [1, 0, 2]
-  %kt = linalg.transpose ins(%k : tensor<197x384x64xf16>) outs(%e : tensor<384x197x64xf16>) permutation = [1, 0, 2]
-  %vt = linalg.transpose ins(%v : tensor<197x384x64xf16>) outs(%e : tensor<384x197x64xf16>) permutation = [1, 0, 2]
-  %q4 = tensor.expand_shape %qt [[0, 1], [2], [3]] output_shape [32, 12, 197, 64] : tensor<384x197x64xf16> into tensor<32x12x197x64xf16>
-  %e4 = tensor.empty() : tensor<32x12x197x64xf16>
-  %qs = linalg.generic {indexing_maps = [#hid, #hid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q4 : tensor<32x12x197x64xf16>) outs(%e4 : tensor<32x12x197x64xf16>) {
-  ^bb0(%x: f16, %o: f16):
-    %m = arith.mulf %x, %s : f16
-    linalg.yield %m : f16
-  } -> tensor<32x12x197x64xf16>
-  %q3 = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<32x12x197x64xf16> into tensor<384x197x64xf16>
-  %ekt = tensor.empty() : tensor<384x64x197xf16>
-  %kT = linalg.transpose ins(%kt : tensor<384x197x64xf16>) outs(%ekt : tensor<384x64x197xf16>) permutation = [0, 2, 1]
-  %es = tensor.empty() : tensor<384x197x197xf16>
-  %fs = linalg.fill ins(%zero : f16) outs(%es : tensor<384x197x197xf16>) -> tensor<384x197x197xf16>
-  %scores = linalg.batch_matmul ins(%q3, %kT : tensor<384x197x64xf16>, tensor<384x64x197xf16>) outs(%fs : tensor<384x197x197xf16>) -> tensor<384x197x197xf16>
-  %fo = linalg.fill ins(%zero : f16) outs(%e : tensor<384x197x64xf16>) -> tensor<384x197x64xf16>
-  %o = linalg.batch_matmul ins(%p, %vt : tensor<384x197x197xf16>, tensor<384x197x64xf16>) outs(%fo : tensor<384x197x64xf16>) -> tensor<384x197x64xf16>
-  return %scores, %o : tensor<384x197x197xf16>, tensor<384x197x64xf16>
 }
