@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -246,18 +247,27 @@ FailureOr<HostTensor> Importer::readTensor(const onnx::TensorProto &tensor,
                           << "' has element type " << dtypeName(dtype) << " ("
                           << tensor.data_type() << "), which is not supported";
   }
-  int64_t n = product(shape);
-  size_t bytes = static_cast<size_t>(n) * dtypeSize(dtype);
+  std::optional<int64_t> count = checkedProduct(shape);
+  int64_t elementBytes = dtypeSize(dtype);
+  if (!count || *count > std::numeric_limits<int64_t>::max() / elementBytes)
+    return emitError(loc) << "tensor '" << tensor.name()
+                          << "' has a negative extent or more bytes than "
+                             "int64 counts";
+  int64_t n = *count;
+  size_t bytes = static_cast<size_t>(n) * elementBytes;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
     std::string location;
     int64_t offset = 0, length = -1;
     for (const onnx::StringStringEntryProto &e : tensor.external_data()) {
       if (e.key() == "location")
         location = e.value();
-      else if (e.key() == "offset")
-        offset = std::stoll(e.value());
-      else if (e.key() == "length")
-        length = std::stoll(e.value());
+      else if ((e.key() == "offset" &&
+                StringRef(e.value()).getAsInteger(10, offset)) ||
+               (e.key() == "length" &&
+                StringRef(e.value()).getAsInteger(10, length)))
+        return emitError(loc) << "tensor '" << tensor.name() << "' has "
+                              << e.key() << " '" << e.value()
+                              << "', which is not an integer";
     }
     SmallString<256> path(llvm::sys::path::parent_path(modelPath));
     llvm::sys::path::append(path, location);
