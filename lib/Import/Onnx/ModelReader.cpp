@@ -207,8 +207,19 @@ static bool checkGraph(const onnx::ModelProto &model, std::string &error) {
         return false;
       }
     int64_t opset = opsets[node.domain()];
-    if (const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
-            node.op_type(), static_cast<int>(opset), node.domain())) {
+    const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+        node.op_type(), static_cast<int>(opset), node.domain());
+    // An op of the default domain that its opset does not have yet (EyeLike
+    // before opset 9): no schema to check it against, and no op to convert.
+    if (!schema && node.domain().empty() && opset <= lastKnownOpset("") &&
+        onnx::OpSchemaRegistry::Schema(node.op_type(),
+                                       static_cast<int>(lastKnownOpset("")),
+                                       node.domain())) {
+      error = name + " is not in opset " + std::to_string(opset) +
+              " of the default domain";
+      return false;
+    }
+    if (schema) {
       bool known = opset <= lastKnownOpset(node.domain());
       auto outside = [&](int n, int lo, int hi) {
         return n < lo || (known && n > hi);
