@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Builders.h"
+#include "HostTensor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -12,7 +13,6 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 #include <cmath>
-#include <limits>
 
 using namespace mlir;
 
@@ -86,22 +86,8 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, value));
   // Integers saturate to the type's range (NaN as 0), as folded values do.
   unsigned width = type.getIntOrFloatBitWidth();
-  int64_t v;
-  if (width == 1) {
-    v = value != 0 && !std::isnan(value);
-  } else {
-    double hi = std::ldexp(1.0, static_cast<int>(width) - 1);
-    if (std::isnan(value))
-      v = 0;
-    else if (value >= hi)
-      v = width >= 64 ? std::numeric_limits<int64_t>::max()
-                      : (int64_t(1) << (width - 1)) - 1;
-    else if (value < -hi)
-      v = width >= 64 ? std::numeric_limits<int64_t>::min()
-                      : -(int64_t(1) << (width - 1));
-    else
-      v = static_cast<int64_t>(value);
-  }
+  int64_t v = width == 1 ? value != 0 && !std::isnan(value)
+                         : saturatingInt(value, width);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
 }
 

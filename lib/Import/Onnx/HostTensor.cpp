@@ -294,14 +294,21 @@ void HostTensor::setDouble(int64_t i, double value) {
       return store<uint64_t>(out, i, std::numeric_limits<uint64_t>::max());
     return store<uint64_t>(out, i, static_cast<uint64_t>(value));
   default:
-    if (std::isnan(value))
-      return setInt(i, 0);
-    if (value >= 0x1p63)
-      return setInt(i, std::numeric_limits<int64_t>::max());
-    if (value < -0x1p63)
-      return setInt(i, std::numeric_limits<int64_t>::min());
-    return setInt(i, static_cast<int64_t>(value));
+    return setInt(i, saturatingInt(value));
   }
+}
+
+int64_t saturatingInt(double value, unsigned width) {
+  if (std::isnan(value))
+    return 0;
+  double hi = std::ldexp(1.0, static_cast<int>(width) - 1);
+  if (value >= hi)
+    return width >= 64 ? std::numeric_limits<int64_t>::max()
+                       : (int64_t(1) << (width - 1)) - 1;
+  if (value < -hi)
+    return width >= 64 ? std::numeric_limits<int64_t>::min()
+                       : -(int64_t(1) << (width - 1));
+  return static_cast<int64_t>(value);
 }
 
 void HostTensor::setInt(int64_t i, int64_t value) {

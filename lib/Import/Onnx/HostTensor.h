@@ -126,6 +126,11 @@ int64_t linearIndex(llvm::ArrayRef<int64_t> index,
 llvm::SmallVector<int64_t> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
 int64_t product(llvm::ArrayRef<int64_t> values);
 
+/// `value` as a signed integer of `width` bits (2 to 64), saturated to
+/// that range, NaN as 0: what the importer makes of a double out of an
+/// integer type's range (ONNX leaves it undefined).
+int64_t saturatingInt(double value, unsigned width = 64);
+
 /// The most elements a tensor computed at import (ConstantOfShape, Range)
 /// may have: 2^28, a GiB of f32, far beyond the shape arithmetic and masks
 /// that models fold, and short of what a damaged model asks a host for.
