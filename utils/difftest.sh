@@ -12,7 +12,8 @@
 # Seeds FIRST .. FIRST+COUNT-1. TOOLS holds bin/{hidet-random-graph,
 # hidet-compile,hidet-run} and lib/ (default: build; utils/static-tools.sh
 # packs them for a machine without LLVM); JOBS graphs at a time (default:
-# the cores). OUT gets:
+# the cores). Seeds that OUT already has a verdict for are not run again,
+# so that a run cut short resumes where it stopped. OUT gets:
 #   difftest.log  one line per graph: seed, dtype, verdict (pass, mismatch,
 #                 cpu-compile, gpu-compile, run), the generator's op counts
 #                 and the GPU kernels by kind;
@@ -100,6 +101,8 @@ check() {
 
 one() {
   local s=$1 d="$work/$1"
+  # A run cut short resumes: a seed with a verdict in OUT is not run again.
+  [ -f "$out/lines/$s" ] && return
   mkdir -p "$d"
   local summary
   summary=$("$tools/bin/hidet-random-graph" --seed="$s" --summary \
