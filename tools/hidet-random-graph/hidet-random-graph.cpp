@@ -65,6 +65,13 @@ namespace {
 /// Reductions leaving fewer values than this are maxes, never means.
 constexpr int64_t kMinMeanOutputs = 16;
 
+/// The longest f32 sum (a mean, a norm's or softmax's row, a GEMM's K) of
+/// an f32 graph. The CPU reference adds in sequence, with a relative error
+/// of about 2^-24 * sqrt(n) / 3 even for positive terms: 5e-6 for the
+/// 57600-long rows of difftest seed 4184, against the f32 bound of 1e-5.
+/// At 4096 it is 1.3e-6. 16-bit graphs sum in f32 against looser bounds.
+constexpr int64_t kMaxF32Sum = 4096;
+
 struct Value {
   std::string name;
   std::vector<int64_t> shape;
@@ -184,6 +191,10 @@ private:
     std::string name = "%a" + std::to_string(argTypes.size());
     argTypes.push_back(name + ": " + type(shape));
     return {name, shape};
+  }
+  /// Whether a sum of `n` terms is too long to compare (kMaxF32Sum).
+  bool tooLongToSum(int64_t n) const {
+    return elt == "f32" && !inF32 && n > kMaxF32Sum;
   }
   /// A live value, preferring recent ones.
   Value &operand() {
@@ -338,6 +349,8 @@ private:
     }
     bool batched = x.shape.size() == 3;
     int64_t k = x.shape.back(), n = extent(200);
+    if (tooLongToSum(k))
+      return reduce(x);
     std::vector<int64_t> wShape =
         batched ? std::vector<int64_t>{x.shape[0], k, n}
                 : std::vector<int64_t>{k, n};
@@ -389,6 +402,8 @@ private:
       return matmul(x);
     int64_t oh = spanH / sh + 1, ow = spanW / sw + 1;
     int64_t c = x.shape[3], f = extent(96);
+    if (tooLongToSum(kh * kw * c))
+      return reduce(x);
     Value w = input({kh, kw, c, f});
     std::vector<int64_t> out = {x.shape[0], oh, ow, f};
     std::string init = filled(out), r = fresh();
@@ -433,7 +448,8 @@ private:
     for (unsigned i = 0; i < rank; ++i)
       if (i != d)
         outputs *= x.shape[i];
-    bool isMax = outputs < kMinMeanOutputs || coin();
+    bool isMax =
+        outputs < kMinMeanOutputs || tooLongToSum(x.shape[d]) || coin();
     if (!isMax) {
       // 16-bit sums accumulate in f32, as the ONNX importer writes them
       // (a long f16 sum is too coarse to compare two summation orders).
@@ -502,6 +518,8 @@ private:
     // writes them.
     if (elt != "f32" && !inF32)
       return throughF32(x, [&](const Value &x32) { softmaxOrNorm(x32); });
+    if (tooLongToSum(x.shape.back()))
+      return reduce(x);
     unsigned rank = x.shape.size();
     // A norm's statistics have one dimension less: none for a vector.
     if (rank < 2 || coin()) {
