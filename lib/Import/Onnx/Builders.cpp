@@ -51,7 +51,8 @@ Value minValues(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned) {
 }
 
 std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  // A scalar has no axis: every op with an axis attribute needs rank >= 1.
+  if (axis < -rank || axis >= rank)
     return std::nullopt;
   return axis < 0 ? axis + rank : axis;
 }
