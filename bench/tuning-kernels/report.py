@@ -1,0 +1,126 @@
+# Reads what bench/tuning-kernels/run.sh measured (per kernel: the default
+# and the tuned library timed twice alternately, the tuning's phases and
+# picks), times cuBLAS (torch.matmul) and cuDNN (torch conv2d, channels_last,
+# cudnn.benchmark, padding inside) again for the same shapes with the method
+# of bench/common/timing.py, and writes tuning-kernels-<gpu>.{json,md}.
+#   report.py <artifact-dir> <out-dir> <commit> <date>
+import glob
+import json
+import os
+import re
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from timing import geomean, median_ms, save_json  # noqa: E402
+
+art, out, commit, date = sys.argv[1:5]
+torch.backends.cudnn.benchmark = True
+dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def baseline(name):
+    """cuBLAS or cuDNN time (ms) and the FLOPs of kernel `name`."""
+    m = re.match(r"mm_(f16|bf16)_(\d+)x(\d+)x(\d+)$", name)
+    if m:
+        ty = dtypes[m.group(1)]
+        mm, n, k = (int(x) for x in m.groups()[1:])
+        a = torch.randn(mm, k, device="cuda", dtype=ty)
+        b = torch.randn(k, n, device="cuda", dtype=ty)
+        c = torch.empty(mm, n, device="cuda", dtype=ty)
+        return "cuBLAS", median_ms(lambda: torch.matmul(a, b, out=c), warmup=5, reps=30), 2 * mm * n * k
+    c, h, k, r, s, n = (int(x) for x in re.match(
+        r"conv_c(\d+)_h(\d+)_f(\d+)_r(\d+)_s(\d+)_b(\d+)$", name).groups())
+    p = r // 2
+    oh = (h + 2 * p - r) // s + 1
+    x = torch.randn(n, c, h, h, device="cuda", dtype=torch.float16).to(
+        memory_format=torch.channels_last)
+    w = torch.randn(k, c, r, r, device="cuda", dtype=torch.float16).to(
+        memory_format=torch.channels_last)
+    return "cuDNN", median_ms(lambda: F.conv2d(x, w, stride=s, padding=p), warmup=10, reps=30), \
+        2 * n * oh * oh * k * c * r * r
+
+
+def phase_seconds(log, phase):
+    m = re.search(rf"^{phase}: .*?([0-9.]+) s", log, re.M)
+    return float(m.group(1)) if m else None
+
+
+rows = []
+for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
+    d = os.path.dirname(done)
+    name = os.path.basename(d)
+    runs = {v: json.load(open(os.path.join(d, f"{v}.json")))["functions"][0]
+            for v in ("default", "tuned")}
+    summary = json.load(open(os.path.join(d, "tune", "summary.json")))
+    log = open(os.path.join(d, "tune.log")).read()
+    lib, base, flops = baseline(name)
+    dms, tms = runs["default"]["time_ms"]["median"], runs["tuned"]["time_ms"]["median"]
+    sig = summary["anchors"][0] if summary.get("anchors") else {}
+    rows.append({
+        "kernel": name, "kind": "gemm" if name.startswith("mm_") else "conv",
+        "is_3x3": "_r3_" in name,
+        "candidates": sig.get("candidates"), "timed": sig.get("timed"),
+        "plan_s": phase_seconds(log, "plan"), "compile_s": phase_seconds(log, "compile"),
+        "measure_s": phase_seconds(log, "measure"),
+        "default_schedule": sig.get("default_schedule"),
+        "tuned_schedule": sig.get("schedule"),
+        "default_status": runs["default"]["status"], "tuned_status": runs["tuned"]["status"],
+        "default_ms": dms, "tuned_ms": tms, "speedup": dms / tms,
+        "baseline": lib, "baseline_ms": base,
+        "tuned_TFLOPs": flops / tms / 1e9,
+        "default_vs_baseline": base / dms, "tuned_vs_baseline": base / tms})
+
+gemms = [r for r in rows if r["kind"] == "gemm"]
+convs3 = [r for r in rows if r["is_3x3"]]
+res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
+       "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
+       "rows": rows,
+       "geomean_speedup_gemm": geomean(r["speedup"] for r in gemms),
+       "geomean_speedup_all": geomean(r["speedup"] for r in rows),
+       "geomean_default_vs_cudnn_3x3": geomean(r["default_vs_baseline"] for r in convs3),
+       "geomean_tuned_vs_cudnn_3x3": geomean(r["tuned_vs_baseline"] for r in convs3),
+       "slower_than_default": [r["kernel"] for r in rows if r["speedup"] < 1.0]}
+md_path = save_json(out, "tuning-kernels", res)
+
+
+def fmt(x, f="{:.4f}"):
+    return "" if x is None else f.format(x)
+
+
+with open(md_path, "w") as md:
+    md.write(f"# Tuned against default schedules, kernel by kernel ({date})\n\n")
+    md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}, cuDNN {res['cudnn']}. "
+             "`bench/tuning-kernels/run.sh`: each GEMM of `bench/matmul-mma` and each ResNet-50 "
+             "convolution of `bench/conv-mma` (batch 32, f16, NHWC, pre-padded input) tuned by "
+             "`utils/tune-model.sh --space small` on the GPU machine (rounds compiled 16 at a time; "
+             "each round's output checked against a naive GPU kernel with f32 accumulation, then "
+             "profiled 10 times), compiled again with its records, and timed against its default "
+             "library in the same run: `hidet-run`, median of 30, each behind a GPU sleep, twice "
+             "alternately, the second pair shown; both checked against the same reference. cuBLAS "
+             "(`torch.matmul`) and cuDNN (`conv2d`, channels_last, cudnn.benchmark, padding inside) "
+             "timed again in the same run the same way.\n\n")
+    md.write(f"- tuned over default, geometric mean over the {len(gemms)} GEMMs: "
+             f"**{fmt(res['geomean_speedup_gemm'], '{:.3f}')}x**; over all {len(rows)} kernels: "
+             f"{fmt(res['geomean_speedup_all'], '{:.3f}')}x\n")
+    md.write(f"- the {len(convs3)} 3x3 convolutions against cuDNN (geometric mean): default "
+             f"{fmt(res['geomean_default_vs_cudnn_3x3'], '{:.2f}')}x, tuned "
+             f"**{fmt(res['geomean_tuned_vs_cudnn_3x3'], '{:.2f}')}x**\n")
+    slower = res["slower_than_default"]
+    md.write(f"- tuned slower than default: {', '.join(slower) if slower else 'none'}\n\n")
+    md.write("| kernel | candidates (timed) | plan s | compile s | measure s | default ms | tuned ms "
+             "| tuned / default | baseline ms | default vs baseline | tuned vs baseline | checks "
+             "| tuned schedule |\n")
+    md.write("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+    for r in rows:
+        md.write(f"| {r['kernel']} | {r['candidates']} ({r['timed']}) | {fmt(r['plan_s'], '{:.1f}')} "
+                 f"| {fmt(r['compile_s'], '{:.1f}')} | {fmt(r['measure_s'], '{:.1f}')} "
+                 f"| {r['default_ms']:.4f} | {r['tuned_ms']:.4f} | **{r['speedup']:.3f}x** "
+                 f"| {r['baseline_ms']:.4f} ({r['baseline']}) | {r['default_vs_baseline']:.2f}x "
+                 f"| {r['tuned_vs_baseline']:.2f}x | {r['default_status']}, {r['tuned_status']} "
+                 f"| `{r['tuned_schedule']}` |\n")
+print(f"tuning-kernels: {len(rows)} kernels, GEMM geomean {fmt(res['geomean_speedup_gemm'], '{:.3f}')}x, "
+      f"3x3 conv vs cuDNN {fmt(res['geomean_default_vs_cudnn_3x3'], '{:.2f}')}x -> "
+      f"{fmt(res['geomean_tuned_vs_cudnn_3x3'], '{:.2f}')}x")

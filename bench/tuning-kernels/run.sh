@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Tuned against default schedules, kernel by kernel: each GEMM of
+# bench/matmul-mma and each ResNet-50 convolution of bench/conv-mma is tuned
+# by utils/tune-model.sh (plan, rounds compiled in parallel, every round's
+# output checked against a naive GPU kernel with f32 accumulation, records),
+# compiled again with its records, and timed against its default library in
+# the same run (hidet-run, median of 30, twice alternately: the second pair
+# counts); cuBLAS and cuDNN are timed again by report.py.
+#
+#   bench/tuning-kernels/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
+#                               [--space L] [--only REGEX]
+#
+# Runs on the GPU machine. T holds bin/{hidet-compile,hidet-run,hidet-tune}
+# and lib/ (utils/static-tools.sh; default: build). A kernel whose DIR/NAME
+# is complete is not tuned again, so that a run cut short resumes. Writes
+# OUT/tuning-kernels-<gpu>.{json,md}.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$(cd "$here/../.." && pwd)"
+usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--only REGEX]"
+dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
+shift 4
+tools="$src/build" jobs=$(nproc) space=small only=.
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tools) tools="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --space) space="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+bin="$tools/bin" lib="$tools/lib"
+
+# tune BENCH NAME: DIR/NAME/{ref.so,ref.npy,tune/,tuned.so,default.json,
+# tuned.json}, then DIR/NAME/done.
+tune() {
+  local bench="$1" name="$2" d="$dir/$2"
+  [ -f "$d/done" ] && return
+  rm -rf "$d" && mkdir -p "$d"
+  local check=(--seed 1 --expected-output=@"$d/ref.npy")
+  "$bin/hidet-compile" "$bench/ref/$name.mlir" --runtime-dir="$lib" \
+    --pipeline-options="anchors=0 fuse=0" -o "$d/ref.so"
+  "$bin/hidet-run" "$d/ref.so" --seed 1 --reps 0 --output=@"$d/ref.npy" \
+    > "$d/ref.log"
+  "$src/utils/tune-model.sh" "$bench/$name.mlir" "$d/tune" --tools "$bin" \
+    --space "$space" --jobs "$jobs" --run "${check[*]}" -- \
+    --runtime-dir="$lib" > "$d/tune.log" 2>&1
+  "$bin/hidet-compile" "$bench/$name.mlir" --runtime-dir="$lib" \
+    --tuning-records="$d/tune/records.json" -o "$d/tuned.so"
+  local pass v
+  for pass in 1 2; do
+    for v in default tuned; do
+      local so="$d/tuned.so"
+      [ "$v" = default ] && so="$d/tune/default.so"
+      "$bin/hidet-run" "$so" "${check[@]}" --warmup 5 --reps 30 \
+        --json "$d/$v.json" > "$d/$v.log"
+    done
+  done
+  touch "$d/done"
+}
+
+start=$(date +%s)
+for bench in "$src/bench/matmul-mma" "$src/bench/conv-mma"; do
+  for f in "$bench"/*.mlir; do
+    name="$(basename "$f" .mlir)"
+    [[ "$name" =~ $only ]] || continue
+    tune "$bench" "$name"
+    echo "$name: $(sed -n 's/^plan: \([0-9]*\) rounds.*/\1 rounds/p' "$dir/$name/tune.log"), $(( $(date +%s) - start )) s"
+  done
+done
+python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
