@@ -34,32 +34,48 @@ mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 bin="$tools/bin" lib="$tools/lib"
 
+# step NAME LOG COMMAND...: runs COMMAND with its output in LOG; on failure
+# says which step of NAME failed, with the end of LOG.
+step() {
+  local name="$1" log="$2"
+  shift 2
+  if ! "$@" > "$log" 2>&1; then
+    echo "$name: failed: $* (end of $log:)"
+    tail -5 "$log" | sed 's/^/  /'
+    return 1
+  fi
+}
+
 # tune BENCH NAME: DIR/NAME/{ref.so,ref.npy,tune/,tuned.so,default.json,
-# tuned.json}, then DIR/NAME/done.
+# tuned.json}, then DIR/NAME/done; a kernel whose step fails is left
+# without done, and the others go on.
 tune() {
   local bench="$1" name="$2" d="$dir/$2"
   [ -f "$d/done" ] && return
   rm -rf "$d" && mkdir -p "$d"
   local check=(--seed 1 --expected-output=@"$d/ref.npy")
-  "$bin/hidet-compile" "$bench/ref/$name.mlir" --runtime-dir="$lib" \
-    --pipeline-options="anchors=0 fuse=0" -o "$d/ref.so"
-  "$bin/hidet-run" "$d/ref.so" --seed 1 --reps 0 --output=@"$d/ref.npy" \
-    > "$d/ref.log"
-  "$src/utils/tune-model.sh" "$bench/$name.mlir" "$d/tune" --tools "$bin" \
-    --space "$space" --jobs "$jobs" --run "${check[*]}" -- \
-    --runtime-dir="$lib" > "$d/tune.log" 2>&1
-  "$bin/hidet-compile" "$bench/$name.mlir" --runtime-dir="$lib" \
-    --tuning-records="$d/tune/records.json" -o "$d/tuned.so"
-  local pass v
+  step "$name" "$d/ref-compile.log" "$bin/hidet-compile" \
+    "$bench/ref/$name.mlir" --runtime-dir="$lib" \
+    --pipeline-options="anchors=0 fuse=0" -o "$d/ref.so" || return 0
+  step "$name" "$d/ref.log" "$bin/hidet-run" "$d/ref.so" --seed 1 --reps 0 \
+    --output=@"$d/ref.npy" || return 0
+  step "$name" "$d/tune.log" "$src/utils/tune-model.sh" "$bench/$name.mlir" \
+    "$d/tune" --tools "$bin" --space "$space" --jobs "$jobs" \
+    --run "${check[*]}" -- --runtime-dir="$lib" || return 0
+  step "$name" "$d/tuned-compile.log" "$bin/hidet-compile" \
+    "$bench/$name.mlir" --runtime-dir="$lib" \
+    --tuning-records="$d/tune/records.json" -o "$d/tuned.so" || return 0
+  local pass v so
   for pass in 1 2; do
     for v in default tuned; do
-      local so="$d/tuned.so"
+      so="$d/tuned.so"
       [ "$v" = default ] && so="$d/tune/default.so"
-      "$bin/hidet-run" "$so" "${check[@]}" --warmup 5 --reps 30 \
-        --json "$d/$v.json" > "$d/$v.log"
+      step "$name" "$d/$v.log" "$bin/hidet-run" "$so" "${check[@]}" \
+        --warmup 5 --reps 30 --json "$d/$v.json" || return 0
     done
   done
   touch "$d/done"
+  echo "$name: $(sed -n 's/^plan: \([0-9]*\) rounds.*/\1 rounds/p' "$d/tune.log"), $(( $(date +%s) - start )) s"
 }
 
 start=$(date +%s)
@@ -68,7 +84,6 @@ for bench in "$src/bench/matmul-mma" "$src/bench/conv-mma"; do
     name="$(basename "$f" .mlir)"
     [[ "$name" =~ $only ]] || continue
     tune "$bench" "$name"
-    echo "$name: $(sed -n 's/^plan: \([0-9]*\) rounds.*/\1 rounds/p' "$dir/$name/tune.log"), $(( $(date +%s) - start )) s"
   done
 done
 python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
