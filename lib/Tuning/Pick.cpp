@@ -8,7 +8,9 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace llvm;
@@ -20,9 +22,28 @@ struct PlanAnchor {
   std::vector<std::string> kernels, candidates;
 };
 
-/// The kernel times (ms, summed per name) of a passing hidet-run report, or
+/// A time (ms) and, where the profile has them, the time of each profiled
+/// run (empty otherwise).
+struct Measured {
+  double ms = 0;
+  std::vector<double> samples;
+
+  /// Adds `other`, run by run; samples of different counts are dropped.
+  void add(const Measured &other, bool first) {
+    ms += other.ms;
+    if (first)
+      samples = other.samples;
+    else if (samples.size() != other.samples.size())
+      samples.clear();
+    else
+      for (size_t r = 0; r < samples.size(); ++r)
+        samples[r] += other.samples[r];
+  }
+};
+
+/// The kernel times (summed per name) of a passing hidet-run report, or
 /// the reason it cannot be used.
-std::string kernelTimes(StringRef text, StringMap<double> &times) {
+std::string kernelTimes(StringRef text, StringMap<Measured> &times) {
   Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return "not JSON: " + toString(parsed.takeError());
@@ -54,17 +75,69 @@ std::string kernelTimes(StringRef text, StringMap<double> &times) {
           launch ? launch->getNumber("ms") : std::nullopt;
       if (!kernel || !ms)
         return "a launch without \"kernel\" and \"ms\"";
-      times[*kernel] += *ms;
+      Measured m{*ms, {}};
+      if (const json::Array *samples = launch->getArray("samples_ms"))
+        for (const json::Value &v : *samples) {
+          std::optional<double> x = v.getAsNumber();
+          if (!x)
+            return "a launch's \"samples_ms\" holds a non-number";
+          m.samples.push_back(*x);
+        }
+      auto [it, inserted] = times.try_emplace(*kernel);
+      it->second.add(m, inserted);
     }
   }
   return profiled ? "" : "no profile (hidet-run --profile N)";
 }
 } // namespace
 
+double hidet::tuning::studentTUpperTail(double t, double dof) {
+  // The density integrated from 0 to |t| by Simpson's rule: LLVM has no
+  // statistics, and the tail needs only a few digits.
+  double logNorm = std::lgamma((dof + 1) / 2) - std::lgamma(dof / 2) -
+                   0.5 * std::log(dof * llvm::numbers::pi);
+  auto density = [&](double x) {
+    return std::exp(logNorm - (dof + 1) / 2 * std::log1p(x * x / dof));
+  };
+  double x = std::min(std::fabs(t), 1e3);
+  const int steps = 2000;
+  double h = x / steps, sum = density(0) + density(x);
+  for (int k = 1; k < steps; ++k)
+    sum += density(k * h) * (k % 2 ? 4 : 2);
+  double half = std::clamp(sum * h / 3, 0.0, 0.5);
+  return t >= 0 ? 0.5 - half : 0.5 + half;
+}
+
+double hidet::tuning::welchLessPValue(ArrayRef<double> candidate,
+                                      ArrayRef<double> reference) {
+  if (candidate.size() < 2 || reference.size() < 2)
+    return 1;
+  auto stats = [](ArrayRef<double> xs) {
+    double mean = 0, var = 0;
+    for (double x : xs)
+      mean += x;
+    mean /= xs.size();
+    for (double x : xs)
+      var += (x - mean) * (x - mean);
+    return std::make_pair(mean, var / (xs.size() - 1));
+  };
+  auto [mc, vc] = stats(candidate);
+  auto [mr, vr] = stats(reference);
+  double sc = vc / candidate.size(), sr = vr / reference.size();
+  double se2 = sc + sr;
+  if (se2 <= 0)
+    return mc < mr ? 0 : 1;
+  double t = (mr - mc) / std::sqrt(se2);
+  double dof = se2 * se2 / (sc * sc / (candidate.size() - 1) +
+                            sr * sr / (reference.size() - 1));
+  return studentTUpperTail(t, dof);
+}
+
 std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     StringRef planText, const std::map<int64_t, std::string> &rounds,
     StringRef date, StringRef tool, std::vector<std::string> &skipped,
-    std::string &error, std::vector<AnchorOutcome> *outcomes) {
+    std::string &error, std::vector<AnchorOutcome> *outcomes,
+    const PickOptions &options) {
   Expected<json::Value> parsed = json::parse(planText);
   if (!parsed) {
     error = "the plan is not JSON: " + toString(parsed.takeError());
@@ -111,9 +184,9 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
   }
 
   // time[anchor][round]: the anchor's kernels in that round.
-  std::vector<std::map<int64_t, double>> times(anchors.size());
+  std::vector<std::map<int64_t, Measured>> times(anchors.size());
   for (const auto &[round, text] : rounds) {
-    StringMap<double> kernels;
+    StringMap<Measured> kernels;
     if (std::string why = kernelTimes(text, kernels); !why.empty()) {
       skipped.push_back("round " + std::to_string(round) + ": " + why);
       continue;
@@ -121,39 +194,58 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     for (auto [i, a] : llvm::enumerate(anchors)) {
       if (round < 0 || round >= static_cast<int64_t>(a.candidates.size()))
         continue;
-      double sum = 0;
+      Measured sum;
       bool found = false;
       for (const std::string &k : a.kernels)
         if (auto it = kernels.find(k); it != kernels.end()) {
-          sum += it->second;
+          sum.add(it->second, !found);
           found = true;
         }
       if (found)
-        times[i][round] = sum;
+        times[i][round] = std::move(sum);
     }
   }
 
   std::vector<TuningRecord> records;
   for (auto [i, a] : llvm::enumerate(anchors)) {
-    if (outcomes) {
-      AnchorOutcome o;
-      o.signature = a.signature;
-      o.kernels = a.kernels;
-      o.candidates = a.candidates.size();
-      o.timed = times[i].size();
-      if (!times[i].empty())
-        o.record = records.size();
-      outcomes->push_back(std::move(o));
-    }
-    if (times[i].empty())
+    AnchorOutcome o;
+    o.signature = a.signature;
+    o.kernels = a.kernels;
+    o.candidates = a.candidates.size();
+    o.timed = times[i].size();
+    if (times[i].empty()) {
+      if (outcomes)
+        outcomes->push_back(std::move(o));
       continue;
+    }
+    o.record = records.size();
     int64_t best = -1;
     double bestMs = std::numeric_limits<double>::infinity();
-    for (const auto &[round, ms] : times[i])
-      if (ms < bestMs) {
+    for (const auto &[round, m] : times[i])
+      if (m.ms < bestMs) {
         best = round;
-        bestMs = ms;
+        bestMs = m.ms;
       }
+    // The default stays unless the fastest is faster by the margin and,
+    // where there are samples, significantly: a pick within the noise of
+    // the measurement would as often be slower.
+    auto base = times[i].find(0);
+    if (best != 0 && base != times[i].end()) {
+      const Measured &fast = times[i][best], &dflt = base->second;
+      bool faster = fast.ms <= dflt.ms * (1 - options.minGain);
+      if (fast.samples.size() >= 2 && dflt.samples.size() >= 2) {
+        o.pValue = welchLessPValue(fast.samples, dflt.samples);
+        faster = faster && o.pValue < options.significance;
+      }
+      if (!faster) {
+        o.rejectedRound = best;
+        o.rejectedMs = bestMs;
+        best = 0;
+        bestMs = dflt.ms;
+      }
+    }
+    if (outcomes)
+      outcomes->push_back(std::move(o));
     TuningRecord r;
     r.index = records.size();
     r.signature = a.signature;
@@ -161,8 +253,8 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     r.schedule = a.candidates[best];
     r.timeMs = bestMs;
     r.defaultSchedule = a.candidates.front();
-    if (auto it = times[i].find(0); it != times[i].end())
-      r.defaultTimeMs = it->second;
+    if (base != times[i].end())
+      r.defaultTimeMs = base->second.ms;
     r.date = date.str();
     r.tool = tool.str();
     records.push_back(std::move(r));

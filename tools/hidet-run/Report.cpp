@@ -224,6 +224,10 @@ void writeFuncJson(json::OStream &json, const FuncResult &result,
             json.object([&] {
               json.attribute("kernel", kernel.name);
               json.attribute("ms", jsonNumber(kernel.ms));
+              json.attributeArray("samples_ms", [&] {
+                for (double ms : kernel.samples)
+                  json.value(jsonNumber(ms));
+              });
             });
         });
       });

@@ -66,7 +66,9 @@ struct FuncResult {
   /// --profile: each kernel launch of a run, in order, with its median time.
   struct KernelTime {
     std::string name;
+    /// The median over the profiled runs, and each run's time in run order.
     double ms = 0;
+    std::vector<double> samples;
   };
   std::vector<KernelTime> kernels;
   long long profileRuns = 0;

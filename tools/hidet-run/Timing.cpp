@@ -195,6 +195,7 @@ bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
       times[i].push_back(launches[i].milliseconds);
   }
   for (size_t i = 0; i < times.size(); ++i) {
+    result.kernels[i].samples = times[i];
     std::sort(times[i].begin(), times[i].end());
     result.kernels[i].ms = median(times[i]);
   }

@@ -15,6 +15,11 @@
 // are kept beside the new ones, a new one replacing an old one of its
 // signature and chip, at most --max-records of them.
 //
+// A candidate replaces the default only when it is faster by --min-gain
+// and, where the profiles hold each run's time (hidet-run's samples_ms),
+// by a one-sided Welch t-test at --significance; otherwise the record
+// keeps the default schedule and says so.
+//
 // A profile's round is the number after "round-" in its file name. The
 // table of what was picked goes to standard output, one row per signature
 // of the plan (its first kernel, candidates compiled, rounds timed, best
@@ -72,6 +77,16 @@ static cl::opt<std::string>
                 cl::desc("Also write the summary (one entry per signature, "
                          "the skipped rounds) as JSON"),
                 cl::value_desc("file"), cl::cat(category));
+static cl::opt<double> minGain(
+    "min-gain",
+    cl::desc("A candidate replaces the default only when faster by this "
+             "fraction of the default's time (default 0.01)"),
+    cl::init(0.01), cl::cat(category));
+static cl::opt<double> significance(
+    "significance",
+    cl::desc("... and when a one-sided Welch t-test of the profiled runs "
+             "says so at this level (default 0.05)"),
+    cl::init(0.05), cl::cat(category));
 static cl::opt<unsigned> maxRecords(
     "max-records",
     cl::desc("Keep at most this many records, the newest (0: all; default "
@@ -109,6 +124,12 @@ summaryJson(const std::vector<AnchorOutcome> &outcomes,
                    {"kernels", json::Array(o.kernels)},
                    {"candidates", o.candidates},
                    {"timed", o.timed}};
+    if (o.pValue >= 0)
+      a["p_value"] = o.pValue;
+    if (o.rejectedRound) {
+      a["rejected_round"] = *o.rejectedRound;
+      a["rejected_time_ms"] = o.rejectedMs;
+    }
     if (o.record) {
       const TuningRecord &r = records[*o.record];
       a["schedule"] = r.schedule;
@@ -147,6 +168,12 @@ int main(int argc, char **argv) {
                               "rounds (docs/Tuning.md)\n");
   if (command != "records")
     return fail("unknown command '" + command + "' (records)");
+  if (!(minGain >= 0 && minGain < 1))
+    return fail("--min-gain must be in [0, 1), got " +
+                formatv("{0}", minGain.getValue()));
+  if (!(significance > 0 && significance <= 1))
+    return fail("--significance must be in (0, 1], got " +
+                formatv("{0}", significance.getValue()));
   auto plan = MemoryBuffer::getFile(planFile, /*IsText=*/true);
   if (!plan)
     return fail("cannot read '" + planFile + "': " + plan.getError().message());
@@ -169,7 +196,8 @@ int main(int argc, char **argv) {
   std::vector<AnchorOutcome> outcomes;
   auto records = pickRecords((*plan)->getBuffer(), rounds,
                              date.empty() ? today() : date, kTunerVersion,
-                             skipped, error, &outcomes);
+                             skipped, error, &outcomes,
+                             PickOptions{minGain, significance});
   if (!records)
     return fail("'" + planFile + "': " + error);
   for (const std::string &why : skipped)
@@ -222,6 +250,22 @@ int main(int argc, char **argv) {
              << format("%.2fx", r.defaultTimeMs / r.timeMs) << " |\n";
     else
       outs() << "- | - |\n";
+  }
+  // Why a faster candidate was not taken.
+  for (auto [i, o] : llvm::enumerate(outcomes)) {
+    if (!o.rejectedRound || !o.record)
+      continue;
+    const TuningRecord &r = (*records)[*o.record];
+    outs() << "anchor " << i << ": the default kept; round "
+           << *o.rejectedRound << " took " << format("%.4f", o.rejectedMs)
+           << " ms (" << format("%.3fx", r.defaultTimeMs / o.rejectedMs)
+           << ")";
+    if (o.pValue >= 0)
+      outs() << ", p = " << format("%.3g", o.pValue);
+    outs() << formatv(": not faster by --min-gain={0}", minGain.getValue());
+    if (o.pValue >= 0)
+      outs() << formatv(" at --significance={0}", significance.getValue());
+    outs() << "\n";
   }
   return 0;
 }

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace hidet::tuning;
 
 namespace {
@@ -101,6 +103,101 @@ TEST(PickRecords, RoundsThatFailedOrHaveNoProfileAreSkipped) {
   EXPECT_EQ(skipped[0], "round 1: function 'main' did not pass");
   EXPECT_EQ(skipped[1], "round 2: no profile (hidet-run --profile N)");
   EXPECT_EQ(skipped[2].rfind("round 3: not JSON", 0), 0u) << skipped[2];
+}
+
+/// A passing report of one launch per (kernel, samples): its median and
+/// each run's time.
+std::string sampled(
+    const std::vector<std::pair<std::string, std::vector<double>>> &launches) {
+  std::string text = R"({"functions": [{"name": "main", "status": "pass",
+                         "profile": {"runs": 6, "launches": [)";
+  for (size_t i = 0; i < launches.size(); ++i) {
+    std::vector<double> sorted = launches[i].second;
+    std::sort(sorted.begin(), sorted.end());
+    text += (i ? ", " : "") + std::string(R"({"kernel": ")") +
+            launches[i].first + R"(", "ms": )" +
+            std::to_string(sorted[sorted.size() / 2]) + R"(, "samples_ms": [)";
+    for (size_t r = 0; r < launches[i].second.size(); ++r)
+      text += (r ? ", " : "") + std::to_string(launches[i].second[r]);
+    text += "]}";
+  }
+  return text + "]}}]}";
+}
+
+TEST(Statistics, StudentTUpperTail) {
+  // Tabulated one-sided quantiles of Student's t.
+  EXPECT_NEAR(studentTUpperTail(1.812, 10), 0.05, 5e-4);
+  EXPECT_NEAR(studentTUpperTail(2.764, 10), 0.01, 2e-4);
+  EXPECT_NEAR(studentTUpperTail(6.314, 1), 0.05, 5e-4);
+  EXPECT_NEAR(studentTUpperTail(1.697, 30), 0.05, 5e-4);
+  EXPECT_DOUBLE_EQ(studentTUpperTail(0, 5), 0.5);
+  EXPECT_NEAR(studentTUpperTail(-1.812, 10), 0.95, 5e-4);
+  EXPECT_LT(studentTUpperTail(50, 10), 1e-9);
+}
+
+TEST(Statistics, WelchLessPValue) {
+  std::vector<double> slow = {10.0, 10.2, 9.9, 10.1, 10.0, 9.8};
+  std::vector<double> fast = {9.0, 9.1, 8.9, 9.2, 9.0, 8.8};
+  EXPECT_LT(welchLessPValue(fast, slow), 1e-6);
+  EXPECT_GT(welchLessPValue(slow, fast), 1 - 1e-6);
+  // Equal means: one half.
+  EXPECT_NEAR(welchLessPValue(slow, slow), 0.5, 1e-9);
+  // Overlapping samples a little apart: not significant at 0.05.
+  std::vector<double> near = {9.95, 10.15, 9.85, 10.05, 9.95, 9.9};
+  double p = welchLessPValue(near, slow);
+  EXPECT_GT(p, 0.05);
+  EXPECT_LT(p, 0.5);
+  // Too few samples, or no spread at all.
+  EXPECT_EQ(welchLessPValue({1.0}, slow), 1.0);
+  EXPECT_EQ(welchLessPValue({1.0, 1.0}, {2.0, 2.0}), 0.0);
+  EXPECT_EQ(welchLessPValue({2.0, 2.0}, {1.0, 1.0}), 1.0);
+}
+
+TEST(PickRecords, TheDefaultStaysUnlessClearlySlower) {
+  // a's kernels: wgmma_q and wgmma_k, summed run by run. Round 1 is 0.5%
+  // faster (under the 1% margin), round 2 2% faster but within the noise
+  // of six runs: the default stays, and the outcome names the fastest.
+  std::vector<double> base = {1.00, 1.02, 0.98, 1.01, 0.99, 1.00};
+  std::vector<double> noisy = {0.70, 1.25, 0.97, 0.98, 1.30, 0.75};
+  auto scaled = [](std::vector<double> v, double f) {
+    for (double &x : v)
+      x *= f;
+    return v;
+  };
+  std::map<int64_t, std::string> rounds = {
+      {0, sampled({{"wgmma_q", base}, {"wgmma_k", base}, {"mma_ffn", base}})},
+      {1, sampled({{"wgmma_q", scaled(base, 0.995)},
+                   {"wgmma_k", scaled(base, 0.995)}})},
+      {2, sampled({{"wgmma_q", noisy}, {"wgmma_k", noisy}})}};
+  std::vector<std::string> skipped;
+  std::string error;
+  std::vector<AnchorOutcome> outcomes;
+  auto records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a0");
+  EXPECT_DOUBLE_EQ((*records)[0].timeMs, (*records)[0].defaultTimeMs);
+  ASSERT_TRUE(outcomes[0].rejectedRound.has_value());
+  EXPECT_EQ(*outcomes[0].rejectedRound, 2);
+  EXPECT_GT(outcomes[0].pValue, 0.05);
+  // b had its default alone: nothing rejected, nothing tested.
+  EXPECT_FALSE(outcomes[1].rejectedRound.has_value());
+  EXPECT_LT(outcomes[1].pValue, 0);
+
+  // The same 2% with runs that agree: significant, the candidate is taken.
+  rounds[2] = sampled({{"wgmma_q", scaled(base, 0.98)},
+                       {"wgmma_k", scaled(base, 0.98)}});
+  outcomes.clear();
+  records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a2");
+  EXPECT_FALSE(outcomes[0].rejectedRound.has_value());
+  EXPECT_LT(outcomes[0].pValue, 0.05);
+
+  // A margin of 5% keeps the default again.
+  records = pickRecords(kPlan, rounds, "", "", skipped, error, nullptr,
+                        PickOptions{0.05, 0.05});
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a0");
 }
 
 TEST(PickRecords, APlanOfAnotherKindIsAnError) {

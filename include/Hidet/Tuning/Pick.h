@@ -7,7 +7,9 @@
 // The last step of tuning (docs/Tuning.md): from a plan (hidet-plan-tuning's
 // plan.json) and the profiles of its rounds' libraries (hidet-run --profile
 // --json), the record of each signature: the candidate whose kernels took
-// the least time in a round whose outputs passed their checks.
+// the least time in a round whose outputs passed their checks, where it is
+// faster than the default by a margin and by a one-sided Welch t-test of
+// the profiled runs; otherwise the default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +35,32 @@ struct AnchorOutcome {
   int64_t timed = 0;
   /// Its record among those returned, when a round measured it.
   std::optional<size_t> record;
+  /// The round of its fastest candidate, when that was not the default's
+  /// and the default was kept (not faster by the margin, or not
+  /// significantly), with that time and the test's p-value (negative when
+  /// the profiles had no samples to test).
+  std::optional<int64_t> rejectedRound;
+  double rejectedMs = 0;
+  double pValue = -1;
 };
+
+/// When a candidate replaces the default: it must be faster by at least
+/// `minGain` (a fraction of the default's time) and, where the profiles
+/// have each run's time, faster by a one-sided Welch t-test at
+/// `significance`.
+struct PickOptions {
+  double minGain = 0.01;
+  double significance = 0.05;
+};
+
+/// The upper tail P(T > t) of Student's t distribution with `dof` degrees
+/// of freedom (> 0).
+double studentTUpperTail(double t, double dof);
+
+/// The p-value of a one-sided Welch t-test that `candidate`'s mean is below
+/// `reference`'s (each at least two samples); 1 for fewer.
+double welchLessPValue(llvm::ArrayRef<double> candidate,
+                       llvm::ArrayRef<double> reference);
 
 /// Picks the records of `plan` (plan.json's text) from the profiles of its
 /// rounds (round index -> hidet-run's JSON text). A round whose run did not
@@ -41,12 +68,14 @@ struct AnchorOutcome {
 /// in `skipped`; a signature measured in no round gets no record. Fails
 /// (with `error`) when the plan is not a plan. Records get `date` and
 /// `tool`. With `outcomes`, it also gets one entry per signature of the
-/// plan, in the plan's order.
+/// plan, in the plan's order. `options` decides when a candidate replaces
+/// the default.
 std::optional<std::vector<TuningRecord>>
 pickRecords(llvm::StringRef plan, const std::map<int64_t, std::string> &rounds,
             llvm::StringRef date, llvm::StringRef tool,
             std::vector<std::string> &skipped, std::string &error,
-            std::vector<AnchorOutcome> *outcomes = nullptr);
+            std::vector<AnchorOutcome> *outcomes = nullptr,
+            const PickOptions &options = {});
 
 } // namespace tuning
 } // namespace hidet
