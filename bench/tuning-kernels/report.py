@@ -2,8 +2,9 @@
 # and the tuned library timed twice alternately, the tuning's phases and
 # picks), times cuBLAS (torch.matmul) and cuDNN (torch conv2d, channels_last,
 # cudnn.benchmark, padding inside) again for the same shapes with the method
-# of bench/common/timing.py, and writes tuning-kernels-<gpu>.{json,md}.
-#   report.py <artifact-dir> <out-dir> <commit> <date>
+# of bench/common/timing.py, and writes NAME-<gpu>.{json,md} (NAME:
+# tuning-kernels unless given).
+#   report.py <artifact-dir> <out-dir> <commit> <date> [NAME]
 import glob
 import json
 import os
@@ -17,6 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from timing import geomean, median_ms, save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
+name_of_report = sys.argv[5] if len(sys.argv) > 5 else "tuning-kernels"
 torch.backends.cudnn.benchmark = True
 dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -83,7 +85,7 @@ res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "geomean_default_vs_cudnn_3x3": geomean(r["default_vs_baseline"] for r in convs3),
        "geomean_tuned_vs_cudnn_3x3": geomean(r["tuned_vs_baseline"] for r in convs3),
        "slower_than_default": [r["kernel"] for r in rows if r["speedup"] < 1.0]}
-md_path = save_json(out, "tuning-kernels", res)
+md_path = save_json(out, name_of_report, res)
 
 
 def fmt(x, f="{:.4f}"):

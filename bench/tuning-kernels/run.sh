@@ -8,25 +8,30 @@
 # counts); cuBLAS and cuDNN are timed again by report.py.
 #
 #   bench/tuning-kernels/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
-#                               [--space L] [--only REGEX]
+#                               [--space L] [--only REGEX] [--no-report]
+#                               [--name NAME]
 #
 # Runs on the GPU machine. T holds bin/{hidet-compile,hidet-run,hidet-tune}
 # and lib/ (utils/static-tools.sh; default: build). A kernel whose DIR/NAME
 # is complete is not tuned again, so that a run cut short resumes. Writes
-# OUT/tuning-kernels-<gpu>.{json,md}.
+# OUT/NAME-<gpu>.{json,md} (NAME: tuning-kernels) of the kernels complete
+# in DIR (not with --no-report: runs over parts of the set, one report at
+# the end).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
-usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--only REGEX]"
+usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--only REGEX] [--no-report] [--name NAME]"
 dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
 shift 4
-tools="$src/build" jobs=$(nproc) space=small only=.
+tools="$src/build" jobs=$(nproc) space=small only=. report=1 name=tuning-kernels
 while [ $# -gt 0 ]; do
   case "$1" in
     --tools) tools="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --space) space="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --no-report) report=0; shift ;;
+    --name) name="$2"; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -86,4 +91,6 @@ for bench in "$src/bench/matmul-mma" "$src/bench/conv-mma"; do
     tune "$bench" "$name"
   done
 done
-python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
+if [ "$report" = 1 ]; then
+  python3 "$here/report.py" "$dir" "$out" "$commit" "$date" "$name"
+fi
