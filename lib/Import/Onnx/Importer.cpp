@@ -298,44 +298,54 @@ FailureOr<HostTensor> Importer::readTensor(const onnx::TensorProto &tensor,
                             << " bytes of raw data, expected " << bytes;
     return HostTensor::borrow(dtype, shape, tensor.raw_data().data());
   }
-  HostTensor t = HostTensor::zeros(dtype, shape);
-  auto check = [&](int64_t size) -> LogicalResult {
-    if (size == n)
-      return success();
-    return emitError(loc) << "tensor '" << tensor.name() << "' has " << size
-                          << " elements, its shape needs " << n;
-  };
+  // The typed field that holds the values, counted before anything is
+  // allocated: a shape of many elements with few values is an error, not
+  // an allocation of the shape's size.
+  int64_t size = 0;
   switch (dtype) {
   case DType::F32:
-    if (failed(check(tensor.float_data_size())))
-      return failure();
+    size = tensor.float_data_size();
+    break;
+  case DType::F64:
+    size = tensor.double_data_size();
+    break;
+  case DType::I64:
+    size = tensor.int64_data_size();
+    break;
+  case DType::U32:
+  case DType::U64:
+    size = tensor.uint64_data_size();
+    break;
+  default:
+    // int32_data: 16-bit floats as their bits, and the small integers.
+    size = tensor.int32_data_size();
+    break;
+  }
+  if (size != n)
+    return emitError(loc) << "tensor '" << tensor.name() << "' has " << size
+                          << " elements, its shape needs " << n;
+  HostTensor t = HostTensor::zeros(dtype, shape);
+  switch (dtype) {
+  case DType::F32:
     for (int64_t i = 0; i < n; ++i)
       t.setDouble(i, tensor.float_data(i));
     break;
   case DType::F64:
-    if (failed(check(tensor.double_data_size())))
-      return failure();
     for (int64_t i = 0; i < n; ++i)
       t.setDouble(i, tensor.double_data(i));
     break;
   case DType::I64:
-    if (failed(check(tensor.int64_data_size())))
-      return failure();
     for (int64_t i = 0; i < n; ++i)
       t.setInt(i, tensor.int64_data(i));
     break;
   case DType::U32:
   case DType::U64:
-    if (failed(check(tensor.uint64_data_size())))
-      return failure();
     for (int64_t i = 0; i < n; ++i)
       t.setInt(i, static_cast<int64_t>(tensor.uint64_data(i)));
     break;
   case DType::F16:
   case DType::BF16: {
     // int32_data holds the 16 bits of each element.
-    if (failed(check(tensor.int32_data_size())))
-      return failure();
     char *out = t.getMutableData();
     for (int64_t i = 0; i < n; ++i) {
       uint16_t bits = static_cast<uint16_t>(tensor.int32_data(i));
@@ -344,8 +354,6 @@ FailureOr<HostTensor> Importer::readTensor(const onnx::TensorProto &tensor,
     break;
   }
   default:
-    if (failed(check(tensor.int32_data_size())))
-      return failure();
     for (int64_t i = 0; i < n; ++i)
       t.setInt(i, tensor.int32_data(i));
     break;
