@@ -23,7 +23,7 @@ src="$(cd "$here/../.." && pwd)"
 usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--only REGEX] [--no-report] [--name NAME]"
 dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
 shift 4
-tools="$src/build" jobs=$(nproc) space=small only=. report=1 name=tuning-kernels
+tools="$src/build" jobs=$(nproc) space=small only=. report=1 report_name=tuning-kernels
 while [ $# -gt 0 ]; do
   case "$1" in
     --tools) tools="$2"; shift 2 ;;
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
     --space) space="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --no-report) report=0; shift ;;
-    --name) name="$2"; shift 2 ;;
+    --name) report_name="$2"; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
@@ -92,5 +92,5 @@ for bench in "$src/bench/matmul-mma" "$src/bench/conv-mma"; do
   done
 done
 if [ "$report" = 1 ]; then
-  python3 "$here/report.py" "$dir" "$out" "$commit" "$date" "$name"
+  python3 "$here/report.py" "$dir" "$out" "$commit" "$date" "$report_name"
 fi

@@ -6,9 +6,9 @@
 
 #include "Hidet/Tuning/Pick.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -91,46 +91,36 @@ std::string kernelTimes(StringRef text, StringMap<Measured> &times) {
 }
 } // namespace
 
-double hidet::tuning::studentTUpperTail(double t, double dof) {
-  // The density integrated from 0 to |t| by Simpson's rule: LLVM has no
-  // statistics, and the tail needs only a few digits.
-  double logNorm = std::lgamma((dof + 1) / 2) - std::lgamma(dof / 2) -
-                   0.5 * std::log(dof * llvm::numbers::pi);
-  auto density = [&](double x) {
-    return std::exp(logNorm - (dof + 1) / 2 * std::log1p(x * x / dof));
-  };
-  double x = std::min(std::fabs(t), 1e3);
-  const int steps = 2000;
-  double h = x / steps, sum = density(0) + density(x);
-  for (int k = 1; k < steps; ++k)
-    sum += density(k * h) * (k % 2 ? 4 : 2);
-  double half = std::clamp(sum * h / 3, 0.0, 0.5);
-  return t >= 0 ? 0.5 - half : 0.5 + half;
-}
-
-double hidet::tuning::welchLessPValue(ArrayRef<double> candidate,
-                                      ArrayRef<double> reference) {
-  if (candidate.size() < 2 || reference.size() < 2)
+double hidet::tuning::rankLessPValue(ArrayRef<double> candidate,
+                                     ArrayRef<double> reference) {
+  if (candidate.empty() || reference.empty())
     return 1;
-  auto stats = [](ArrayRef<double> xs) {
-    double mean = 0, var = 0;
-    for (double x : xs)
-      mean += x;
-    mean /= xs.size();
-    for (double x : xs)
-      var += (x - mean) * (x - mean);
-    return std::make_pair(mean, var / (xs.size() - 1));
-  };
-  auto [mc, vc] = stats(candidate);
-  auto [mr, vr] = stats(reference);
-  double sc = vc / candidate.size(), sr = vr / reference.size();
-  double se2 = sc + sr;
-  if (se2 <= 0)
-    return mc < mr ? 0 : 1;
-  double t = (mr - mc) / std::sqrt(se2);
-  double dof = se2 * se2 / (sc * sc / (candidate.size() - 1) +
-                            sr * sr / (reference.size() - 1));
-  return studentTUpperTail(t, dof);
+  // U: the pairs in which the candidate's run is the faster, ties half.
+  double u = 0;
+  for (double c : candidate)
+    for (double r : reference)
+      u += c < r ? 1 : c == r ? 0.5 : 0;
+  double n = candidate.size(), m = reference.size(), total = n + m;
+  // Tie correction of the variance: each group of t equal times.
+  std::vector<double> all(candidate.begin(), candidate.end());
+  all.insert(all.end(), reference.begin(), reference.end());
+  llvm::sort(all);
+  double ties = 0;
+  for (size_t i = 0; i < all.size();) {
+    size_t j = i;
+    while (j < all.size() && all[j] == all[i])
+      ++j;
+    double t = j - i;
+    ties += t * t * t - t;
+    i = j;
+  }
+  double variance =
+      n * m / 12 * ((total + 1) - ties / (total * (total - 1)));
+  double mean = n * m / 2;
+  if (variance <= 0)
+    return u > mean ? 0 : 1;
+  double z = (u - mean - 0.5) / std::sqrt(variance);
+  return 0.5 * std::erfc(z / std::sqrt(2.0));
 }
 
 std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
@@ -234,7 +224,7 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
       const Measured &fast = times[i][best], &dflt = base->second;
       bool faster = fast.ms <= dflt.ms * (1 - options.minGain);
       if (fast.samples.size() >= 2 && dflt.samples.size() >= 2) {
-        o.pValue = welchLessPValue(fast.samples, dflt.samples);
+        o.pValue = rankLessPValue(fast.samples, dflt.samples);
         faster = faster && o.pValue < options.significance;
       }
       if (!faster) {

@@ -17,8 +17,8 @@
 //
 // A candidate replaces the default only when it is faster by --min-gain
 // and, where the profiles hold each run's time (hidet-run's samples_ms),
-// by a one-sided Welch t-test at --significance; otherwise the record
-// keeps the default schedule and says so.
+// by a one-sided rank test (Mann-Whitney U) at --significance; otherwise
+// the record keeps the default schedule and says so.
 //
 // A profile's round is the number after "round-" in its file name. The
 // table of what was picked goes to standard output, one row per signature
@@ -84,8 +84,8 @@ static cl::opt<double> minGain(
     cl::init(0.01), cl::cat(category));
 static cl::opt<double> significance(
     "significance",
-    cl::desc("... and when a one-sided Welch t-test of the profiled runs "
-             "says so at this level (default 0.05)"),
+    cl::desc("... and when a one-sided rank test (Mann-Whitney U) of the "
+             "profiled runs says so at this level (default 0.05)"),
     cl::init(0.05), cl::cat(category));
 static cl::opt<unsigned> maxRecords(
     "max-records",

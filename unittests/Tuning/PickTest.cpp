@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace hidet::tuning;
 
@@ -124,33 +125,30 @@ std::string sampled(
   return text + "]}}]}";
 }
 
-TEST(Statistics, StudentTUpperTail) {
-  // Tabulated one-sided quantiles of Student's t.
-  EXPECT_NEAR(studentTUpperTail(1.812, 10), 0.05, 5e-4);
-  EXPECT_NEAR(studentTUpperTail(2.764, 10), 0.01, 2e-4);
-  EXPECT_NEAR(studentTUpperTail(6.314, 1), 0.05, 5e-4);
-  EXPECT_NEAR(studentTUpperTail(1.697, 30), 0.05, 5e-4);
-  EXPECT_DOUBLE_EQ(studentTUpperTail(0, 5), 0.5);
-  EXPECT_NEAR(studentTUpperTail(-1.812, 10), 0.95, 5e-4);
-  EXPECT_LT(studentTUpperTail(50, 10), 1e-9);
-}
-
-TEST(Statistics, WelchLessPValue) {
+TEST(Statistics, RankLessPValue) {
   std::vector<double> slow = {10.0, 10.2, 9.9, 10.1, 10.0, 9.8};
   std::vector<double> fast = {9.0, 9.1, 8.9, 9.2, 9.0, 8.8};
-  EXPECT_LT(welchLessPValue(fast, slow), 1e-6);
-  EXPECT_GT(welchLessPValue(slow, fast), 1 - 1e-6);
-  // Equal means: one half.
-  EXPECT_NEAR(welchLessPValue(slow, slow), 0.5, 1e-9);
-  // Overlapping samples a little apart: not significant at 0.05.
+  // Every run faster: U = 36 of 36, z = (36 - 18 - 0.5) / sqrt(36 * 13 /
+  // 12) = 2.80 (no ties across the groups; 9.0 twice, 10.0 twice).
+  EXPECT_NEAR(rankLessPValue(fast, slow), 0.5 * std::erfc(2.8040 / std::sqrt(2.0)),
+              1e-4);
+  EXPECT_GT(rankLessPValue(slow, fast), 0.99);
+  // The same runs on both sides: no evidence.
+  EXPECT_GT(rankLessPValue(slow, slow), 0.5);
+  // One cold run of the faster candidate does not hide the five others
+  // (U = 30 of 36), as it would a mean (12.5 against 10) and a variance.
+  std::vector<double> cold = fast;
+  cold[0] = 30.0;
+  EXPECT_LT(rankLessPValue(cold, slow), 0.05);
+  // Interleaved runs: not significant.
   std::vector<double> near = {9.95, 10.15, 9.85, 10.05, 9.95, 9.9};
-  double p = welchLessPValue(near, slow);
+  double p = rankLessPValue(near, slow);
   EXPECT_GT(p, 0.05);
   EXPECT_LT(p, 0.5);
-  // Too few samples, or no spread at all.
-  EXPECT_EQ(welchLessPValue({1.0}, slow), 1.0);
-  EXPECT_EQ(welchLessPValue({1.0, 1.0}, {2.0, 2.0}), 0.0);
-  EXPECT_EQ(welchLessPValue({2.0, 2.0}, {1.0, 1.0}), 1.0);
+  // No samples; no spread at all.
+  EXPECT_EQ(rankLessPValue({}, slow), 1.0);
+  EXPECT_LT(rankLessPValue({1.0, 1.0, 1.0}, {2.0, 2.0, 2.0}), 0.05);
+  EXPECT_GT(rankLessPValue({2.0, 2.0}, {2.0, 2.0}), 0.5);
 }
 
 TEST(PickRecords, TheDefaultStaysUnlessClearlySlower) {

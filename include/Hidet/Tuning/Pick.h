@@ -8,8 +8,8 @@
 // plan.json) and the profiles of its rounds' libraries (hidet-run --profile
 // --json), the record of each signature: the candidate whose kernels took
 // the least time in a round whose outputs passed their checks, where it is
-// faster than the default by a margin and by a one-sided Welch t-test of
-// the profiled runs; otherwise the default.
+// faster than the default by a margin and by a one-sided rank test of the
+// profiled runs; otherwise the default.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,21 +46,20 @@ struct AnchorOutcome {
 
 /// When a candidate replaces the default: it must be faster by at least
 /// `minGain` (a fraction of the default's time) and, where the profiles
-/// have each run's time, faster by a one-sided Welch t-test at
+/// have each run's time, faster by a one-sided Mann-Whitney U test at
 /// `significance`.
 struct PickOptions {
   double minGain = 0.01;
   double significance = 0.05;
 };
 
-/// The upper tail P(T > t) of Student's t distribution with `dof` degrees
-/// of freedom (> 0).
-double studentTUpperTail(double t, double dof);
-
-/// The p-value of a one-sided Welch t-test that `candidate`'s mean is below
-/// `reference`'s (each at least two samples); 1 for fewer.
-double welchLessPValue(llvm::ArrayRef<double> candidate,
-                       llvm::ArrayRef<double> reference);
+/// The p-value of a one-sided Mann-Whitney U test that `candidate`'s runs
+/// are faster than `reference`'s (the normal approximation, with the tie
+/// and continuity corrections); 1 without samples on either side. A rank
+/// test, as the pick compares medians: one slow run (a cold cache) moves a
+/// mean and its variance, not the ranks.
+double rankLessPValue(llvm::ArrayRef<double> candidate,
+                      llvm::ArrayRef<double> reference);
 
 /// Picks the records of `plan` (plan.json's text) from the profiles of its
 /// rounds (round index -> hidet-run's JSON text). A round whose run did not
