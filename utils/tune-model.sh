@@ -15,6 +15,8 @@
 #                     --expected-output with the tolerances that decide
 #                     whether a round passes (default: none, random inputs)
 #   --profile N       profiled runs per round (default 10)
+#   --pick "ARGS"     hidet-tune records options that decide when a candidate
+#                     replaces the default (--min-gain, --significance)
 #   --cache FILE      records of earlier runs: their signatures (measured by
 #                     this hidet-tune version) are not tuned again, and the
 #                     new records are merged into FILE
@@ -27,11 +29,11 @@
 # files (e.g. --precision=f16 --external-weights=DIR/w-%ROUND%).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
-usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--profile N] [-- compile args]"
+usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--profile N] [--pick ARGS] [--cache FILE] [-- compile args]"
 model="${1:?$usage}"
 dir="${2:?$usage}"
 shift 2
-tools="$src/build/bin" space=small phase=all run="" profile=10 cache=""
+tools="$src/build/bin" space=small phase=all run="" profile=10 cache="" pick=""
 jobs=$(( ($(nproc) + 1) / 2 ))
 compile_args=()
 while [ $# -gt 0 ]; do
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
     --phase) phase="$2"; shift 2 ;;
     --run) run="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
+    --pick) pick="$2"; shift 2 ;;
     --cache) cache="$2"; shift 2 ;;
     --) shift; compile_args=("$@"); break ;;
     *) echo "$usage" >&2; exit 2 ;;
@@ -117,7 +120,8 @@ if [ "$phase" = all ] || [ "$phase" = records ]; then
   shopt -s nullglob
   merge=()
   if [ -n "$cache" ]; then merge=(--merge="$cache"); fi
-  "$tools/hidet-tune" records --plan="$dir/plan/plan.json" "${merge[@]}" \
+  # shellcheck disable=SC2086 # the pick options are words
+  "$tools/hidet-tune" records --plan="$dir/plan/plan.json" "${merge[@]}" $pick \
     "$dir"/round-*.profile.json -o "$dir/records.json" \
     --json="$dir/summary.json"
   if [ -n "$cache" ]; then cp "$dir/records.json" "$cache"; fi
