@@ -55,3 +55,23 @@ def save_json(out, name, result):
     with open(base + ".json", "w") as f:
         json.dump(result, f, indent=2)
     return base + ".md"
+
+
+def cudnn_conv(name):
+    """cuDNN's time (ms) for the f16 convolution a kernel name such as
+    conv_c64_h56_f64_r3_s1_b32 describes (channels_last, cudnn.benchmark,
+    the padding r // 2 inside the convolution), with its parameters
+    (c, h, k, r, s, n) and FLOPs."""
+    import torch.nn.functional as F
+
+    c, h, k, r, s, n = (int(x) for x in re.match(
+        r"conv_c(\d+)_h(\d+)_f(\d+)_r(\d+)_s(\d+)_b(\d+)", name).groups())
+    torch.backends.cudnn.benchmark = True
+    p = r // 2
+    oh = (h + 2 * p - r) // s + 1
+    x = torch.randn(n, c, h, h, device="cuda", dtype=torch.float16).to(
+        memory_format=torch.channels_last)
+    w = torch.randn(k, c, r, r, device="cuda", dtype=torch.float16).to(
+        memory_format=torch.channels_last)
+    ms = median_ms(lambda: F.conv2d(x, w, stride=s, padding=p), warmup=10, reps=30)
+    return ms, (c, h, k, r, s, n), 2 * n * oh * oh * k * c * r * r

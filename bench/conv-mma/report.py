@@ -6,33 +6,21 @@
 import glob
 import json
 import os
-import re
 import sys
 
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import geomean, median_ms, save_json  # noqa: E402
+from timing import cudnn_conv, geomean, save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
-torch.backends.cudnn.benchmark = True
 
 rows = []
 for path in sorted(glob.glob(os.path.join(art, "conv_*.json"))):
     r = json.load(open(path))
     f = r["functions"][0]
-    c, h, k, rr, s, n = (int(x) for x in re.match(
-        r"conv_c(\d+)_h(\d+)_f(\d+)_r(\d+)_s(\d+)_b(\d+)", f["name"]).groups())
-    p = rr // 2
-    oh = (h + 2 * p - rr) // s + 1
-    x = torch.randn(n, c, h, h, device="cuda", dtype=torch.float16).to(
-        memory_format=torch.channels_last)
-    w = torch.randn(k, c, rr, rr, device="cuda", dtype=torch.float16).to(
-        memory_format=torch.channels_last)
-    base = median_ms(lambda: F.conv2d(x, w, stride=s, padding=p), warmup=10, reps=30)
+    base, (c, h, k, rr, s, n), flops = cudnn_conv(f["name"])
     ms = f["time_ms"]["median"]
-    flops = 2 * n * oh * oh * k * c * rr * rr
     sched = open(path[:-5] + ".schedule").read().strip()
     rows.append({"layer": f"{c}x{h}x{h} -> {k}, {rr}x{rr}, s{s}", "batch": n,
                  "status": f["status"],

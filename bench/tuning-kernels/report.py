@@ -12,14 +12,12 @@ import re
 import sys
 
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
-from timing import geomean, median_ms, save_json  # noqa: E402
+from timing import cudnn_conv, geomean, median_ms, save_json  # noqa: E402
 
 art, out, commit, date = sys.argv[1:5]
 name_of_report = sys.argv[5] if len(sys.argv) > 5 else "tuning-kernels"
-torch.backends.cudnn.benchmark = True
 dtypes = {"f16": torch.float16, "bf16": torch.bfloat16}
 
 
@@ -33,16 +31,8 @@ def baseline(name):
         b = torch.randn(k, n, device="cuda", dtype=ty)
         c = torch.empty(mm, n, device="cuda", dtype=ty)
         return "cuBLAS", median_ms(lambda: torch.matmul(a, b, out=c), warmup=5, reps=30), 2 * mm * n * k
-    c, h, k, r, s, n = (int(x) for x in re.match(
-        r"conv_c(\d+)_h(\d+)_f(\d+)_r(\d+)_s(\d+)_b(\d+)$", name).groups())
-    p = r // 2
-    oh = (h + 2 * p - r) // s + 1
-    x = torch.randn(n, c, h, h, device="cuda", dtype=torch.float16).to(
-        memory_format=torch.channels_last)
-    w = torch.randn(k, c, r, r, device="cuda", dtype=torch.float16).to(
-        memory_format=torch.channels_last)
-    return "cuDNN", median_ms(lambda: F.conv2d(x, w, stride=s, padding=p), warmup=10, reps=30), \
-        2 * n * oh * oh * k * c * r * r
+    ms, _, flops = cudnn_conv(name)
+    return "cuDNN", ms, flops
 
 
 def phase_seconds(log, phase):
