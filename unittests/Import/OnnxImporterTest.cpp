@@ -59,6 +59,17 @@ TEST(HostTensorTest, CastFollowsOnnx) {
   EXPECT_EQ(u8.getInts(), (llvm::SmallVector<int64_t>{255, 0}));
 }
 
+TEST(HostTensorTest, FloatsReadAsIntegersSaturate) {
+  // A float tensor used as indices (found by hidet-onnx-fuzzer under
+  // UBSan: 6e29 converted to int64).
+  HostTensor f =
+      HostTensor::fromDoubles(DType::F32, {4}, {6e29, -6e29, -2.75, NAN});
+  EXPECT_EQ(f.getInts(),
+            (llvm::SmallVector<int64_t>{std::numeric_limits<int64_t>::max(),
+                                        std::numeric_limits<int64_t>::min(),
+                                        -2, 0}));
+}
+
 TEST(HostTensorTest, OutOfRangeValuesSaturate) {
   // Folded int64 arithmetic past int64's range (found by hidet-onnx-fuzzer
   // under UBSan): saturated, NaN as 0.

@@ -269,7 +269,9 @@ int64_t HostTensor::getInt(int64_t i) const {
   case DType::U64:
     return static_cast<int64_t>(load<uint64_t>(data, i));
   default:
-    return static_cast<int64_t>(getDouble(i));
+    // A float read as an integer (an index or a size a model gives as a
+    // float) saturates, as every float-to-integer conversion here does.
+    return saturatingInt(getDouble(i));
   }
 }
 

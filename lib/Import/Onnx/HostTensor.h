@@ -79,7 +79,7 @@ public:
 
   /// Element `i` (row-major) as a double (floats, integers, bools).
   double getDouble(int64_t i) const;
-  /// Element `i` as an integer (floats are truncated).
+  /// Element `i` as an integer (floats are truncated, saturating).
   int64_t getInt(int64_t i) const;
   void setDouble(int64_t i, double value);
   void setInt(int64_t i, int64_t value);

@@ -231,6 +231,9 @@ LogicalResult convertGather(NodeContext &ctx) {
   std::optional<int64_t> axis = normalizeAxis(ctx.attrInt("axis", 0), rank);
   if (!axis)
     return ctx.emitError() << "Gather axis out of range";
+  if (isFloat(indices.dtype))
+    return ctx.emitError() << "Gather indices must be integers, not "
+                           << dtypeName(indices.dtype);
   SmallVector<int64_t> shape(data.shape.begin(), data.shape.begin() + *axis);
   shape.append(indices.shape.begin(), indices.shape.end());
   shape.append(data.shape.begin() + *axis + 1, data.shape.end());
