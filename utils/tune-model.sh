@@ -21,6 +21,10 @@
 #                     this hidet-tune version) are not tuned again, and the
 #                     new records are merged into FILE
 #
+# Each round compiled or measured reports the round, how many signatures it
+# tunes, the time so far and an ETA: a bar redrawn in place on a terminal,
+# a line each in a log or a pipe.
+#
 # DIR gets plan/ (plan.json, round-<i>.json), round-<i>.so, its profile
 # round-<i>.profile.json, records.json, summary.json (hidet-tune --json) and
 # log/. Arguments after -- go to
@@ -72,20 +76,37 @@ compile_round() {
   "$tools/hidet-compile" "$model" "${args[@]}" \
     --tuning-records="$dir/plan/round-$r.json" -o "$dir/round-$r.so" \
     > "$dir/log/compile-$r.log" 2>&1 ||
-    echo "round $r: compilation failed (log/compile-$r.log)"
+    say "round $r: compilation failed (log/compile-$r.log)"
 }
 # The signatures that round $1 gives a candidate of (its records file has
 # one record per signature).
 signatures_of() {
   grep -c '"signature"' "$dir/plan/round-$1.json" 2>/dev/null || echo 0
 }
+# On a terminal, progress is a bar redrawn in place; elsewhere (a log, a
+# pipe) plain lines.
+tty=0
+if [ -t 1 ]; then tty=1; fi
 # "what i/n (round r: k signatures), e s, ETA s" from the start time, the
-# count done and the round at hand.
+# count done and the round at hand; on a terminal after a bar of i/n.
 progress() {
   awk -v what="$1" -v i="$2" -v n="$3" -v t="$4" -v now="$(now)" \
-    -v r="$5" -v k="$(signatures_of "$5")" 'BEGIN {
-    e = now - t; printf "%s %d/%d (round %d: %d signature%s), %.0f s, ETA %.0f s\n",
-      what, i, n, r, k, (k == 1 ? "" : "s"), e, (i ? e / i * (n - i) : 0) }'
+    -v r="$5" -v k="$(signatures_of "$5")" -v tty="$tty" 'BEGIN {
+    e = now - t
+    line = sprintf("%s %d/%d (round %d: %d signature%s), %.0f s, ETA %.0f s",
+      what, i, n, r, k, (k == 1 ? "" : "s"), e, (i ? e / i * (n - i) : 0))
+    if (!tty) { print line; exit }
+    bar = ""
+    for (j = 0; j < 24; ++j) bar = bar (j < int(24 * i / (n ? n : 1)) ? "#" : ".")
+    printf "\r[%s] %s\033[K", bar, line }'
+}
+# A message on a line of its own (below the bar, on a terminal).
+say() {
+  if [ "$tty" = 1 ]; then printf '\r\033[K%s\n' "$*"; else echo "$*"; fi
+}
+# Ends a phase's bar, so that what follows starts on a new line.
+end_progress() {
+  if [ "$tty" = 1 ]; then printf '\n'; fi
 }
 if [ "$phase" = all ] || [ "$phase" = compile ]; then
   t=$(now)
@@ -100,6 +121,7 @@ if [ "$phase" = all ] || [ "$phase" = compile ]; then
     fi
   done
   wait
+  end_progress
   echo "compile: $(elapsed "$t") s with $jobs at a time"
 fi
 if [ "$phase" = all ] || [ "$phase" = measure ]; then
@@ -112,8 +134,9 @@ if [ "$phase" = all ] || [ "$phase" = measure ]; then
     # shellcheck disable=SC2086
     "$tools/hidet-run" "$dir/round-$r.so" $run --reps 0 --profile "$profile" \
       --json "$dir/round-$r.profile.json" > "$dir/log/measure-$r.log" 2>&1 ||
-      echo "round $r: did not pass (log/measure-$r.log)"
+      say "round $r: did not pass (log/measure-$r.log)"
   done
+  end_progress
   echo "measure: $(elapsed "$t") s"
 fi
 if [ "$phase" = all ] || [ "$phase" = records ]; then
