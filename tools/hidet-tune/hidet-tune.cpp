@@ -84,8 +84,9 @@ static cl::opt<double> minGain(
     cl::init(0.01), cl::cat(category));
 static cl::opt<double> significance(
     "significance",
-    cl::desc("... and when a one-sided rank test (Mann-Whitney U) of the "
-             "profiled runs says so at this level (default 0.05)"),
+    cl::desc("A candidate replaces the default only when a one-sided rank "
+             "test (Mann-Whitney U) of the profiled runs finds it faster at "
+             "this level (default 0.05; profiles with each run's time)"),
     cl::init(0.05), cl::cat(category));
 static cl::opt<unsigned> maxRecords(
     "max-records",
