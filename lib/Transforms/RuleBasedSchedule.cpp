@@ -29,6 +29,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace hidet {
@@ -42,9 +43,36 @@ using namespace hidet::kernel;
 using namespace hidet::rulebased;
 
 namespace {
+/// A linalg.fill of `op`'s one output right before it, with a constant that
+/// the kernel can start every output from (`value`), when `op` writes every
+/// element of the output and reads it only as its initial value.
+linalg::FillOp foldableFill(linalg::LinalgOp op, TypedAttr &value) {
+  auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
+  if (!fill || op.getNumDpsInits() != 1 || !fill.hasPureBufferSemantics())
+    return nullptr;
+  Value out = op.getDpsInitOperand(0)->get();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (fill.getDpsInitOperand(0)->get() != out ||
+      llvm::is_contained(op.getDpsInputs(), out) ||
+      !outMap.isProjectedPermutation() ||
+      outMap.getNumResults() != op.getNumParallelLoops() ||
+      !matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)) ||
+      value.getType() != getElementTypeOrSelf(out.getType()))
+    return nullptr;
+  return fill;
+}
+
 struct RuleBasedSchedulePass
     : public hidet::impl::RuleBasedScheduleBase<RuleBasedSchedulePass> {
   using Base::Base;
+
+  /// Whether the warp rule takes the reduction `op` (else the serial one).
+  bool reducedByWarp(linalg::LinalgOp op) {
+    std::optional<WarpReduction> red = matchWarpReduction(op);
+    FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
+    return red && succeeded(ranges) &&
+           (*ranges)[red->reductionDim] >= warpReduceMin;
+  }
 
   void runOnOperation() final {
     if (transposeTile < 1 ||
@@ -74,7 +102,8 @@ struct RuleBasedSchedulePass
          {std::tuple<StringRef, int64_t, int64_t>{"row-register-elements",
                                                   rowRegisterElements, 0},
           {"block-reduce-min", blockReduceMin, 1},
-          {"warp-reduce-min", warpReduceMin, 1}}) {
+          {"warp-reduce-min", warpReduceMin, 1},
+          {"serial-unroll-max", serialUnrollMax, 0}}) {
       if (value < least) {
         getOperation()->emitError("hidet-rule-based-schedule: ")
             << name << " must be at least " << least << ", got " << value;
@@ -113,68 +142,119 @@ struct RuleBasedSchedulePass
       if (!op->getParentOfType<gpu::LaunchOp>())
         ops.push_back(op);
     });
+    // Reductions first: they take their fusion groups (epilogues, the
+    // paddings of their inputs, the fills of their outputs) while those
+    // are still linalg ops; the rest become kernels of their own.
+    SmallVector<linalg::LinalgOp> reductions, others;
+    for (linalg::LinalgOp op : ops)
+      (op.getNumReductionLoops() > 0 ? reductions : others).push_back(op);
     llvm::SmallPtrSet<Operation *, 8> fused;
-    for (linalg::LinalgOp op : ops) {
-      if (fused.contains(op))
-        continue;
-      if (!op.hasPureBufferSemantics()) {
-        op->emitRemark("hidet-rule-based-schedule: skipped, the op works on "
-                       "tensors (bufferize first)");
-        continue;
-      }
-      FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
-      if (failed(ranges)) {
-        op->emitRemark("hidet-rule-based-schedule: skipped, dynamic shapes "
-                       "are not supported yet");
-        continue;
-      }
-      if (llvm::any_of(*ranges, [](int64_t e) { return e == 0; })) {
-        op->erase(); // nothing to compute
-        continue;
-      }
-      b.setInsertionPoint(op);
-      if (op.getNumReductionLoops() == 0) {
-        if (std::optional<PermutedInputs> perm = matchPermutedInputs(op);
-            perm && transposeTile > 1 && llvm::isPowerOf2_64(blockSize))
-          schedulePermuted(b, op, *ranges, *perm, transposeTile, blockSize,
-                           vectorBytes);
-        else
-          scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
-        op->erase();
-        continue;
-      }
-      // A reduction is an anchor: its epilogue chain (its #hidet.fusion
-      // group) is applied to each result in its kernel.
-      fusion::Epilogue epilogue;
-      if (fuse && op.getNumDpsInits() == 1)
-        epilogue = fusion::Epilogue::match(
-            op, op.getDpsInitOperand(0)->get(),
-            llvm::map_to_vector(op.getDpsInputs(), [](Value v) { return v; }));
-      const fusion::Epilogue *epi = epilogue.empty() ? nullptr : &epilogue;
-      if (epi)
-        b.setInsertionPoint(epi->insertionPoint());
-      auto throughEpilogue = [&](OpBuilder &b, Location loc, ValueRange index,
-                                 Value value) {
-        epi->store(b, loc, index, value);
-      };
-      StoreResult storeResult;
-      if (epi)
-        storeResult = throughEpilogue;
-      if (std::optional<WarpReduction> red = matchWarpReduction(op);
-          red && (*ranges)[red->reductionDim] >= warpReduceMin) {
-        scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes,
-                              /*blockPerRow=*/(*ranges)[red->reductionDim] >=
-                                  blockReduceMin,
-                              storeResult);
-      } else {
-        scheduleSerialReduction(b, op, *ranges, blockSize, storeResult);
-      }
+    for (ArrayRef<linalg::LinalgOp> list : {reductions, others})
+      for (linalg::LinalgOp op : list)
+        if (!fused.contains(op))
+          schedule(b, op, fused);
+  }
+
+  /// Builds the kernel of `op` (and of the ops it fuses, which join
+  /// `fused`).
+  void schedule(OpBuilder &b, linalg::LinalgOp op,
+                llvm::SmallPtrSetImpl<Operation *> &fused) {
+    if (!op.hasPureBufferSemantics()) {
+      op->emitRemark("hidet-rule-based-schedule: skipped, the op works on "
+                     "tensors (bufferize first)");
+      return;
+    }
+    FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
+    if (failed(ranges)) {
+      op->emitRemark("hidet-rule-based-schedule: skipped, dynamic shapes "
+                     "are not supported yet");
+      return;
+    }
+    if (llvm::any_of(*ranges, [](int64_t e) { return e == 0; })) {
+      op->erase(); // nothing to compute
+      return;
+    }
+    b.setInsertionPoint(op);
+    if (op.getNumReductionLoops() == 0) {
+      if (std::optional<PermutedInputs> perm = matchPermutedInputs(op);
+          perm && transposeTile > 1 && llvm::isPowerOf2_64(blockSize))
+        schedulePermuted(b, op, *ranges, *perm, transposeTile, blockSize,
+                         vectorBytes);
+      else
+        scheduleInjective(b, op, *ranges, blockSize, vectorBytes);
       op->erase();
-      if (epi) {
-        for (Operation *e : epi->ops())
-          fused.insert(e);
-        epilogue.erase();
+      return;
+    }
+    // A reduction is an anchor: its epilogue chain (its #hidet.fusion
+    // group) is applied to each result in its kernel. A serial one also
+    // reads its inputs' constant paddings from their sources and starts
+    // from the constant of a fill of its output.
+    std::optional<WarpReduction> red = matchWarpReduction(op);
+    bool warp = reducedByWarp(op);
+    SerialReduction serial;
+    serial.unrollMax = serialUnrollMax;
+    fusion::Prologue prologue;
+    SmallVector<Value> reads =
+        llvm::map_to_vector(op.getDpsInputs(), [](Value v) { return v; });
+    if (!warp) {
+      serial.width = chooseSerialWidth(op, *ranges, vectorBytes);
+      if (fuse) {
+        AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+        auto unpadded = [&](unsigned i) -> SmallVector<int64_t> {
+          AffineMap map = op.getMatchingIndexingMap(&op->getOpOperand(i));
+          if (serial.width == 1 ||
+              !map.isFunctionOfDim(
+                  cast<AffineDimExpr>(outMap.getResults().back())
+                      .getPosition()))
+            return {};
+          return {static_cast<int64_t>(map.getNumResults()) - 1};
+        };
+        prologue = fusion::Prologue::matchPaddings(
+            op, llvm::to_vector(op.getDpsInits()), unpadded);
+        if (!prologue.empty()) {
+          serial.prologue = &prologue;
+          for (unsigned i = 0; i < reads.size(); ++i)
+            reads[i] = prologue.read(i).buffer;
+        }
       }
+    }
+    fusion::Epilogue epilogue;
+    if (fuse && op.getNumDpsInits() == 1)
+      epilogue =
+          fusion::Epilogue::match(op, op.getDpsInitOperand(0)->get(), reads);
+    const fusion::Epilogue *epi = epilogue.empty() ? nullptr : &epilogue;
+    if (epi)
+      serial.width = std::min(serial.width, epi->maxVectorWidth());
+    linalg::FillOp fill;
+    if (!warp && fuse)
+      fill = foldableFill(op, serial.initial);
+    b.setInsertionPoint(epi ? epi->insertionPoint() : op.getOperation());
+    auto throughEpilogue = [&](OpBuilder &b, Location loc, ValueRange index,
+                               Value value) {
+      epi->store(b, loc, index, value);
+    };
+    StoreResult storeResult;
+    if (epi)
+      storeResult = throughEpilogue;
+    if (warp)
+      scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes,
+                            /*blockPerRow=*/(*ranges)[red->reductionDim] >=
+                                blockReduceMin,
+                            storeResult);
+    else
+      scheduleSerialReduction(b, op, *ranges, blockSize, serial, storeResult);
+    op->erase();
+    if (epi) {
+      for (Operation *e : epi->ops())
+        fused.insert(e);
+      epilogue.erase();
+    }
+    for (Operation *p : prologue.ops())
+      fused.insert(p);
+    prologue.erase();
+    if (fill) {
+      fused.insert(fill);
+      fill->erase();
     }
   }
 };

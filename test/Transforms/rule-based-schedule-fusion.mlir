@@ -59,15 +59,21 @@ func.func @row_mean_affine(%x: memref<64x256xf32>, %g: memref<64xf32>, %out: mem
 #id = affine_map<(i) -> (i)>
 
 // A column max (serial: the reduced dimension is not contiguous) then a
-// cast: each thread's result is truncated and stored to the f16 output.
+// cast: each thread starts its four columns from the fill's -inf (the fill
+// kernel is gone), and its results are truncated and stored to the f16
+// output; the f32 temporary is gone.
 // CHECK-LABEL: func.func @column_max_cast(
+// CHECK-DAG:     %[[NINF:.*]] = arith.constant dense<0xFF800000> : vector<4xf32>
+// CHECK-NOT:     memref.alloc(
 // CHECK:         gpu.launch
-// CHECK:         gpu.launch
+// CHECK:           %[[ACC:.*]] = memref.alloca() : memref<4xf32>
+// CHECK-NEXT:      vector.store %[[NINF]], %[[ACC]]
 // CHECK:           tm.repeat
+// CHECK:             arith.maximumf {{.*}} : vector<4xf32>
 // CHECK:           }
-// CHECK-NEXT:      %[[R:.*]] = memref.load %{{.*}}[] : memref<f32>
-// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[R]] : f32 to f16
-// CHECK-NEXT:      memref.store %[[H]], %arg1[%{{.*}}] : memref<32xf16>
+// CHECK-NEXT:      %[[R:.*]] = vector.load %[[ACC]]
+// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      vector.store %[[H]], %arg1[%{{.*}}] {{.*}} : memref<32xf16>, vector<4xf16>
 // CHECK-NOT:     gpu.launch
 func.func @column_max_cast(%x: memref<8x32xf32>, %out: memref<32xf16>) {
   %ninf = arith.constant 0xFF800000 : f32

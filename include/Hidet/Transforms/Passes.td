@@ -342,16 +342,26 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
       ops in program order, every lane walking the columns with the same
       mapping and vector width (so it reads back only its own writes), row
       values computed and stored by every lane.
-    - **Other reductions** (a middle axis, several outputs, a payload the
-      warp path cannot split): one thread per output element with a
-      sequential loop, which keeps neighbouring threads on neighbouring
-      addresses.
+    - **Other reductions** (a middle axis, a pooling or depthwise
+      convolution window, several outputs, a payload the warp path cannot
+      split): one thread per output element with a sequential loop, which
+      keeps neighbouring threads on neighbouring addresses. When every
+      operand that the output's innermost dimension indexes is contiguous
+      along it (the channels of an NHWC window), a thread computes
+      `vector-bytes` of consecutive outputs with vector loads. Loops of at
+      most `serial-unroll-max` steps per output (a window) are unrolled.
 
     A reduction is an anchor: with `fuse` (on by default), the epilogue
     chain of its `#hidet.fusion` group is applied to each result in its
     kernel, as `hidet-schedule-anchors` does for the templates, with the
-    same checks and remarks. Row groups come first and take row-wise chains
-    whole.
+    same checks and remarks. A serial reduction also folds a constant
+    padding of an input (a bufferized `tensor.pad`: a fill of a temporary
+    and a copy into its interior), reading the source and taking the
+    padding value past its edges, and starts from the constant of a
+    `linalg.fill` of its output right before it instead of running the
+    fill; a padding it cannot fold gets a remark. Reductions are scheduled
+    before the other ops, so that they find their groups still as linalg
+    ops. Row groups come first and take row-wise chains whole.
 
     Ops with dynamic shapes are left alone with a remark.
   }];
@@ -378,7 +388,13 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
            "Smallest reduced extent reduced by a warp instead of a thread">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Apply each reduction's epilogue chain (its #hidet.fusion group) "
-           "to the results in its kernel instead of separate kernels">,
+           "to the results in its kernel instead of separate kernels, and "
+           "fold the paddings of a serial reduction's inputs and the fill "
+           "of its output">,
+    Option<"serialUnrollMax", "serial-unroll-max", "int64_t",
+           /*default=*/"64",
+           "Serial reductions of at most this many steps per output (a "
+           "window) have their loops unrolled; 0 keeps every loop">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

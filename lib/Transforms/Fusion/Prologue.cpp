@@ -33,7 +33,9 @@
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -191,16 +193,19 @@ Value PrologueRead::apply(OpBuilder &b, Location loc, Value v) const {
   return v;
 }
 
-/// Whether `op` writes the constant +0.0 to all of its output (a fill, or
-/// a map of no inputs yielding it).
-static bool isZeroFill(Operation *op) {
+/// The constant `op` writes to all of its output (a fill, or a map of no
+/// inputs yielding it), or null.
+static TypedAttr filledConstant(Operation *op) {
   Value v;
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     v = fill.getDpsInputOperand(0)->get();
   else if (auto map = dyn_cast<linalg::MapOp>(op);
            map && map.getDpsInputs().empty())
     v = map.getBlock()->getTerminator()->getOperand(0);
-  return v && matchPattern(v, m_PosZeroFloat());
+  TypedAttr value;
+  if (!v || !matchPattern(v, m_Constant(&value)))
+    return nullptr;
+  return value;
 }
 
 /// Bufferization reuses a dead buffer for the next result: after the copy
@@ -236,14 +241,15 @@ static bool renameAfter(Operation *copy, Value source) {
   return true;
 }
 
-/// Folds the zero padding of `read.buffer`, a convolution's input, into
-/// the read: on buffers a tensor.pad is a zero fill of a temporary X and a
-/// copy of the source into a subview of X's interior. Returns false when
+/// Folds the constant padding of `read.buffer` into the read: on buffers a
+/// tensor.pad is a fill of a temporary X and a copy of the source into a
+/// subview of X's interior. The dimensions in `unpadded` may not be padded,
+/// and with `zeroOnly` the padding value must be +0.0. Returns false when
 /// X is not built that way (nothing to fold), or when it cannot be folded,
 /// with `why` set.
 static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
-                    ArrayRef<Value> writtenRoots, int64_t channelDim,
-                    std::string &why) {
+                    ArrayRef<Value> writtenRoots, ArrayRef<int64_t> unpadded,
+                    StringRef unpaddedWhy, bool zeroOnly, std::string &why) {
   Value x = read.buffer;
   if (!x.getDefiningOp<memref::AllocOp>())
     return false;
@@ -276,7 +282,10 @@ static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
     why = w.str();
     return false;
   };
-  if (!isZeroFill(fill))
+  TypedAttr value = filledConstant(fill);
+  if (!value)
+    return refuse("its padding value is not a constant");
+  if (zeroOnly && !matchPattern(value, m_PosZeroFloat()))
     return refuse("its padding value is not +0.0 (the template fills zeros "
                   "past the input's edges)");
   Value source = copy.getDpsInputOperand(0)->get();
@@ -290,12 +299,9 @@ static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
     return refuse("the source is not copied whole to a static window");
   SmallVector<int64_t> low(interior.getStaticOffsets());
   auto xType = cast<MemRefType>(x.getType());
-  for (auto [d, l] : llvm::enumerate(low))
-    if ((static_cast<int64_t>(d) == 0 ||
-         static_cast<int64_t>(d) == channelDim) &&
-        (l != 0 || xType.getDimSize(d) != type.getDimSize(d)))
-      return refuse("it pads the images or channels, not only rows and "
-                    "columns");
+  for (int64_t d : unpadded)
+    if (low[d] != 0 || xType.getDimSize(d) != type.getDimSize(d))
+      return refuse(unpaddedWhy);
   Value root = rootOf(source);
   if (llvm::is_contained(writtenRoots, root) && !renameAfter(copy, source))
     return refuse("the anchor's kernel writes its source");
@@ -303,6 +309,7 @@ static bool foldPad(linalg::LinalgOp anchor, PrologueRead &read,
     return refuse(w);
   read.buffer = source;
   read.padLow = low;
+  read.padValue = value;
   read.padOps = {copy, interior, fill};
   return true;
 }
@@ -327,8 +334,8 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
   llvm::MapVector<Operation *, std::string> refused;
   ReadFolder folder{anchor, computeWhyNot, group, writtenRoots, refused};
   for (OpOperand *in : anchor.getDpsInputOperands()) {
-    PrologueRead read{in->get(), anchor.getMatchingIndexingMap(in), {}, {}, {},
-                      {}};
+    PrologueRead read{
+        in->get(), anchor.getMatchingIndexingMap(in), {}, {}, {}, {}, {}};
     if (!im2col) {
       while (folder.foldOne(read)) {
       }
@@ -336,7 +343,10 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
       // NHWC or NCHW: the channels are the last or second dimension.
       int64_t channelDim = isa<linalg::Conv2DNhwcHwcfOp>(anchor) ? 3 : 1;
       std::string why;
-      if (!foldPad(anchor, read, writtenRoots, channelDim, why) &&
+      if (!foldPad(anchor, read, writtenRoots, {0, channelDim},
+                   "it pads the images or channels, not only rows and "
+                   "columns",
+                   /*zeroOnly=*/true, why) &&
           !why.empty() && remarks)
         anchor->emitRemark("the zero padding of the input stays a separate "
                            "copy: ")
@@ -371,6 +381,74 @@ Prologue Prologue::match(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
   return p;
 }
 
+Prologue
+Prologue::matchPaddings(linalg::LinalgOp anchor, ArrayRef<Value> kernelWrites,
+                        function_ref<SmallVector<int64_t>(unsigned)> unpadded) {
+  Prologue p;
+  SmallVector<Value> writtenRoots;
+  for (Value v : kernelWrites)
+    writtenRoots.push_back(rootOf(v));
+  for (OpOperand *in : anchor.getDpsInputOperands()) {
+    PrologueRead read{
+        in->get(), anchor.getMatchingIndexingMap(in), {}, {}, {}, {}, {}};
+    std::string why;
+    if (isa<MemRefType>(in->get().getType()) &&
+        !foldPad(anchor, read, writtenRoots, unpadded(in->getOperandNumber()),
+                 "it pads the dimension the kernel reads as vectors",
+                 /*zeroOnly=*/false, why) &&
+        !why.empty())
+      anchor->emitRemark("the padding of input ")
+          << in->getOperandNumber() << " stays a separate copy: " << why;
+    p.reads.push_back(std::move(read));
+  }
+  return p;
+}
+
+Value PrologueRead::loadPadded(OpBuilder &b, Location loc, ValueRange index,
+                               int64_t width) const {
+  auto type = cast<MemRefType>(buffer.getType());
+  Type elt = type.getElementType();
+  Type result = width > 1 ? Type(VectorType::get({width}, elt)) : elt;
+  auto load = [&](ValueRange at) -> Value {
+    if (width == 1)
+      return memref::LoadOp::create(b, loc, buffer, at);
+    return vector::LoadOp::create(
+        b, loc, cast<VectorType>(result), buffer, at, /*nontemporal=*/false,
+        llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8)));
+  };
+  if (padLow.empty())
+    return load(index);
+  // Positions past the edges read element 0 of the dimension (a load that
+  // is always in bounds) and take the padding value instead.
+  auto padded = cast<MemRefType>(
+      cast<memref::SubViewOp>(padOps[1]).getSource().getType());
+  Value inside;
+  SmallVector<Value> at;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [d, i] : llvm::enumerate(index)) {
+    if (padLow[d] == 0 && type.getDimSize(d) == padded.getDimSize(d)) {
+      at.push_back(i);
+      continue;
+    }
+    Value shifted = arith::SubIOp::create(
+        b, loc, i, arith::ConstantIndexOp::create(b, loc, padLow[d]));
+    // Unsigned: a position before the source wraps past its end.
+    Value ok = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, shifted,
+        arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)));
+    inside =
+        inside ? arith::AndIOp::create(b, loc, inside, ok).getResult() : ok;
+    at.push_back(arith::SelectOp::create(b, loc, ok, shifted, zero));
+  }
+  Value v = load(at);
+  if (!inside)
+    return v;
+  Value pad = arith::ConstantOp::create(b, loc, padValue);
+  if (width > 1)
+    pad = vector::BroadcastOp::create(b, loc, result, pad);
+  return arith::SelectOp::create(b, loc, inside, v, pad);
+}
+
 bool Prologue::empty() const {
   return llvm::all_of(reads, [](const PrologueRead &r) {
     return r.ops.empty() && r.padOps.empty();
@@ -380,9 +458,11 @@ bool Prologue::empty() const {
 SmallVector<Operation *> Prologue::ops() const {
   // A producer read as both A and B is folded into both reads.
   llvm::SetVector<Operation *> ops;
-  for (const PrologueRead &r : reads)
+  for (const PrologueRead &r : reads) {
     for (linalg::LinalgOp op : r.ops)
       ops.insert(op.getOperation());
+    ops.insert(r.padOps.begin(), r.padOps.end());
+  }
   return ops.takeVector();
 }
 

@@ -40,12 +40,21 @@ struct PrologueRead {
   llvm::SmallVector<mlir::linalg::LinalgOp> ops;
   /// Those of `ops` that compute values (elementwise), nearest first.
   llvm::SmallVector<mlir::linalg::LinalgOp> computes;
-  /// A zero padding folded into the read (a convolution's input): the
-  /// operand is `buffer` with `padLow[d]` zeros before it along dimension
-  /// d (and zeros after it up to the operand's shape); the ops that built
-  /// the padded copy (the zero fill, the subview and the copy into it).
+  /// A constant padding folded into the read (a convolution's or a
+  /// pooling's input): the operand is `buffer` with `padLow[d]` elements
+  /// of `padValue` before it along dimension d (and more after it up to
+  /// the operand's shape); the ops that built the padded copy (the fill,
+  /// the subview and the copy into it).
   llvm::SmallVector<int64_t> padLow;
+  mlir::TypedAttr padValue;
   llvm::SmallVector<mlir::Operation *> padOps;
+
+  /// Loads the operand's element (or `width` consecutive elements along its
+  /// innermost dimension, which is never padded) at `index`, an index of
+  /// the operand, from `buffer`: past the source's edges it is `padValue`.
+  /// Only for reads whose folded ops are a padding alone.
+  mlir::Value loadPadded(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::ValueRange index, int64_t width) const;
 
   /// Applies the payloads of `computes` to `v`, a value (scalar or vector
   /// of consecutive elements) loaded from `buffer`, giving the anchor's
@@ -70,10 +79,18 @@ public:
                         llvm::StringRef computeWhyNot, bool im2col = false,
                         bool remarks = true);
 
+  /// Folds the constant paddings of `anchor`'s inputs only (a pooling or a
+  /// depthwise convolution that a rule-based kernel computes, testing each
+  /// position it reads against the source's edges). `unpadded(i)` are the
+  /// dimensions of input `i` that may not be padded (one read as vectors).
+  static Prologue matchPaddings(
+      mlir::linalg::LinalgOp anchor, llvm::ArrayRef<mlir::Value> kernelWrites,
+      llvm::function_ref<llvm::SmallVector<int64_t>(unsigned)> unpadded);
+
   bool empty() const;
   /// How the anchor's input `i` (in operand order) is read.
   const PrologueRead &read(unsigned i) const { return reads[i]; }
-  /// The folded ops, in no particular order.
+  /// The folded ops (paddings included), in no particular order.
   llvm::SmallVector<mlir::Operation *> ops() const;
   /// Erases the folded ops and the temporaries only they used. Call after
   /// the anchor, the last reader of the temporaries, is gone.

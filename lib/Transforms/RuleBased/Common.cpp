@@ -38,29 +38,29 @@ bool isContiguous(MemRefType type) {
          type.isStrided();
 }
 
-bool operandsVectorAligned(linalg::LinalgOp op, int64_t width) {
-  if (width <= 1)
+bool vectorAligned(MemRefType type, int64_t width) {
+  // Scalars and operands broadcast along the vector are read one element
+  // at a time.
+  if (width <= 1 || type.getRank() == 0 || type.getShape().back() == 1)
     return true;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    // Scalars and operands broadcast along the vector are read one
-    // element at a time.
-    if (!type || type.getRank() == 0 || type.getShape().back() == 1)
-      continue;
-    if (type.getLayout().isIdentity()) {
-      if (type.getRank() > 1 && type.getShape().back() % width != 0)
-        return false;
-      continue;
-    }
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) ||
-        ShapedType::isDynamic(offset) || offset % width != 0)
+  if (type.getLayout().isIdentity())
+    return type.getRank() == 1 || type.getShape().back() % width == 0;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % width != 0)
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % width != 0)
       return false;
-    for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
-      if (ShapedType::isDynamic(stride) || stride % width != 0)
-        return false;
-  }
+  return true;
+}
+
+bool operandsVectorAligned(linalg::LinalgOp op, int64_t width) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (auto type = dyn_cast<MemRefType>(operand.get().getType());
+        type && !vectorAligned(type, width))
+      return false;
   return true;
 }
 

@@ -214,18 +214,10 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
       shared);
 }
 
-void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
-                             ArrayRef<int64_t> ranges, int64_t blockSize,
-                             StoreResult storeResult) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<unsigned> parallelDims, reductionDims;
+/// The loop dims of `op` in the order of its first output's dimensions.
+static SmallVector<unsigned> parallelDimsInOutputOrder(linalg::LinalgOp op) {
+  SmallVector<unsigned> parallelDims;
   op.getParallelDims(parallelDims);
-  op.getReductionDims(reductionDims);
-  // Threads take the outputs in the first output's order, so that
-  // neighbouring threads write (and mostly read) neighbouring elements; the
-  // loop order may differ: linalg.depthwise_conv_2d_nchw_chw iterates
-  // (n, oh, ow, c) over an NCHW output.
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   auto outPosition = [&](unsigned d) -> int64_t {
     for (auto [i, e] : llvm::enumerate(outMap.getResults()))
@@ -236,6 +228,66 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
   llvm::stable_sort(parallelDims, [&](unsigned x, unsigned y) {
     return outPosition(x) < outPosition(y);
   });
+  return parallelDims;
+}
+
+int64_t chooseSerialWidth(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
+                          int64_t vectorBytes) {
+  if (vectorBytes <= 1 || op.getNumDpsInits() != 1 ||
+      !op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return 1;
+  SmallVector<unsigned> parallelDims = parallelDimsInOutputOrder(op);
+  if (parallelDims.empty())
+    return 1;
+  // The vector runs along the output's innermost dimension.
+  unsigned c = parallelDims.back();
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outLast =
+      dyn_cast<AffineDimExpr>(op.getMatchingIndexingMap(init).getResults().back());
+  if (!outLast || outLast.getPosition() != c)
+    return 1;
+  int64_t maxBytes = widestElementBytes(op);
+  if (maxBytes == 0)
+    return 1;
+  int64_t width = vectorBytes / maxBytes;
+  if (width < 2 || ranges[c] % width != 0)
+    return 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!type || !map.isFunctionOfDim(c))
+      continue; // read once per task, broadcast along the vector
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != c || !isContiguous(type) ||
+        !vectorAligned(type, width))
+      return 1;
+    for (AffineExpr e : map.getResults().drop_back())
+      if (e.isFunctionOfDim(c))
+        return 1;
+  }
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (!OpTrait::hasElementwiseMappableTraits(&inner) &&
+        !isa<arith::ConstantOp>(inner))
+      return 1;
+  return width;
+}
+
+void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
+                             ArrayRef<int64_t> ranges, int64_t blockSize,
+                             const SerialReduction &how,
+                             StoreResult storeResult) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  int64_t width = how.width;
+  assert((width == 1 || op.getNumDpsInits() == 1) &&
+         "vectors need one output");
+  // Threads take the outputs in the first output's order, so that
+  // neighbouring threads write (and mostly read) neighbouring elements; the
+  // loop order may differ: linalg.depthwise_conv_2d_nchw_chw iterates
+  // (n, oh, ow, c) over an NCHW output.
+  SmallVector<unsigned> parallelDims = parallelDimsInOutputOrder(op);
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
   SmallVector<int64_t> outShape, redShape;
   for (unsigned d : parallelDims)
     outShape.push_back(ranges[d]);
@@ -243,12 +295,26 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
     redShape.push_back(ranges[d]);
   if (outShape.empty())
     outShape.push_back(1);
+  // A task is `width` consecutive outputs along the innermost dimension.
+  outShape.back() /= width;
   auto mapping = hidet::tm::SpatialAttr::get(ctx, outShape);
-  // Keep the reduction loops rolled: their extents are input sizes.
-  SmallVector<int64_t> keep(redShape.size(), 1);
+  // Small windows (a pooling's or a convolution's 3x3) are unrolled, so
+  // that their loads are in flight together; longer reductions stay
+  // rolled: their extents are input sizes.
+  int64_t windowSize = 1;
+  for (int64_t e : redShape)
+    windowSize *= e;
+  SmallVector<int64_t> unroll(redShape.size(),
+                              windowSize <= how.unrollMax ? 0 : 1);
   auto redMapping = hidet::tm::RepeatAttr::get(
       ctx, redShape, llvm::to_vector(llvm::seq<int64_t>(0, redShape.size())),
-      keep);
+      unroll);
+  auto vectorOf = [&](Type elt) -> Type {
+    return width > 1 ? Type(VectorType::get({width}, elt)) : elt;
+  };
+  auto align = [&](Type elt) {
+    return llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8));
+  };
 
   createLaunch(
       b, loc, "reduce", mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
@@ -259,21 +325,54 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
         SmallVector<Value> ivs(ranges.size());
         for (auto [k, d] : llvm::enumerate(parallelDims))
           ivs[d] = outer.getTaskIndices()[k];
-        // The accumulators start from the outputs' initial values.
+        if (width > 1)
+          ivs[parallelDims.back()] = arith::MulIOp::create(
+              b, loc, ivs[parallelDims.back()], cst(b, loc, width));
+        // The accumulators start from the outputs' initial values, or from
+        // the constant a folded fill would have written.
         SmallVector<Value> accBufs;
         SmallVector<SmallVector<Value>> outIdx;
         for (auto [k, d] : llvm::enumerate(reductionDims))
           ivs[d] = cst(b, loc, 0);
+        Value zero = width > 1 ? cst(b, loc, 0) : Value();
         for (OpOperand &init : op.getDpsInitsMutable()) {
           Type elt = cast<MemRefType>(init.get().getType()).getElementType();
-          auto buf = memref::AllocaOp::create(b, loc, MemRefType::get({}, elt));
+          // A scalar accumulator is a memref of rank 0, a vector one holds
+          // its elements.
+          auto buf = memref::AllocaOp::create(
+              b, loc,
+              width > 1 ? MemRefType::get({width}, elt)
+                        : MemRefType::get({}, elt));
           outIdx.push_back(
               applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
-          memref::StoreOp::create(
-              b, loc, memref::LoadOp::create(b, loc, init.get(), outIdx.back()),
-              buf, ValueRange{});
+          Value start;
+          if (how.initial) {
+            start = arith::ConstantOp::create(b, loc, how.initial);
+            if (width > 1)
+              start = vector::BroadcastOp::create(b, loc, vectorOf(elt), start);
+          } else if (width > 1) {
+            start = vector::LoadOp::create(
+                b, loc, cast<VectorType>(vectorOf(elt)), init.get(),
+                outIdx.back(), /*nontemporal=*/false, align(elt));
+          } else {
+            start = memref::LoadOp::create(b, loc, init.get(), outIdx.back());
+          }
+          if (width > 1)
+            vector::StoreOp::create(b, loc, start, buf, ValueRange{zero});
+          else
+            memref::StoreOp::create(b, loc, start, buf, ValueRange{});
           accBufs.push_back(buf);
         }
+        auto loadAcc = [&](Value buf) -> Value {
+          if (width > 1)
+            return vector::LoadOp::create(
+                b, loc,
+                VectorType::get({width},
+                                cast<MemRefType>(buf.getType())
+                                    .getElementType()),
+                buf, ValueRange{zero});
+          return memref::LoadOp::create(b, loc, buf, ValueRange{});
+        };
         auto loop = hidet::tm::RepeatOp::create(b, loc, redMapping);
         {
           OpBuilder::InsertionGuard inner(b);
@@ -282,32 +381,56 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
             body->addArgument(b.getIndexType(), loc);
           for (auto [k, d] : llvm::enumerate(reductionDims))
             ivs[d] = body->getArgument(k);
+          unsigned c = parallelDims.back();
           SmallVector<Value> args;
           unsigned initIdx = 0;
           for (OpOperand &operand : op->getOpOperands()) {
             Value v = operand.get();
             if (op.isDpsInit(&operand)) {
-              args.push_back(memref::LoadOp::create(b, loc, accBufs[initIdx++],
-                                                    ValueRange{}));
+              args.push_back(loadAcc(accBufs[initIdx++]));
               continue;
             }
-            if (isa<MemRefType>(v.getType()))
-              v = memref::LoadOp::create(
-                  b, loc, v,
-                  applyIndexingMap(b, loc, op.getMatchingIndexingMap(&operand),
-                                   ivs));
+            // An input the payload ignores (a pooling's window shape) is
+            // not read.
+            if (!op.payloadUsesValueFromOperand(&operand)) {
+              args.push_back(op.getMatchingBlockArgument(&operand));
+              continue;
+            }
+            if (isa<MemRefType>(v.getType())) {
+              AffineMap map = op.getMatchingIndexingMap(&operand);
+              SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+              int64_t w = width > 1 && map.isFunctionOfDim(c) ? width : 1;
+              if (how.prologue)
+                v = how.prologue->read(operand.getOperandNumber())
+                        .loadPadded(b, loc, idx, w);
+              else if (w > 1)
+                v = vector::LoadOp::create(
+                    b, loc, cast<VectorType>(vectorOf(elementTypeOf(v))), v,
+                    idx, /*nontemporal=*/false, align(elementTypeOf(v)));
+              else
+                v = memref::LoadOp::create(b, loc, v, idx);
+            }
             args.push_back(v);
           }
-          SmallVector<Value> next = clonePayload(b, loc, op, args, ivs);
-          for (auto [v, buf] : llvm::zip(next, accBufs))
-            memref::StoreOp::create(b, loc, v, buf, ValueRange{});
+          SmallVector<Value> next = clonePayload(b, loc, op, args, ivs, width);
+          for (auto [v, buf] : llvm::zip(next, accBufs)) {
+            if (width > 1 && !isa<VectorType>(v.getType()))
+              v = vector::BroadcastOp::create(b, loc, vectorOf(v.getType()), v);
+            if (width > 1)
+              vector::StoreOp::create(b, loc, v, buf, ValueRange{zero});
+            else
+              memref::StoreOp::create(b, loc, v, buf, ValueRange{});
+          }
           hidet::tm::YieldOp::create(b, loc);
         }
         for (auto [i, init] : llvm::enumerate(op.getDpsInitsMutable())) {
-          Value result =
-              memref::LoadOp::create(b, loc, accBufs[i], ValueRange{});
+          Value result = loadAcc(accBufs[i]);
           if (storeResult)
             storeResult(b, loc, outIdx[i], result);
+          else if (width > 1)
+            vector::StoreOp::create(
+                b, loc, result, init.get(), outIdx[i], /*nontemporal=*/false,
+                align(elementTypeOf(init.get())));
           else
             memref::StoreOp::create(b, loc, result, init.get(), outIdx[i]);
         }

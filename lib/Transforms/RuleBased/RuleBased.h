@@ -14,6 +14,7 @@
 #ifndef HIDET_LIB_TRANSFORMS_RULEBASED_RULEBASED_H
 #define HIDET_LIB_TRANSFORMS_RULEBASED_RULEBASED_H
 
+#include "../Fusion/Prologue.h"
 #include "../Utils/KernelBuilder.h"
 #include "../Utils/LinalgPayload.h"
 
@@ -33,6 +34,12 @@ namespace rulebased {
 
 /// Whether the innermost stride of `type` is 1 and its offset 0.
 bool isContiguous(mlir::MemRefType type);
+
+/// Whether vectors of `width` elements along the innermost dimension of a
+/// buffer of `type` stay aligned: each row (its offset and outer strides,
+/// or the innermost extent of an identity layout) starts at a multiple of
+/// `width` elements.
+bool vectorAligned(mlir::MemRefType type, int64_t width);
 
 /// Whether every memory operand of `op` keeps vectors of `width` elements
 /// aligned: each row of the buffer (its offset and outer strides, or the
@@ -114,9 +121,32 @@ void scheduleWarpReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                            const WarpReduction &red, int64_t blockSize,
                            int64_t vectorBytes, bool blockPerRow,
                            StoreResult storeResult = {});
-/// Other reductions: a thread per output element, a sequential loop.
+/// How a serial reduction's kernel computes its tasks.
+struct SerialReduction {
+  /// Consecutive outputs along the output's innermost dimension per task
+  /// (chooseSerialWidth, or less).
+  int64_t width = 1;
+  /// Reductions of at most this many elements per output (a window) are
+  /// unrolled.
+  int64_t unrollMax = 64;
+  /// Where the inputs are read from, with their paddings folded; null: the
+  /// operands themselves.
+  const fusion::Prologue *prologue = nullptr;
+  /// The constant every output starts from (a fill of the output folded
+  /// into the kernel); null: the output's values.
+  mlir::TypedAttr initial;
+};
+/// The widest vector of outputs a serial reduction's task may compute:
+/// `vectorBytes` of the widest element type when every operand that the
+/// output's innermost dimension indexes is contiguous along it (the
+/// channels of an NHWC pooling or depthwise convolution), else 1.
+int64_t chooseSerialWidth(mlir::linalg::LinalgOp op,
+                          llvm::ArrayRef<int64_t> ranges, int64_t vectorBytes);
+/// Other reductions: a thread per output element (or vector of them), a
+/// sequential loop.
 void scheduleSerialReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                              llvm::ArrayRef<int64_t> ranges, int64_t blockSize,
+                             const SerialReduction &how,
                              StoreResult storeResult = {});
 
 /// A row-group op: its loops are the row dims followed, for 2-D ops, by the
