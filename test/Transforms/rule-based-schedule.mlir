@@ -308,3 +308,72 @@ func.func @row_group(%x: memref<64x256xf32>, %sum: memref<64xf32>, %y: memref<64
   memref.dealloc %e : memref<64x256xf32>
   return
 }
+
+// -----
+
+// A decomposed softmax over rows of 197 (no vectors: 197 is odd): the
+// maximum, exp(x - max) into the output, its sum, the output divided in
+// place. The input, read by two ops, and the output, written twice and
+// read between, stay in per-lane registers (7 steps of 1): the input is
+// loaded once, the exponentials are never stored, and only the quotients
+// reach memory. With row-register-elements=4 both go through memory.
+// CHECK-LABEL: func.func @softmax_rows(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<8x197xf16>, %[[M:[a-z0-9]+]]: memref<8xf16>, %[[S:[a-z0-9]+]]: memref<8xf16>, %[[Y:[a-z0-9]+]]: memref<8x197xf16>)
+// CHECK:         gpu.launch
+// CHECK:           %[[XR:.*]] = memref.alloca() : memref<7x1xf16>
+// CHECK:           %[[YR:.*]] = memref.alloca() : memref<7x1xf16>
+// CHECK:           tm.repeat (%[[S1:.*]]) in <[7]{{.*}}> {
+// CHECK:             %[[XV:.*]] = memref.load %[[X]][
+// CHECK-NEXT:        memref.store %[[XV]], %[[XR]][%[[S1]],
+// CHECK:             arith.maximumf
+// CHECK:           tm.repeat (%[[S2:.*]]) in <[7]{{.*}}> {
+// CHECK-NOT:         memref.load %[[X]]
+// CHECK:             memref.load %[[XR]][%[[S2]],
+// CHECK:             math.exp
+// CHECK-NOT:         memref.store {{.*}}, %[[Y]]
+// CHECK:             memref.store %{{.*}}, %[[YR]][%[[S2]],
+// CHECK:           tm.repeat (%[[S3:.*]]) in <[7]{{.*}}> {
+// CHECK:             memref.load %[[YR]][%[[S3]],
+// CHECK:           tm.repeat (%[[S4:.*]]) in <[7]{{.*}}> {
+// CHECK:             memref.load %[[YR]][%[[S4]],
+// CHECK:             arith.divf
+// CHECK:             memref.store %{{.*}}, %[[YR]][%[[S4]],
+// CHECK-NEXT:        memref.store %{{.*}}, %[[Y]][
+// CHECK-NOT:     gpu.launch
+// MEMROW-LABEL: func.func @softmax_rows(
+// MEMROW-COUNT-2: memref.load %arg0[
+// MEMROW-COUNT-2: memref.store %{{.*}}, %arg3[
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @softmax_rows(%x: memref<8x197xf16>, %max: memref<8xf16>, %sum: memref<8xf16>, %y: memref<8x197xf16>) {
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%ninf : f16) outs(%max : memref<8xf16>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x197xf16>) outs(%max : memref<8xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    %m = arith.maximumf %v, %acc : f16
+    linalg.yield %m : f16
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : memref<8x197xf16>, memref<8xf16>) outs(%y : memref<8x197xf16>) {
+  ^bb0(%v: f16, %m: f16, %o: f16):
+    %d = arith.subf %v, %m : f16
+    %e = math.exp %d : f16
+    linalg.yield %e : f16
+  }
+  linalg.fill ins(%zero : f16) outs(%sum : memref<8xf16>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<8x197xf16>) outs(%sum : memref<8xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    %s = arith.addf %v, %acc : f16
+    linalg.yield %s : f16
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %sum : memref<8x197xf16>, memref<8xf16>) outs(%y : memref<8x197xf16>) {
+  ^bb0(%v: f16, %s: f16, %o: f16):
+    %q = arith.divf %v, %s : f16
+    linalg.yield %q : f16
+  }
+  return
+}

@@ -341,7 +341,11 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
       softmax or layer norm, becomes one kernel: a warp per row runs the
       ops in program order, every lane walking the columns with the same
       mapping and vector width (so it reads back only its own writes), row
-      values computed and stored by every lane.
+      values computed and stored by every lane. When each lane holds at
+      most `row-register-elements` of a row, the group's temporaries and
+      the buffers it accesses whole more than once (a softmax's input and
+      output) stay in per-lane registers between its ops: each is loaded
+      at most once and only its last write reaches memory.
     - **Other reductions** (a middle axis, a pooling or depthwise
       convolution window, several outputs, a payload the warp path cannot
       split): one thread per output element with a sequential loop, which

@@ -178,9 +178,10 @@ void accumulateElements(OpBuilder &b, Location loc, linalg::LinalgOp op,
       else
         args.push_back(v);
     }
-    ivs[dim] = e == 0 ? first
-                      : arith::AddIOp::create(b, loc, first, cst(b, loc, e))
-                            .getResult();
+    ivs[dim] =
+        e == 0
+            ? first
+            : arith::AddIOp::create(b, loc, first, cst(b, loc, e)).getResult();
     Value next = clonePayload(b, loc, op, args, ivs).front();
     memref::StoreOp::create(b, loc, next, accBuf, ValueRange{});
   }

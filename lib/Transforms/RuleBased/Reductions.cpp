@@ -86,7 +86,8 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
 
   createLaunch(
-      b, loc, "reduce_rows", rowMapping, blockPerRow ? 1 : warpsPerBlock, blockSize,
+      b, loc, "reduce_rows", rowMapping, blockPerRow ? 1 : warpsPerBlock,
+      blockSize,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
         std::pair<Value, Value> warpLane =
             getWarpAndLane(b, loc, launch, warpsPerBlock);
@@ -242,8 +243,8 @@ int64_t chooseSerialWidth(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
   // The vector runs along the output's innermost dimension.
   unsigned c = parallelDims.back();
   OpOperand *init = op.getDpsInitOperand(0);
-  auto outLast =
-      dyn_cast<AffineDimExpr>(op.getMatchingIndexingMap(init).getResults().back());
+  auto outLast = dyn_cast<AffineDimExpr>(
+      op.getMatchingIndexingMap(init).getResults().back());
   if (!outLast || outLast.getPosition() != c)
     return 1;
   int64_t maxBytes = widestElementBytes(op);
@@ -279,8 +280,7 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   int64_t width = how.width;
-  assert((width == 1 || op.getNumDpsInits() == 1) &&
-         "vectors need one output");
+  assert((width == 1 || op.getNumDpsInits() == 1) && "vectors need one output");
   // Threads take the outputs in the first output's order, so that
   // neighbouring threads write (and mostly read) neighbouring elements; the
   // loop order may differ: linalg.depthwise_conv_2d_nchw_chw iterates
@@ -317,7 +317,8 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
   };
 
   createLaunch(
-      b, loc, "reduce", mapping, blockSize, blockSize, [&](OpBuilder &b, gpu::LaunchOp) {
+      b, loc, "reduce", mapping, blockSize, blockSize,
+      [&](OpBuilder &b, gpu::LaunchOp) {
         auto outer = hidet::tm::ForEachOp::create(
             b, loc, mapping, hidet::tm::GPUWorker::global_x);
         OpBuilder::InsertionGuard guard(b);
@@ -339,10 +340,10 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
           Type elt = cast<MemRefType>(init.get().getType()).getElementType();
           // A scalar accumulator is a memref of rank 0, a vector one holds
           // its elements.
-          auto buf = memref::AllocaOp::create(
-              b, loc,
-              width > 1 ? MemRefType::get({width}, elt)
-                        : MemRefType::get({}, elt));
+          auto buf =
+              memref::AllocaOp::create(b, loc,
+                                       width > 1 ? MemRefType::get({width}, elt)
+                                                 : MemRefType::get({}, elt));
           outIdx.push_back(
               applyIndexingMap(b, loc, op.getMatchingIndexingMap(&init), ivs));
           Value start;
@@ -367,9 +368,8 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
           if (width > 1)
             return vector::LoadOp::create(
                 b, loc,
-                VectorType::get({width},
-                                cast<MemRefType>(buf.getType())
-                                    .getElementType()),
+                VectorType::get(
+                    {width}, cast<MemRefType>(buf.getType()).getElementType()),
                 buf, ValueRange{zero});
           return memref::LoadOp::create(b, loc, buf, ValueRange{});
         };
@@ -428,9 +428,9 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
           if (storeResult)
             storeResult(b, loc, outIdx[i], result);
           else if (width > 1)
-            vector::StoreOp::create(
-                b, loc, result, init.get(), outIdx[i], /*nontemporal=*/false,
-                align(elementTypeOf(init.get())));
+            vector::StoreOp::create(b, loc, result, init.get(), outIdx[i],
+                                    /*nontemporal=*/false,
+                                    align(elementTypeOf(init.get())));
           else
             memref::StoreOp::create(b, loc, result, init.get(), outIdx[i]);
         }

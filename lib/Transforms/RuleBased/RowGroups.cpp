@@ -1,4 +1,5 @@
-//===- RowGroups.cpp - One kernel per row group -----------------------------===//
+//===- RowGroups.cpp - One kernel per row group
+//-----------------------------===//
 //
 // Part of the Hidet-MLIR project.
 //
@@ -10,7 +11,8 @@
 // ops in program order. Every lane walks the columns with the same mapping
 // and vector width, so each element a lane reads back was written by that
 // lane; row values are computed by every lane and forwarded in registers,
-// and temporaries that fit stay in per-lane registers.
+// and temporaries that fit stay in per-lane registers, as do the elements
+// of buffers the group reads or writes whole more than once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,9 +61,8 @@ static RowAccess classifyAccess(AffineMap map, unsigned rowRank,
 }
 
 /// Classifies `op` against rows `rowShape` and column extent `columns`.
-static std::optional<RowOp> matchRowOp(linalg::LinalgOp op,
-                                       ArrayRef<int64_t> rowShape,
-                                       int64_t columns) {
+static std::optional<RowOp>
+matchRowOp(linalg::LinalgOp op, ArrayRef<int64_t> rowShape, int64_t columns) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
     return std::nullopt;
   FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
@@ -96,8 +97,8 @@ static std::optional<RowOp> matchRowOp(linalg::LinalgOp op,
     if (access == RowAccess::Other)
       return std::nullopt;
     if (op.isDpsInit(&operand) &&
-        access != (hasColumn && !reducesColumn ? RowAccess::Full
-                                               : RowAccess::Row))
+        access !=
+            (hasColumn && !reducesColumn ? RowAccess::Full : RowAccess::Row))
       return std::nullopt;
   }
   if (reducesColumn) {
@@ -257,212 +258,324 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
         privateAllocs.push_back(alloc);
     }
   }
-  bool unrollSteps = !privateAllocs.empty();
-
-  createLaunch(b, nameLoc, "row_group", rowMapping, warpsPerBlock, blockSize,
-               [&](OpBuilder &b, gpu::LaunchOp launch) {
-    std::pair<Value, Value> warpLane =
-        getWarpAndLane(b, loc, launch, warpsPerBlock);
-    Value warp = warpLane.first, lane = warpLane.second;
-    auto rowLoop = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(rowLoop.getBody().front().getTerminator());
-    SmallVector<Value> rowIvs(rowLoop.getTaskIndices().begin(),
-                              rowLoop.getTaskIndices().end());
-    if (rowShape.empty())
-      rowIvs.clear();
-    DenseMap<Value, Value> privateOf;
-    for (memref::AllocOp alloc : privateAllocs)
-      privateOf[alloc.getResult()] = memref::AllocaOp::create(
-          b, loc,
-          MemRefType::get({steps, width}, alloc.getType().getElementType()));
-    Value zero = cst(b, loc, 0);
-    // Row values computed in this kernel (reductions, row ops, fills) are
-    // forwarded to later reads of the same row instead of a memory round
-    // trip; stores to row temporaries that are never read back from memory
-    // are dropped at the end.
-    DenseMap<Value, Value> rowValueOf;
-    DenseMap<Value, SmallVector<Operation *>> rowStores;
-    llvm::SmallDenseSet<Value> readFromMemory;
-    auto storeRowValue = [&](OpBuilder &b, linalg::LinalgOp op,
-                             OpOperand *init, Value value,
-                             ArrayRef<Value> ivs) {
-      Value buffer = init->get();
-      rowValueOf[buffer] = value;
-      rowStores[buffer].push_back(memref::StoreOp::create(
-          b, loc, value, buffer,
-          applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs)));
-    };
-
-    // Loads an operand of `op` at loop indices `ivs` (vector along the
-    // column for Full and Col accesses when `vec`); private buffers are read
-    // at the lane's slot `step`.
-    auto loadOperand = [&](OpBuilder &b, linalg::LinalgOp op,
-                           OpOperand &operand, ArrayRef<Value> ivs, bool vec,
-                           Value step = nullptr) -> Value {
-      Value v = operand.get();
-      auto type = dyn_cast<MemRefType>(v.getType());
-      if (!type)
-        return v;
-      if (Value priv = privateOf.lookup(v)) {
-        if (width > 1)
-          return vector::LoadOp::create(
-              b, loc, VectorType::get({width}, type.getElementType()), priv,
-              ValueRange{step, zero});
-        return memref::LoadOp::create(b, loc, priv, ValueRange{step, zero});
+  // Other buffers that the group's column ops read or write whole, more
+  // than once (a softmax's input, read for its maximum and again for the
+  // exponentials; its output, written with the exponentials, read for
+  // their sum and overwritten with the quotients), stay in registers
+  // between the group's ops too: the first access loads or computes the
+  // lane's elements, later reads take them from registers, and only the
+  // last write reaches memory. Every access of the group to such a buffer,
+  // or to another view of its memory, must be a whole-row access of it.
+  SmallVector<Value> forwarded;
+  DenseMap<Value, Operation *> lastWriter;
+  if (steps * width <= maxRegisterElements) {
+    auto rootOf = [](Value v) {
+      while (Operation *def = v.getDefiningOp()) {
+        auto view = dyn_cast<ViewLikeOpInterface>(def);
+        if (!view)
+          break;
+        v = view.getViewSource();
       }
-      AffineMap map = op.getMatchingIndexingMap(&operand);
-      RowAccess access = classifyAccess(map, rowRank, ivs.size() > rowRank);
-      if (access == RowAccess::Row)
-        if (Value forwarded = rowValueOf.lookup(v))
-          return forwarded;
-      readFromMemory.insert(v);
-      SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
-      if (vec && width > 1 &&
-          (access == RowAccess::Full || access == RowAccess::Col))
-        return vector::LoadOp::create(
-            b, loc, VectorType::get({width}, type.getElementType()), v, idx,
-            /*nontemporal=*/false, vectorAlign(type.getElementType(), width));
-      return memref::LoadOp::create(b, loc, v, idx);
+      return v;
     };
-    // Runs `body(b, firstColumn, step)` for each vector of columns of the
-    // lane: vector `step * 32 + lane` of the row. With private buffers the
-    // steps are unrolled, so that `step` is a constant.
-    auto forColumns = [&](function_ref<void(OpBuilder &, Value, Value)> body) {
-      OpBuilder::InsertionGuard g(b);
-      Value v, step;
-      if (unrollSteps) {
-        auto loop = hidet::tm::RepeatOp::create(
-            b, loc,
-            hidet::tm::RepeatAttr::get(ctx, ArrayRef<int64_t>{steps},
-                                       ArrayRef<int64_t>{0},
-                                       ArrayRef<int64_t>{/*full=*/0}));
-        Block *blk = b.createBlock(&loop.getBody());
-        step = blk->addArgument(b.getIndexType(), loc);
-        hidet::tm::YieldOp::create(b, loc);
-        b.setInsertionPointToStart(blk);
-        v = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, step, cst(b, loc, kWarpSize)),
-            lane);
-      } else {
-        auto lanes = hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
-                                                  /*upperBound=*/kWarpSize);
-        b.setInsertionPoint(lanes.getBody().front().getTerminator());
-        v = lanes.getTaskIndices()[0];
-      }
-      if (vectors % kWarpSize != 0) {
-        Value inRange = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ult, v, cst(b, loc, vectors));
-        auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      }
-      Value col = width == 1
-                      ? v
-                      : arith::MulIOp::create(b, loc, v, cst(b, loc, width))
-                            .getResult();
-      body(b, col, step);
-    };
-
+    DenseMap<Value, int64_t> accesses;
     for (const RowOp &r : group) {
-      linalg::LinalgOp op = r.op;
-      OpOperand *init = op.getDpsInitOperand(0);
-      if (!r.hasColumn) {
-        // A row value: every lane computes it and stores it.
-        SmallVector<Value> args;
-        for (OpOperand &operand : op->getOpOperands())
-          args.push_back(op.isDpsInit(&operand) &&
-                                 op.getMatchingBlockArgument(&operand).use_empty()
-                             ? Value(op.getMatchingBlockArgument(&operand))
-                             : loadOperand(b, op, operand, rowIvs, false));
-        Value result = clonePayload(b, loc, op, args, rowIvs).front();
-        storeRowValue(b, op, init, result, rowIvs);
+      linalg::LinalgOp rop = r.op;
+      for (OpOperand &operand : rop->getOpOperands())
+        if (r.hasColumn && isa<MemRefType>(operand.get().getType()) &&
+            (!rop.isDpsInit(&operand) || !r.reduction))
+          ++accesses[operand.get()];
+    }
+    for (auto &[buffer, count] : accesses) {
+      auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+      if (count < 2 || (alloc && llvm::is_contained(privateAllocs, alloc)))
         continue;
+      bool wholeRows = true;
+      for (const RowOp &other : group) {
+        linalg::LinalgOp oop = other.op;
+        for (OpOperand &operand : oop->getOpOperands()) {
+          Value v = operand.get();
+          if (!isa<MemRefType>(v.getType()) || rootOf(v) != rootOf(buffer))
+            continue;
+          wholeRows &=
+              v == buffer && other.hasColumn &&
+              classifyAccess(oop.getMatchingIndexingMap(&operand), rowRank,
+                             /*hasColumn=*/true) == RowAccess::Full;
+        }
       }
-      if (!r.reduction) {
-        forColumns([&](OpBuilder &b, Value col, Value step) {
-          SmallVector<Value> ivs(rowIvs);
-          ivs.push_back(col);
-          SmallVector<Value> args;
-          for (OpOperand &operand : op->getOpOperands())
-            args.push_back(
-                op.isDpsInit(&operand) &&
-                        op.getMatchingBlockArgument(&operand).use_empty()
-                    ? Value(op.getMatchingBlockArgument(&operand))
-                    : loadOperand(b, op, operand, ivs, true, step));
-          Value result = clonePayload(b, loc, op, args, ivs, width).front();
-          Value out = init->get();
-          Type elt = cast<MemRefType>(out.getType()).getElementType();
-          if (width > 1 && !isa<VectorType>(result.getType()))
-            result = vector::BroadcastOp::create(
-                b, loc, VectorType::get({width}, elt), result);
-          if (Value priv = privateOf.lookup(out)) {
+      if (wholeRows)
+        forwarded.push_back(buffer);
+    }
+    // Program order, for a deterministic kernel.
+    llvm::sort(forwarded, [&](Value x, Value y) {
+      auto pos = [&](Value v) {
+        for (auto [i, r] : llvm::enumerate(group))
+          if (llvm::is_contained(r.op->getOperands(), v))
+            return i;
+        return group.size();
+      };
+      return pos(x) < pos(y);
+    });
+    for (const RowOp &r : group) {
+      linalg::LinalgOp rop = r.op;
+      Value out = rop.getDpsInitOperand(0)->get();
+      if (r.hasColumn && !r.reduction && llvm::is_contained(forwarded, out))
+        lastWriter[out] = rop;
+    }
+  }
+  bool unrollSteps = !privateAllocs.empty() || !forwarded.empty();
+
+  createLaunch(
+      b, nameLoc, "row_group", rowMapping, warpsPerBlock, blockSize,
+      [&](OpBuilder &b, gpu::LaunchOp launch) {
+        std::pair<Value, Value> warpLane =
+            getWarpAndLane(b, loc, launch, warpsPerBlock);
+        Value warp = warpLane.first, lane = warpLane.second;
+        auto rowLoop = hidet::tm::ForEachOp::create(b, loc, rowMapping, warp);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(rowLoop.getBody().front().getTerminator());
+        SmallVector<Value> rowIvs(rowLoop.getTaskIndices().begin(),
+                                  rowLoop.getTaskIndices().end());
+        if (rowShape.empty())
+          rowIvs.clear();
+        DenseMap<Value, Value> privateOf;
+        for (memref::AllocOp alloc : privateAllocs)
+          privateOf[alloc.getResult()] = memref::AllocaOp::create(
+              b, loc,
+              MemRefType::get({steps, width},
+                              alloc.getType().getElementType()));
+        // A forwarded buffer's registers hold its elements once the group has
+        // written them.
+        DenseMap<Value, Value> forwardOf;
+        for (Value buffer : forwarded)
+          forwardOf[buffer] = memref::AllocaOp::create(
+              b, loc,
+              MemRefType::get(
+                  {steps, width},
+                  cast<MemRefType>(buffer.getType()).getElementType()));
+        Value zero = cst(b, loc, 0);
+        // Row values computed in this kernel (reductions, row ops, fills) are
+        // forwarded to later reads of the same row instead of a memory round
+        // trip; stores to row temporaries that are never read back from memory
+        // are dropped at the end.
+        llvm::SmallDenseSet<Value> inRegisters;
+        DenseMap<Value, Value> rowValueOf;
+        DenseMap<Value, SmallVector<Operation *>> rowStores;
+        llvm::SmallDenseSet<Value> readFromMemory;
+        auto storeRowValue = [&](OpBuilder &b, linalg::LinalgOp op,
+                                 OpOperand *init, Value value,
+                                 ArrayRef<Value> ivs) {
+          Value buffer = init->get();
+          rowValueOf[buffer] = value;
+          rowStores[buffer].push_back(memref::StoreOp::create(
+              b, loc, value, buffer,
+              applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs)));
+        };
+
+        // Loads an operand of `op` at loop indices `ivs` (vector along the
+        // column for Full and Col accesses when `vec`); private buffers are
+        // read at the lane's slot `step`.
+        auto loadOperand = [&](OpBuilder &b, linalg::LinalgOp op,
+                               OpOperand &operand, ArrayRef<Value> ivs,
+                               bool vec, Value step = nullptr) -> Value {
+          Value v = operand.get();
+          auto type = dyn_cast<MemRefType>(v.getType());
+          if (!type)
+            return v;
+          Value priv = privateOf.lookup(v);
+          if (!priv && inRegisters.contains(v))
+            priv = forwardOf.lookup(v);
+          if (priv) {
             if (width > 1)
-              vector::StoreOp::create(b, loc, result, priv,
+              return vector::LoadOp::create(
+                  b, loc, VectorType::get({width}, type.getElementType()), priv,
+                  ValueRange{step, zero});
+            return memref::LoadOp::create(b, loc, priv, ValueRange{step, zero});
+          }
+          AffineMap map = op.getMatchingIndexingMap(&operand);
+          RowAccess access = classifyAccess(map, rowRank, ivs.size() > rowRank);
+          if (access == RowAccess::Row)
+            if (Value forwarded = rowValueOf.lookup(v))
+              return forwarded;
+          readFromMemory.insert(v);
+          SmallVector<Value> idx = applyIndexingMap(b, loc, map, ivs);
+          Value loaded;
+          if (vec && width > 1 &&
+              (access == RowAccess::Full || access == RowAccess::Col))
+            loaded = vector::LoadOp::create(
+                b, loc, VectorType::get({width}, type.getElementType()), v, idx,
+                /*nontemporal=*/false,
+                vectorAlign(type.getElementType(), width));
+          else
+            loaded = memref::LoadOp::create(b, loc, v, idx);
+          // The first read of a forwarded buffer fills its registers.
+          if (Value regs = forwardOf.lookup(v)) {
+            if (width > 1)
+              vector::StoreOp::create(b, loc, loaded, regs,
                                       ValueRange{step, zero});
             else
-              memref::StoreOp::create(b, loc, result, priv,
+              memref::StoreOp::create(b, loc, loaded, regs,
                                       ValueRange{step, zero});
-            return;
           }
-          SmallVector<Value> idx = applyIndexingMap(
-              b, loc, op.getMatchingIndexingMap(init), ivs);
-          if (width > 1)
-            vector::StoreOp::create(b, loc, result, out, idx,
-                                    /*nontemporal=*/false,
-                                    vectorAlign(elt, width));
-          else
-            memref::StoreOp::create(b, loc, result, out, idx);
-        });
-        continue;
-      }
-      // A reduction over the columns: lane partials, butterfly, then every
-      // lane combines with the initial value and stores the result.
-      const WarpReduction &red = *r.reduction;
-      Type accType = red.combiner->getResult(0).getType();
-      auto accBuf =
-          memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
-      memref::StoreOp::create(
-          b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
-          ValueRange{});
-      forColumns([&](OpBuilder &b, Value col, Value step) {
-        SmallVector<Value> ivs(rowIvs);
-        ivs.push_back(col);
-        SmallVector<Value> loaded;
-        for (OpOperand &operand : op->getOpOperands())
-          loaded.push_back(&operand == init
-                               ? Value()
-                               : loadOperand(b, op, operand, ivs, true, step));
-        accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
-                           ivs.size() - 1, col);
+          return loaded;
+        };
+        // After a column op, the forwarded buffers it accessed are in
+        // registers.
+        auto accessed = [&](linalg::LinalgOp op) {
+          for (Value v : op->getOperands())
+            if (forwardOf.count(v))
+              inRegisters.insert(v);
+        };
+        // Runs `body(b, firstColumn, step)` for each vector of columns of the
+        // lane: vector `step * 32 + lane` of the row. With private buffers the
+        // steps are unrolled, so that `step` is a constant.
+        auto forColumns =
+            [&](function_ref<void(OpBuilder &, Value, Value)> body) {
+              OpBuilder::InsertionGuard g(b);
+              Value v, step;
+              if (unrollSteps) {
+                auto loop = hidet::tm::RepeatOp::create(
+                    b, loc,
+                    hidet::tm::RepeatAttr::get(ctx, ArrayRef<int64_t>{steps},
+                                               ArrayRef<int64_t>{0},
+                                               ArrayRef<int64_t>{/*full=*/0}));
+                Block *blk = b.createBlock(&loop.getBody());
+                step = blk->addArgument(b.getIndexType(), loc);
+                hidet::tm::YieldOp::create(b, loc);
+                b.setInsertionPointToStart(blk);
+                v = arith::AddIOp::create(
+                    b, loc,
+                    arith::MulIOp::create(b, loc, step, cst(b, loc, kWarpSize)),
+                    lane);
+              } else {
+                auto lanes =
+                    hidet::tm::ForEachOp::create(b, loc, laneMapping, lane,
+                                                 /*upperBound=*/kWarpSize);
+                b.setInsertionPoint(lanes.getBody().front().getTerminator());
+                v = lanes.getTaskIndices()[0];
+              }
+              if (vectors % kWarpSize != 0) {
+                Value inRange = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ult, v, cst(b, loc, vectors));
+                auto ifOp =
+                    scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+                b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+              }
+              Value col = width == 1 ? v
+                                     : arith::MulIOp::create(b, loc, v,
+                                                             cst(b, loc, width))
+                                           .getResult();
+              body(b, col, step);
+            };
+
+        for (const RowOp &r : group) {
+          linalg::LinalgOp op = r.op;
+          OpOperand *init = op.getDpsInitOperand(0);
+          if (!r.hasColumn) {
+            // A row value: every lane computes it and stores it.
+            SmallVector<Value> args;
+            for (OpOperand &operand : op->getOpOperands())
+              args.push_back(
+                  op.isDpsInit(&operand) &&
+                          op.getMatchingBlockArgument(&operand).use_empty()
+                      ? Value(op.getMatchingBlockArgument(&operand))
+                      : loadOperand(b, op, operand, rowIvs, false));
+            Value result = clonePayload(b, loc, op, args, rowIvs).front();
+            storeRowValue(b, op, init, result, rowIvs);
+            continue;
+          }
+          if (!r.reduction) {
+            forColumns([&](OpBuilder &b, Value col, Value step) {
+              SmallVector<Value> ivs(rowIvs);
+              ivs.push_back(col);
+              SmallVector<Value> args;
+              for (OpOperand &operand : op->getOpOperands())
+                args.push_back(
+                    op.isDpsInit(&operand) &&
+                            op.getMatchingBlockArgument(&operand).use_empty()
+                        ? Value(op.getMatchingBlockArgument(&operand))
+                        : loadOperand(b, op, operand, ivs, true, step));
+              Value result = clonePayload(b, loc, op, args, ivs, width).front();
+              Value out = init->get();
+              Type elt = cast<MemRefType>(out.getType()).getElementType();
+              if (width > 1 && !isa<VectorType>(result.getType()))
+                result = vector::BroadcastOp::create(
+                    b, loc, VectorType::get({width}, elt), result);
+              Value priv = privateOf.lookup(out);
+              if (!priv)
+                priv = forwardOf.lookup(out);
+              if (priv) {
+                if (width > 1)
+                  vector::StoreOp::create(b, loc, result, priv,
+                                          ValueRange{step, zero});
+                else
+                  memref::StoreOp::create(b, loc, result, priv,
+                                          ValueRange{step, zero});
+                // Only the last write of a forwarded buffer reaches memory.
+                if (lastWriter.lookup(out) != op.getOperation())
+                  return;
+              }
+              SmallVector<Value> idx = applyIndexingMap(
+                  b, loc, op.getMatchingIndexingMap(init), ivs);
+              if (width > 1)
+                vector::StoreOp::create(b, loc, result, out, idx,
+                                        /*nontemporal=*/false,
+                                        vectorAlign(elt, width));
+              else
+                memref::StoreOp::create(b, loc, result, out, idx);
+            });
+            accessed(op);
+            continue;
+          }
+          // A reduction over the columns: lane partials, butterfly, then every
+          // lane combines with the initial value and stores the result.
+          const WarpReduction &red = *r.reduction;
+          Type accType = red.combiner->getResult(0).getType();
+          auto accBuf =
+              memref::AllocaOp::create(b, loc, MemRefType::get({}, accType));
+          memref::StoreOp::create(
+              b, loc, arith::ConstantOp::create(b, loc, red.neutral), accBuf,
+              ValueRange{});
+          forColumns([&](OpBuilder &b, Value col, Value step) {
+            SmallVector<Value> ivs(rowIvs);
+            ivs.push_back(col);
+            SmallVector<Value> loaded;
+            for (OpOperand &operand : op->getOpOperands())
+              loaded.push_back(&operand == init ? Value()
+                                                : loadOperand(b, op, operand,
+                                                              ivs, true, step));
+            accumulateElements(b, loc, op, init, loaded, accBuf, width, ivs,
+                               ivs.size() - 1, col);
+          });
+          accessed(op);
+          Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
+          partial = warpAllReduce(b, loc, red.combiner, partial);
+          SmallVector<Value> ivs(rowIvs);
+          ivs.push_back(cst(b, loc, 0));
+          SmallVector<Value> outIdx =
+              applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
+          Value initial = rowValueOf.lookup(init->get());
+          if (!initial) {
+            readFromMemory.insert(init->get());
+            initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
+          }
+          storeRowValue(b, op, init, combine(b, red.combiner, partial, initial),
+                        ivs);
+        }
+        // Row temporaries whose values were all forwarded need no memory.
+        for (auto &[buffer, stores] : rowStores) {
+          auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+          if (!alloc || readFromMemory.contains(buffer) ||
+              !llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+                return inGroup.contains(user) || isa<memref::DeallocOp>(user) ||
+                       launch->isAncestor(user);
+              }))
+            continue;
+          for (Operation *store : stores)
+            store->erase();
+          privateAllocs.push_back(alloc);
+        }
       });
-      Value partial = memref::LoadOp::create(b, loc, accBuf, ValueRange{});
-      partial = warpAllReduce(b, loc, red.combiner, partial);
-      SmallVector<Value> ivs(rowIvs);
-      ivs.push_back(cst(b, loc, 0));
-      SmallVector<Value> outIdx =
-          applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
-      Value initial = rowValueOf.lookup(init->get());
-      if (!initial) {
-        readFromMemory.insert(init->get());
-        initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
-      }
-      storeRowValue(b, op, init, combine(b, red.combiner, partial, initial),
-                    ivs);
-    }
-    // Row temporaries whose values were all forwarded need no memory.
-    for (auto &[buffer, stores] : rowStores) {
-      auto alloc = buffer.getDefiningOp<memref::AllocOp>();
-      if (!alloc || readFromMemory.contains(buffer) ||
-          !llvm::all_of(alloc->getUsers(), [&](Operation *user) {
-            return inGroup.contains(user) || isa<memref::DeallocOp>(user) ||
-                   launch->isAncestor(user);
-          }))
-        continue;
-      for (Operation *store : stores)
-        store->erase();
-      privateAllocs.push_back(alloc);
-    }
-  });
   return privateAllocs;
 }
 
