@@ -59,7 +59,8 @@ struct ScheduleAnchorsPass
     fusion::Epilogue epilogue;
     if (fuse)
       epilogue =
-          fusion::Epilogue::match(op, p.c.buffer, {p.a.buffer, p.b.buffer});
+          fusion::Epilogue::match(op, p.c.buffer, {p.a.buffer, p.b.buffer},
+                                  scatterMaxBytes);
     if (!epilogue.empty())
       p.epilogue = &epilogue;
     // A schedule written or edited after selection is checked again.
@@ -103,6 +104,12 @@ struct ScheduleAnchorsPass
       getOperation()->emitError(kPass)
           << ": reduce-block-size must be a multiple of 32 in [32, 1024], got "
           << static_cast<int64_t>(reduceBlockSize);
+      return signalPassFailure();
+    }
+    if (scatterMaxBytes < 0) {
+      getOperation()->emitError(kPass)
+          << ": scatter-max-bytes must be at least 0, got "
+          << static_cast<int64_t>(scatterMaxBytes);
       return signalPassFailure();
     }
     TargetAttr target = TargetAttr::lookup(getOperation());

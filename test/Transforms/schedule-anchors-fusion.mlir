@@ -1,6 +1,7 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors,canonicalize,cse))' -verify-diagnostics | FileCheck %s
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_90a},func.func(hidet-select-schedules,hidet-schedule-anchors,canonicalize,cse))' -verify-diagnostics | FileCheck %s --check-prefix=HOPPER
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules{fuse=0},hidet-schedule-anchors{fuse=0}))' | FileCheck %s --check-prefix=OFF
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_90a},func.func(hidet-select-schedules,hidet-schedule-anchors{scatter-max-bytes=0}))' 2>/dev/null | FileCheck %s --check-prefix=NOSCATTER
 
 // Epilogue fusion on buffers: the ops of an anchor's #hidet.fusion group
 // that follow it are applied to each result in the anchor's kernel, which
@@ -298,6 +299,37 @@ func.func @keys_transpose(%x: memref<256x768xf16>, %w: memref<768x768xf16>, %out
   // expected-remark @+1 {{not fused into the kernel of linalg.matmul (a separate kernel instead): it moves the innermost dimension (a separate transpose stores it coalesced)}}
   linalg.transpose ins(%v : memref<2x128x12x64xf16>) outs(%out : memref<2x12x64x128xf16>) permutation = [0, 2, 3, 1] {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>}
   memref.dealloc %c : memref<256x768xf16>
+  return
+}
+
+// -----
+
+// The same at batch 1: C holds 192 KiB, no more than scatter-max-bytes
+// (256 KiB), so the kernel stores C's elements one by one at their
+// transposed positions instead of launching a transpose kernel.
+// CHECK-LABEL: func.func @keys_transpose_small(
+// CHECK:         gpu.launch
+// CHECK:           memref.store %{{.*}}, %arg2[%{{.*}}] : memref<1x12x64x128xf16>
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+// HOPPER-LABEL: func.func @keys_transpose_small(
+// HOPPER:        gpu.launch
+// HOPPER:          memref.store %{{.*}}, %arg2[%{{.*}}] : memref<1x12x64x128xf16>
+// HOPPER-NOT:    gpu.launch
+// HOPPER-NOT:    linalg.transpose
+// HOPPER:        return
+// With scatter-max-bytes=0 it stays a transpose of its own.
+// NOSCATTER-LABEL: func.func @keys_transpose_small(
+// NOSCATTER:         gpu.launch
+// NOSCATTER:         linalg.transpose
+func.func @keys_transpose_small(%x: memref<128x768xf16>, %w: memref<768x768xf16>, %out: memref<1x12x64x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<128x768xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%c : memref<128x768xf16>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%x, %w : memref<128x768xf16>, memref<768x768xf16>) outs(%c : memref<128x768xf16>)
+  %v = memref.expand_shape %c [[0, 1], [2, 3]] output_shape [1, 128, 12, 64] : memref<128x768xf16> into memref<1x128x12x64xf16>
+  linalg.transpose ins(%v : memref<1x128x12x64xf16>) outs(%out : memref<1x12x64x128xf16>) permutation = [0, 2, 3, 1] {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>}
+  memref.dealloc %c : memref<128x768xf16>
   return
 }
 

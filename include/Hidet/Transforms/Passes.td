@@ -221,6 +221,11 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     through a non-permutation, whose intermediate buffer is read elsewhere,
     that writes a buffer the kernel reads, or that an op in between
     conflicts with, ends the chain, with a remark naming it and the reason.
+    An op that moves the innermost dimension elsewhere (a transpose that
+    makes C's rows columns) would make the kernel store C's elements one by
+    one, far apart: it is fused only when the anchor's output is at most
+    `scatter-max-bytes` (where a launch costs more than the scattered
+    stores), and otherwise left to a transpose kernel of its own.
 
     Prologue fusion (same option): the index-only producers of a
     contraction's inputs in its group (a transpose, broadcast or copy whose
@@ -263,6 +268,12 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "epilogue chain applied to the results, index-only and "
            "elementwise prologues folded into the reads (instead of "
            "separate kernels)">,
+    Option<"scatterMaxBytes", "scatter-max-bytes", "int64_t",
+           /*default=*/"262144",
+           "Largest anchor output, in bytes, whose epilogue may move the "
+           "innermost dimension (a K^T of attention), its elements then "
+           "stored one by one; larger ones leave that op to a transpose "
+           "kernel that stores coalesced (0: never)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

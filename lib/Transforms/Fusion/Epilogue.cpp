@@ -66,7 +66,8 @@ static int64_t innermostPow2(Value buffer) {
 }
 
 Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
-                         ArrayRef<Value> kernelReads) {
+                         ArrayRef<Value> kernelReads,
+                         int64_t scatterMaxBytes) {
   Epilogue e;
   e.anchorOut = anchorOut;
   SmallVector<Operation *> candidates =
@@ -82,6 +83,15 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
   Value cur = anchorOut;
   bool preserving = true;
   int64_t width = innermostPow2(anchorOut);
+  auto outType = cast<MemRefType>(anchorOut.getType());
+  bool smallOut =
+      outType.hasStaticShape() &&
+      outType.getNumElements() *
+              ((outType.getElementTypeBitWidth() + 7) / 8) <=
+          scatterMaxBytes;
+  // Whether a step moves the innermost dimension: the chain then stores
+  // scalars.
+  bool scattered = false;
   // Buffers whose chain values are computed but, past the last op taken,
   // no longer stored.
   SmallVector<Value> chainBuffers{rootOf(anchorOut)};
@@ -135,16 +145,20 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
         else if (isReshapeOf(init->get(), cur))
           return fail("it reads the previous value at two positions");
       }
-      // A step that moves the innermost dimension elsewhere would make the
+      // A step that moves the innermost dimension elsewhere makes the
       // kernel store C's rows element by element, far apart (a K^T of
-      // attention); a transpose kernel of its own writes them coalesced.
+      // attention); unless C is small, a transpose kernel of its own
+      // writes them coalesced.
       auto in = cast<MemRefType>(step.in.getType());
-      auto outType = cast<MemRefType>(init->get().getType());
-      if (in.getRank() > 0 && outType.getRank() > 0 &&
-          in.getShape().back() > 1 && outType.getShape().back() > 1 &&
-          chainMap.getResults().back() != outMap.getResults().back())
-        return fail("it moves the innermost dimension (a separate transpose "
-                    "stores it coalesced)");
+      auto stepOut = cast<MemRefType>(init->get().getType());
+      if (in.getRank() > 0 && stepOut.getRank() > 0 &&
+          in.getShape().back() > 1 && stepOut.getShape().back() > 1 &&
+          chainMap.getResults().back() != outMap.getResults().back()) {
+        if (!smallOut)
+          return fail("it moves the innermost dimension (a separate "
+                      "transpose stores it coalesced)");
+        scattered = true;
+      }
       step.op = op;
       step.loopsFromIn = inversePermutation(chainMap);
       Value out = rootOf(init->get());
@@ -286,7 +300,7 @@ Epilogue Epilogue::match(Operation *anchor, Value anchorOut,
     if (!llvm::is_contained(chainBuffers, out))
       chainBuffers.push_back(out);
   }
-  e.vectorWidth = width;
+  e.vectorWidth = scattered ? 1 : width;
   return e;
 }
 

@@ -51,9 +51,12 @@ public:
   /// element in the thread that stores the element). `kernelReads` are the
   /// other buffers the anchor's kernel reads. Every epilogue op of the
   /// group left out gets a remark saying why. Empty when the op has no
-  /// group.
+  /// group. An op that moves the innermost dimension elsewhere is taken
+  /// only when `anchorOut` holds at most `scatterMaxBytes` bytes (the chain
+  /// then stores scalars, far apart).
   static Epilogue match(mlir::Operation *anchor, mlir::Value anchorOut,
-                        llvm::ArrayRef<mlir::Value> kernelReads);
+                        llvm::ArrayRef<mlir::Value> kernelReads,
+                        int64_t scatterMaxBytes = 0);
 
   bool empty() const { return steps.empty(); }
   /// The op before which the fused kernel goes (the chain's last op): the
