@@ -197,7 +197,8 @@ struct RuleBasedSchedulePass
     SmallVector<Value> reads =
         llvm::map_to_vector(op.getDpsInputs(), [](Value v) { return v; });
     if (!warp) {
-      serial.width = chooseSerialWidth(op, *ranges, vectorBytes);
+      serial.width =
+          chooseSerialWidth(op, *ranges, vectorBytes, serialUnrollMax);
       if (fuse) {
         AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
         auto unpadded = [&](unsigned i) -> SmallVector<int64_t> {

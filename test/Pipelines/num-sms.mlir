@@ -15,10 +15,10 @@
 // ONE: gpu.launch
 // ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // With anchors=0 the matmul gets the rule-based scheduler's naive kernel
-// (a thread per four outputs of a row, a serial K loop): the GPU reference
-// of the benchmarks.
+// (a thread per output element, a serial K loop): the GPU reference of the
+// benchmarks.
 // NAIVE-NOT: hidet.schedule
-// NAIVE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c64, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// NAIVE: gpu.launch blocks({{.*}}) in (%{{.*}} = %c256, {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
 // NAIVE:      scf.for %{{.*}} = %c0 to %c256 step %c1 {
 // NAIVE-NOT: hidet.schedule
 func.func @mm(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {

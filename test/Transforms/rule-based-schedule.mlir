@@ -170,27 +170,16 @@ func.func @long_rows(%a: memref<4x20000xf32>, %o: memref<4xf32>) {
 // -----
 
 // A middle-axis reduction: lanes of a warp would stride over non-contiguous
-// rows, so each thread owns outputs and walks the reduction in a rolled
-// tm.repeat loop, starting from the output's initial value. The outputs
-// are contiguous along the input's innermost dimension: a thread takes 16
-// bytes of them, vectors of 4 floats (one float with vector-bytes=1).
+// rows, so each thread owns one output and walks the reduction in a
+// rolled tm.repeat loop, starting from the output's initial value.
 // CHECK-LABEL: func.func @middle_max(
-// CHECK:         tm.foreach (%[[B:.*]], %[[N:.*]]) in #tm.spatial<[64, 12]> on global_x {
-// CHECK:           %[[N4:.*]] = arith.muli %[[N]], %c4
-// CHECK:           %[[ACC:.*]] = memref.alloca() : memref<4xf32>
-// CHECK:           vector.load %{{.*}}[%[[B]], %[[N4]]] {{.*}} : memref<64x48xf32>, vector<4xf32>
+// CHECK:         tm.foreach (%[[B:.*]], %[[N:.*]]) in #tm.spatial<[64, 48]> on global_x {
+// CHECK:           %[[ACC:.*]] = memref.alloca() : memref<f32>
+// CHECK:           memref.load %{{.*}}[%[[B]], %[[N]]] : memref<64x48xf32>
 // CHECK:           tm.repeat (%[[K:.*]]) in <[333]> {
-// CHECK:           vector.load %{{.*}}[%[[B]], %[[K]], %[[N4]]] {{.*}} : memref<64x333x48xf32>, vector<4xf32>
-// CHECK:           arith.maximumf {{.*}} : vector<4xf32>
-// CHECK:         vector.store %{{.*}}, %{{.*}}[%[[B]], %[[N4]]] {{.*}} : memref<64x48xf32>, vector<4xf32>
+// CHECK:           memref.load %{{.*}}[%[[B]], %[[K]], %[[N]]] : memref<64x333x48xf32>
+// CHECK:           arith.maximumf
 // CHECK-NOT:     gpu.shuffle
-// SCALAR-LABEL: func.func @middle_max(
-// SCALAR:         tm.foreach (%[[B:.*]], %[[N:.*]]) in #tm.spatial<[64, 48]> on global_x {
-// SCALAR:           %[[ACC:.*]] = memref.alloca() : memref<f32>
-// SCALAR:           memref.load %{{.*}}[%[[B]], %[[N]]] : memref<64x48xf32>
-// SCALAR:           tm.repeat (%[[K:.*]]) in <[333]> {
-// SCALAR:           memref.load %{{.*}}[%[[B]], %[[K]], %[[N]]] : memref<64x333x48xf32>
-// SCALAR:           arith.maximumf {{.*}} : f32
 func.func @middle_max(%a: memref<64x333x48xf32>, %o: memref<64x48xf32>) {
   linalg.reduce ins(%a : memref<64x333x48xf32>) outs(%o : memref<64x48xf32>) dimensions = [1]
     (%x: f32, %acc: f32) {

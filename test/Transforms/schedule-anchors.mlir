@@ -518,3 +518,23 @@ func.func @fill_kept(%a: memref<64x64xf16>, %c: memref<64x64xf16>) {
   linalg.matmul ins(%a, %c : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf16>)
   return
 }
+
+// -----
+
+// A contraction's input that reshapes a slice of a buffer (ViT's class
+// token rows: every 32nd row of the tokens, collapsed to a matrix) is
+// addressed in the buffer it views, at the view's row stride (24576
+// elements), like any slice: the GEMM gets a template, not the rule-based
+// scheduler's loop.
+// CHECK-LABEL: func.func @class_token_rows(
+// CHECK-SAME:    %[[X:[^:]*]]: memref<128x768xf16>
+// CHECK:         gpu.launch
+// CHECK:           memref.collapse_shape %[[X]] {{\[}}[0, 1]] : memref<128x768xf16> into memref<98304xf16>
+// CHECK:         } {hidet.schedule = #hidet.mma_matmul<
+func.func @class_token_rows(%x: memref<128x768xf16>, %w: memref<768x256xf16>, %c: memref<4x256xf16>) {
+  %e = memref.expand_shape %x [[0, 1], [2]] output_shape [4, 32, 768] : memref<128x768xf16> into memref<4x32x768xf16>
+  %s = memref.subview %e[0, 0, 0] [4, 1, 768] [1, 1, 1] : memref<4x32x768xf16> to memref<4x1x768xf16, strided<[24576, 768, 1]>>
+  %a = memref.collapse_shape %s [[0], [1, 2]] : memref<4x1x768xf16, strided<[24576, 768, 1]>> into memref<4x768xf16, strided<[24576, 1]>>
+  linalg.matmul ins(%a, %w : memref<4x768xf16, strided<[24576, 1]>>, memref<768x256xf16>) outs(%c : memref<4x256xf16>)
+  return
+}

@@ -360,11 +360,13 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
     - **Other reductions** (a middle axis, a pooling or depthwise
       convolution window, several outputs, a payload the warp path cannot
       split): one thread per output element with a sequential loop, which
-      keeps neighbouring threads on neighbouring addresses. When every
-      operand that the output's innermost dimension indexes is contiguous
-      along it (the channels of an NHWC window), a thread computes
-      `vector-bytes` of consecutive outputs with vector loads. Loops of at
-      most `serial-unroll-max` steps per output (a window) are unrolled.
+      keeps neighbouring threads on neighbouring addresses. A window (at
+      most `serial-unroll-max` steps per output) has its loops unrolled,
+      and when every operand that the output's innermost dimension indexes
+      is contiguous along it (the channels of an NHWC pooling or depthwise
+      convolution), a thread computes `vector-bytes` of consecutive
+      outputs with vector loads; longer reductions keep a thread per
+      output, so that more loads are in flight.
 
     A reduction is an anchor: with `fuse` (on by default), the epilogue
     chain of its `#hidet.fusion` group is applied to each result in its
@@ -409,7 +411,8 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
     Option<"serialUnrollMax", "serial-unroll-max", "int64_t",
            /*default=*/"64",
            "Serial reductions of at most this many steps per output (a "
-           "window) have their loops unrolled; 0 keeps every loop">,
+           "window) have their loops unrolled and their outputs computed "
+           "in vectors; 0 keeps every loop and scalar">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -233,9 +233,19 @@ static SmallVector<unsigned> parallelDimsInOutputOrder(linalg::LinalgOp op) {
 }
 
 int64_t chooseSerialWidth(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
-                          int64_t vectorBytes) {
+                          int64_t vectorBytes, int64_t maxSteps) {
   if (vectorBytes <= 1 || op.getNumDpsInits() != 1 ||
       !op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return 1;
+  // A long reduction keeps a thread per output: its loop is a chain of
+  // dependent steps, and fewer, wider threads would keep fewer loads in
+  // flight.
+  SmallVector<unsigned> reductionDims;
+  op.getReductionDims(reductionDims);
+  int64_t steps = 1;
+  for (unsigned d : reductionDims)
+    steps *= ranges[d];
+  if (steps > maxSteps)
     return 1;
   SmallVector<unsigned> parallelDims = parallelDimsInOutputOrder(op);
   if (parallelDims.empty())

@@ -139,9 +139,11 @@ struct SerialReduction {
 /// The widest vector of outputs a serial reduction's task may compute:
 /// `vectorBytes` of the widest element type when every operand that the
 /// output's innermost dimension indexes is contiguous along it (the
-/// channels of an NHWC pooling or depthwise convolution), else 1.
+/// channels of an NHWC pooling or depthwise convolution) and each output
+/// reduces at most `maxSteps` elements (a window), else 1.
 int64_t chooseSerialWidth(mlir::linalg::LinalgOp op,
-                          llvm::ArrayRef<int64_t> ranges, int64_t vectorBytes);
+                          llvm::ArrayRef<int64_t> ranges, int64_t vectorBytes,
+                          int64_t maxSteps);
 /// Other reductions: a thread per output element (or vector of them), a
 /// sequential loop.
 void scheduleSerialReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,

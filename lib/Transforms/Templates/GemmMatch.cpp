@@ -74,8 +74,10 @@ hidet::templates::stridedOffset(std::array<int64_t, 3> strides, int64_t base) {
 }
 
 /// For a slice of a buffer with the identity layout (a chain of static
-/// subviews): that buffer, and the slice's element strides and offset in
-/// it. Failure for other buffers with layouts.
+/// subviews, and reshapes, which address the same elements: ViT's class
+/// token rows, collapsed to a matrix): that buffer, and the slice's
+/// element strides and offset in it. Failure for other buffers with
+/// layouts.
 static FailureOr<std::pair<Value, std::pair<SmallVector<int64_t>, int64_t>>>
 slicedBuffer(Value v) {
   auto type = cast<MemRefType>(v.getType());
@@ -85,8 +87,16 @@ slicedBuffer(Value v) {
       ShapedType::isDynamic(offset) || ShapedType::isDynamicShape(strides))
     return failure();
   Value base = v;
-  while (auto subview = base.getDefiningOp<memref::SubViewOp>())
-    base = subview.getSource();
+  while (Operation *def = base.getDefiningOp()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(def))
+      base = subview.getSource();
+    else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
+      base = collapse.getSrc();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      base = expand.getSrc();
+    else
+      break;
+  }
   auto baseType = cast<MemRefType>(base.getType());
   if (!baseType.getLayout().isIdentity() || !baseType.hasStaticShape())
     return failure();
