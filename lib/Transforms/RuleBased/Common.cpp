@@ -56,6 +56,17 @@ bool vectorAligned(MemRefType type, int64_t width) {
   return true;
 }
 
+bool readsAlongInnermost(linalg::LinalgOp op, OpOperand &operand, unsigned d) {
+  auto type = cast<MemRefType>(operand.get().getType());
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  auto last = dyn_cast_if_present<AffineDimExpr>(
+      map.getNumResults() ? map.getResults().back() : AffineExpr());
+  if (!last || last.getPosition() != d || !isContiguous(type))
+    return false;
+  return llvm::none_of(map.getResults().drop_back(),
+                       [&](AffineExpr e) { return e.isFunctionOfDim(d); });
+}
+
 bool operandsVectorAligned(linalg::LinalgOp op, int64_t width) {
   for (OpOperand &operand : op->getOpOperands())
     if (auto type = dyn_cast<MemRefType>(operand.get().getType());

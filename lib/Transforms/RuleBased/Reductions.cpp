@@ -268,19 +268,10 @@ int64_t chooseSerialWidth(linalg::LinalgOp op, ArrayRef<int64_t> ranges,
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!type || !map.isFunctionOfDim(c))
       continue; // read once per task, broadcast along the vector
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    if (!last || last.getPosition() != c || !isContiguous(type) ||
-        !vectorAligned(type, width))
+    if (!readsAlongInnermost(op, operand, c) || !vectorAligned(type, width))
       return 1;
-    for (AffineExpr e : map.getResults().drop_back())
-      if (e.isFunctionOfDim(c))
-        return 1;
   }
-  for (Operation &inner : op.getBlock()->without_terminator())
-    if (!OpTrait::hasElementwiseMappableTraits(&inner) &&
-        !isa<arith::ConstantOp>(inner))
-      return 1;
-  return width;
+  return kernel::hasElementwisePayload(op) ? width : 1;
 }
 
 void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
@@ -322,9 +313,6 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
   auto vectorOf = [&](Type elt) -> Type {
     return width > 1 ? Type(VectorType::get({width}, elt)) : elt;
   };
-  auto align = [&](Type elt) {
-    return llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8));
-  };
 
   createLaunch(
       b, loc, "reduce", mapping, blockSize, blockSize,
@@ -364,7 +352,7 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
           } else if (width > 1) {
             start = vector::LoadOp::create(
                 b, loc, cast<VectorType>(vectorOf(elt)), init.get(),
-                outIdx.back(), /*nontemporal=*/false, align(elt));
+                outIdx.back(), /*nontemporal=*/false, vectorAlign(elt, width));
           } else {
             start = memref::LoadOp::create(b, loc, init.get(), outIdx.back());
           }
@@ -416,7 +404,8 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
               else if (w > 1)
                 v = vector::LoadOp::create(
                     b, loc, cast<VectorType>(vectorOf(elementTypeOf(v))), v,
-                    idx, /*nontemporal=*/false, align(elementTypeOf(v)));
+                    idx, /*nontemporal=*/false,
+                    vectorAlign(elementTypeOf(v), width));
               else
                 v = memref::LoadOp::create(b, loc, v, idx);
             }
@@ -438,9 +427,10 @@ void scheduleSerialReduction(OpBuilder &b, linalg::LinalgOp op,
           if (storeResult)
             storeResult(b, loc, outIdx[i], result);
           else if (width > 1)
-            vector::StoreOp::create(b, loc, result, init.get(), outIdx[i],
-                                    /*nontemporal=*/false,
-                                    align(elementTypeOf(init.get())));
+            vector::StoreOp::create(
+                b, loc, result, init.get(), outIdx[i],
+                /*nontemporal=*/false,
+                vectorAlign(elementTypeOf(init.get()), width));
           else
             memref::StoreOp::create(b, loc, result, init.get(), outIdx[i]);
         }

@@ -372,6 +372,16 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
               applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs)));
         };
 
+        // Stores the lane's `value` of step `step` in its registers `regs`.
+        auto storeRegisters = [&](OpBuilder &b, Value value, Value regs,
+                                  Value step) {
+          if (width > 1)
+            vector::StoreOp::create(b, loc, value, regs,
+                                    ValueRange{step, zero});
+          else
+            memref::StoreOp::create(b, loc, value, regs,
+                                    ValueRange{step, zero});
+        };
         // Loads an operand of `op` at loop indices `ivs` (vector along the
         // column for Full and Col accesses when `vec`); private buffers are
         // read at the lane's slot `step`.
@@ -409,15 +419,23 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
           else
             loaded = memref::LoadOp::create(b, loc, v, idx);
           // The first read of a forwarded buffer fills its registers.
-          if (Value regs = forwardOf.lookup(v)) {
-            if (width > 1)
-              vector::StoreOp::create(b, loc, loaded, regs,
-                                      ValueRange{step, zero});
-            else
-              memref::StoreOp::create(b, loc, loaded, regs,
-                                      ValueRange{step, zero});
-          }
+          if (Value regs = forwardOf.lookup(v))
+            storeRegisters(b, loaded, regs, step);
           return loaded;
+        };
+        // The payload arguments of `op` at `ivs`: its operands loaded, but
+        // outputs the payload does not read (their block arguments stand
+        // for them).
+        auto payloadArgs = [&](OpBuilder &b, linalg::LinalgOp op,
+                               ArrayRef<Value> ivs, bool vec, Value step) {
+          SmallVector<Value> args;
+          for (OpOperand &operand : op->getOpOperands())
+            args.push_back(
+                op.isDpsInit(&operand) &&
+                        op.getMatchingBlockArgument(&operand).use_empty()
+                    ? Value(op.getMatchingBlockArgument(&operand))
+                    : loadOperand(b, op, operand, ivs, vec, step));
+          return args;
         };
         // After a column op, the forwarded buffers it accessed are in
         // registers.
@@ -473,13 +491,8 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
           OpOperand *init = op.getDpsInitOperand(0);
           if (!r.hasColumn) {
             // A row value: every lane computes it and stores it.
-            SmallVector<Value> args;
-            for (OpOperand &operand : op->getOpOperands())
-              args.push_back(
-                  op.isDpsInit(&operand) &&
-                          op.getMatchingBlockArgument(&operand).use_empty()
-                      ? Value(op.getMatchingBlockArgument(&operand))
-                      : loadOperand(b, op, operand, rowIvs, false));
+            SmallVector<Value> args =
+                payloadArgs(b, op, rowIvs, /*vec=*/false, nullptr);
             Value result = clonePayload(b, loc, op, args, rowIvs).front();
             storeRowValue(b, op, init, result, rowIvs);
             continue;
@@ -488,13 +501,8 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
             forColumns([&](OpBuilder &b, Value col, Value step) {
               SmallVector<Value> ivs(rowIvs);
               ivs.push_back(col);
-              SmallVector<Value> args;
-              for (OpOperand &operand : op->getOpOperands())
-                args.push_back(
-                    op.isDpsInit(&operand) &&
-                            op.getMatchingBlockArgument(&operand).use_empty()
-                        ? Value(op.getMatchingBlockArgument(&operand))
-                        : loadOperand(b, op, operand, ivs, true, step));
+              SmallVector<Value> args =
+                  payloadArgs(b, op, ivs, /*vec=*/true, step);
               Value result = clonePayload(b, loc, op, args, ivs, width).front();
               Value out = init->get();
               Type elt = cast<MemRefType>(out.getType()).getElementType();
@@ -505,12 +513,7 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
               if (!priv)
                 priv = forwardOf.lookup(out);
               if (priv) {
-                if (width > 1)
-                  vector::StoreOp::create(b, loc, result, priv,
-                                          ValueRange{step, zero});
-                else
-                  memref::StoreOp::create(b, loc, result, priv,
-                                          ValueRange{step, zero});
+                storeRegisters(b, result, priv, step);
                 // Only the last write of a forwarded buffer reaches memory.
                 if (lastWriter.lookup(out) != op.getOperation())
                   return;

@@ -41,6 +41,12 @@ bool isContiguous(mlir::MemRefType type);
 /// `width` elements.
 bool vectorAligned(mlir::MemRefType type, int64_t width);
 
+/// Whether `operand` (a buffer) is indexed by loop `d` in its innermost,
+/// contiguous dimension only, so that consecutive iterations of `d` read
+/// consecutive elements.
+bool readsAlongInnermost(mlir::linalg::LinalgOp op, mlir::OpOperand &operand,
+                         unsigned d);
+
 /// Whether every memory operand of `op` keeps vectors of `width` elements
 /// aligned: each row of the buffer (its offset and outer strides, or the
 /// innermost extent of an identity layout) starts at a multiple of `width`
