@@ -196,6 +196,25 @@ func.func @not_folded_compute(%xt: memref<64x64xf32>, %w1: memref<64x64xf16>, %w
 
 // -----
 
+// A head transpose that the batch matmul reads through a collapse of its
+// leading unit dimension (GPT-2 at batch 1) stays a kernel, and the remark
+// names the reshape.
+// CHECK-LABEL: func.func @transpose_behind_reshape(
+// CHECK:         linalg.transpose
+// CHECK:         gpu.launch
+func.func @transpose_behind_reshape(%q: memref<1x128x4x64xf16>, %k: memref<4x64x128xf16>, %out: memref<4x128x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %t = memref.alloc() : memref<1x4x128x64xf16>
+  // expected-remark @+1 {{not fused into the kernel of linalg.batch_matmul (a separate kernel instead): the anchor reads its result through a 'memref.collapse_shape', which the folding does not see through yet}}
+  linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%q : memref<1x128x4x64xf16>) outs(%t : memref<1x4x128x64xf16>) permutation = [0, 2, 1, 3]
+  %a = memref.collapse_shape %t [[0, 1], [2], [3]] : memref<1x4x128x64xf16> into memref<4x128x64xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<4x128x128xf16>)
+  linalg.batch_matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %k : memref<4x128x64xf16>, memref<4x64x128xf16>) outs(%out : memref<4x128x128xf16>)
+  return
+}
+
+// -----
+
 // The transposed buffer is also read after the anchor: it must be written.
 // CHECK-LABEL: func.func @temporary_read_later(
 // CHECK:         linalg.transpose

@@ -112,8 +112,18 @@ struct ReadFolder {
   /// when there is none or it cannot be folded.
   bool foldOne(PrologueRead &read) {
     Value x = read.buffer;
-    if (!x.getDefiningOp<memref::AllocOp>())
+    if (!x.getDefiningOp<memref::AllocOp>()) {
+      // A reshape of a temporary that a producer of the group writes (a
+      // head transpose, collapsed to the batch matmul's rank) hides it.
+      auto reshape = x.getDefiningOp<memref::CollapseShapeOp>();
+      if (reshape && reshape.getSrc().getDefiningOp<memref::AllocOp>())
+        for (Operation *user : reshape.getSrc().getUsers())
+          if (group.contains(user) && user != reshape)
+            refused[user] = "the anchor reads its result through a "
+                            "'memref.collapse_shape', which the folding "
+                            "does not see through yet";
       return false;
+    }
     Operation *consumer = read.ops.empty() ? anchor.getOperation()
                                            : read.ops.back().getOperation();
     // The producer: the one op of the group that writes X.
