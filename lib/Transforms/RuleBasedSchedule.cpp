@@ -23,6 +23,7 @@
 
 #include "Hidet/Transforms/Passes.h"
 
+#include "Fusion/Buffers.h"
 #include "Fusion/Epilogue.h"
 #include "RuleBased/RuleBased.h"
 
@@ -45,16 +46,14 @@ using namespace hidet::rulebased;
 namespace {
 /// A linalg.fill of `op`'s one output right before it, with a constant that
 /// the kernel can start every output from (`value`), when `op` writes every
-/// element of the output and reads it only as its initial value.
+/// element of the output.
 linalg::FillOp foldableFill(linalg::LinalgOp op, TypedAttr &value) {
-  auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
-  if (!fill || op.getNumDpsInits() != 1 || !fill.hasPureBufferSemantics())
+  if (op.getNumDpsInits() != 1)
     return nullptr;
   Value out = op.getDpsInitOperand(0)->get();
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (fill.getDpsInitOperand(0)->get() != out ||
-      llvm::is_contained(op.getDpsInputs(), out) ||
-      !outMap.isProjectedPermutation() ||
+  linalg::FillOp fill = fusion::fillBefore(op, out, op.getDpsInputs());
+  if (!fill || !outMap.isProjectedPermutation() ||
       outMap.getNumResults() != op.getNumParallelLoops() ||
       !matchPattern(fill.getDpsInputOperand(0)->get(), m_Constant(&value)) ||
       value.getType() != getElementTypeOrSelf(out.getType()))
@@ -65,14 +64,6 @@ linalg::FillOp foldableFill(linalg::LinalgOp op, TypedAttr &value) {
 struct RuleBasedSchedulePass
     : public hidet::impl::RuleBasedScheduleBase<RuleBasedSchedulePass> {
   using Base::Base;
-
-  /// Whether the warp rule takes the reduction `op` (else the serial one).
-  bool reducedByWarp(linalg::LinalgOp op) {
-    std::optional<WarpReduction> red = matchWarpReduction(op);
-    FailureOr<SmallVector<int64_t>> ranges = getStaticRanges(op);
-    return red && succeeded(ranges) &&
-           (*ranges)[red->reductionDim] >= warpReduceMin;
-  }
 
   void runOnOperation() final {
     if (transposeTile < 1 ||
@@ -190,7 +181,7 @@ struct RuleBasedSchedulePass
     // reads its inputs' constant paddings from their sources and starts
     // from the constant of a fill of its output.
     std::optional<WarpReduction> red = matchWarpReduction(op);
-    bool warp = reducedByWarp(op);
+    bool warp = red && (*ranges)[red->reductionDim] >= warpReduceMin;
     SerialReduction serial;
     serial.unrollMax = serialUnrollMax;
     fusion::Prologue prologue;

@@ -14,6 +14,7 @@
 
 #include "Hidet/Transforms/Passes.h"
 
+#include "Fusion/Buffers.h"
 #include "Templates/Anchor.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -58,9 +59,8 @@ struct ScheduleAnchorsPass
     // which then runs where the chain's last op was.
     fusion::Epilogue epilogue;
     if (fuse)
-      epilogue =
-          fusion::Epilogue::match(op, p.c.buffer, {p.a.buffer, p.b.buffer},
-                                  scatterMaxBytes);
+      epilogue = fusion::Epilogue::match(
+          op, p.c.buffer, {p.a.buffer, p.b.buffer}, scatterMaxBytes);
     if (!epilogue.empty())
       p.epilogue = &epilogue;
     // A schedule written or edited after selection is checked again.
@@ -69,13 +69,10 @@ struct ScheduleAnchorsPass
     // A linalg.fill of C right before the anchor (bufferized `C = 0; C +=
     // A * B`) becomes the accumulators' start: no fill kernel, no read of C.
     // (Not when C is also read as A or B: they would miss the fill.)
-    auto fill = dyn_cast_if_present<linalg::FillOp>(op->getPrevNode());
-    if (fill && fill.hasPureBufferSemantics() &&
-        fill.getDpsInitOperand(0)->get() == p.c.buffer &&
-        p.a.buffer != p.c.buffer && p.b.buffer != p.c.buffer)
+    linalg::FillOp fill =
+        fusion::fillBefore(op, p.c.buffer, {p.a.buffer, p.b.buffer});
+    if (fill)
       p.cInit = fill.getDpsInputOperand(0)->get();
-    else
-      fill = nullptr;
     Operation *at =
         epilogue.empty() ? op.getOperation() : epilogue.insertionPoint();
     OpBuilder b(at);
@@ -115,7 +112,8 @@ struct ScheduleAnchorsPass
     TargetAttr target = TargetAttr::lookup(getOperation());
     for (linalg::LinalgOp op : collectAnchors(getOperation())) {
       FailureOr<ScheduleAttrInterface> schedule = writtenSchedule(op, kPass);
-      if (failed(schedule) || (*schedule && failed(build(op, *schedule, target))))
+      if (failed(schedule) ||
+          (*schedule && failed(build(op, *schedule, target))))
         return signalPassFailure();
     }
   }

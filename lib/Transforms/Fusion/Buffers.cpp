@@ -114,12 +114,11 @@ static LogicalResult launchRoots(gpu::LaunchOp launch,
     bool global = llvm::any_of(inner->getOperands(), isGlobalBuffer);
     auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
     if (!iface) {
-      bool descriptor =
-          llvm::any_of(inner->getOperandTypes(), [](Type t) {
-            return isa<nvgpu::TensorMapDescriptorType>(t);
-          });
-      if (global || (descriptor && !isa<nvgpu::TmaAsyncLoadOp,
-                                        nvgpu::TmaPrefetchOp>(inner)))
+      bool descriptor = llvm::any_of(inner->getOperandTypes(), [](Type t) {
+        return isa<nvgpu::TensorMapDescriptorType>(t);
+      });
+      if (global || (descriptor &&
+                     !isa<nvgpu::TmaAsyncLoadOp, nvgpu::TmaPrefetchOp>(inner)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     }
@@ -174,6 +173,15 @@ LogicalResult hidet::fusion::accessedRoots(Operation *op,
         .push_back(rootOf(v));
   }
   return success();
+}
+
+linalg::FillOp hidet::fusion::fillBefore(Operation *anchor, Value out,
+                                         ValueRange reads) {
+  auto fill = dyn_cast_if_present<linalg::FillOp>(anchor->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInitOperand(0)->get() != out || llvm::is_contained(reads, out))
+    return nullptr;
+  return fill;
 }
 
 void hidet::fusion::eraseIfUnused(Value root) {

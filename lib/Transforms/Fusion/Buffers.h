@@ -17,6 +17,7 @@
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Operation.h"
 
 namespace hidet {
@@ -44,6 +45,13 @@ bool isReshapeOf(mlir::Value v, mlir::Value buffer);
 mlir::LogicalResult accessedRoots(mlir::Operation *op,
                                   llvm::SmallVectorImpl<mlir::Value> &reads,
                                   llvm::SmallVectorImpl<mlir::Value> &writes);
+
+/// A linalg.fill of `out` right before `anchor` (bufferized `C = 0; C +=
+/// A * B`), which the anchor's kernel can take as its accumulators' start
+/// instead of a kernel: null when there is none, or when `out` is also
+/// among `reads` (which would miss the fill).
+mlir::linalg::FillOp fillBefore(mlir::Operation *anchor, mlir::Value out,
+                                mlir::ValueRange reads);
 
 /// Erases the reshapes and deallocations of the allocation `root` and the
 /// allocation itself, when nothing else uses them.

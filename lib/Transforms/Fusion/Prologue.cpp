@@ -29,6 +29,7 @@
 #include "Prologue.h"
 #include "Buffers.h"
 
+#include "../Utils/KernelBuilder.h"
 #include "../Utils/LinalgPayload.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
@@ -422,9 +423,9 @@ Value PrologueRead::loadPadded(OpBuilder &b, Location loc, ValueRange index,
   auto load = [&](ValueRange at) -> Value {
     if (width == 1)
       return memref::LoadOp::create(b, loc, buffer, at);
-    return vector::LoadOp::create(
-        b, loc, cast<VectorType>(result), buffer, at, /*nontemporal=*/false,
-        llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8)));
+    return vector::LoadOp::create(b, loc, cast<VectorType>(result), buffer, at,
+                                  /*nontemporal=*/false,
+                                  kernel::vectorAlign(elt, width));
   };
   if (padLow.empty())
     return load(index);
@@ -434,18 +435,16 @@ Value PrologueRead::loadPadded(OpBuilder &b, Location loc, ValueRange index,
       cast<memref::SubViewOp>(padOps[1]).getSource().getType());
   Value inside;
   SmallVector<Value> at;
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value zero = kernel::cst(b, loc, 0);
   for (auto [d, i] : llvm::enumerate(index)) {
     if (padLow[d] == 0 && type.getDimSize(d) == padded.getDimSize(d)) {
       at.push_back(i);
       continue;
     }
-    Value shifted = arith::SubIOp::create(
-        b, loc, i, arith::ConstantIndexOp::create(b, loc, padLow[d]));
+    Value shifted =
+        arith::SubIOp::create(b, loc, i, kernel::cst(b, loc, padLow[d]));
     // Unsigned: a position before the source wraps past its end.
-    Value ok = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, shifted,
-        arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)));
+    Value ok = kernel::lessThan(b, loc, shifted, type.getDimSize(d));
     inside =
         inside ? arith::AndIOp::create(b, loc, inside, ok).getResult() : ok;
     at.push_back(arith::SelectOp::create(b, loc, ok, shifted, zero));

@@ -18,6 +18,8 @@
 
 #include "RuleBased.h"
 
+#include "../Fusion/Buffers.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -269,15 +271,6 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
   SmallVector<Value> forwarded;
   DenseMap<Value, Operation *> lastWriter;
   if (steps * width <= maxRegisterElements) {
-    auto rootOf = [](Value v) {
-      while (Operation *def = v.getDefiningOp()) {
-        auto view = dyn_cast<ViewLikeOpInterface>(def);
-        if (!view)
-          break;
-        v = view.getViewSource();
-      }
-      return v;
-    };
     DenseMap<Value, int64_t> accesses;
     for (const RowOp &r : group) {
       linalg::LinalgOp rop = r.op;
@@ -295,7 +288,8 @@ scheduleRowGroup(OpBuilder &b, ArrayRef<RowOp> group, int64_t blockSize,
         linalg::LinalgOp oop = other.op;
         for (OpOperand &operand : oop->getOpOperands()) {
           Value v = operand.get();
-          if (!isa<MemRefType>(v.getType()) || rootOf(v) != rootOf(buffer))
+          if (!isa<MemRefType>(v.getType()) ||
+              fusion::rootOf(v) != fusion::rootOf(buffer))
             continue;
           wholeRows &=
               v == buffer && other.hasColumn &&
