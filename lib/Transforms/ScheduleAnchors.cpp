@@ -73,6 +73,7 @@ struct ScheduleAnchorsPass
         fusion::fillBefore(op, p.c.buffer, {p.a.buffer, p.b.buffer});
     if (fill)
       p.cInit = fill.getDpsInputOperand(0)->get();
+    p.splitKInKernel = splitKInKernel;
     Operation *at =
         epilogue.empty() ? op.getOperation() : epilogue.insertionPoint();
     OpBuilder b(at);

@@ -366,3 +366,55 @@ func.func @softmax_rows(%x: memref<8x197xf16>, %max: memref<8xf16>, %sum: memref
   }
   return
 }
+
+// -----
+
+// Attention's softmax over [batch, heads, rows, columns]: the fill of the
+// maxima, [1, 4, 16], looks like a row op over rows [1, 4] of 16 columns
+// until the reduction over [1, 4, 16, 64] comes; it opens that group all
+// the same, so the whole softmax (both fills included) is one kernel.
+// CHECK-LABEL: func.func @softmax_heads(
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<1x4x16x64xf16>, %[[M:[a-z0-9]+]]: memref<1x4x16xf16>, %[[Y:[a-z0-9]+]]: memref<1x4x16x64xf16>)
+// CHECK-NOT:     linalg.
+// CHECK:         gpu.launch {{.*}} function(@softmax_heads_row_group)
+// CHECK:           memref.store %cst{{.*}}, %[[M]][
+// CHECK:           arith.maximumf
+// CHECK:           math.exp
+// CHECK:           arith.divf
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     linalg.
+// CHECK:         return
+#x4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#r4 = affine_map<(b, h, i, j) -> (b, h, i)>
+func.func @softmax_heads(%x: memref<1x4x16x64xf16>, %m: memref<1x4x16xf16>, %y: memref<1x4x16x64xf16>) {
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%ninf : f16) outs(%m : memref<1x4x16xf16>)
+  linalg.generic {indexing_maps = [#x4, #r4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x : memref<1x4x16x64xf16>) outs(%m : memref<1x4x16xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    %r = arith.maximumf %v, %acc : f16
+    linalg.yield %r : f16
+  }
+  linalg.generic {indexing_maps = [#x4, #r4, #x4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x, %m : memref<1x4x16x64xf16>, memref<1x4x16xf16>) outs(%y : memref<1x4x16x64xf16>) {
+  ^bb0(%v: f16, %mx: f16, %o: f16):
+    %d = arith.subf %v, %mx : f16
+    %e = math.exp %d : f16
+    linalg.yield %e : f16
+  }
+  linalg.fill ins(%zero : f16) outs(%m : memref<1x4x16xf16>)
+  linalg.generic {indexing_maps = [#x4, #r4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%y : memref<1x4x16x64xf16>) outs(%m : memref<1x4x16xf16>) {
+  ^bb0(%v: f16, %acc: f16):
+    %s = arith.addf %v, %acc : f16
+    linalg.yield %s : f16
+  }
+  linalg.generic {indexing_maps = [#x4, #r4, #x4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %m : memref<1x4x16x64xf16>, memref<1x4x16xf16>) outs(%y : memref<1x4x16x64xf16>) {
+  ^bb0(%v: f16, %s: f16, %o: f16):
+    %q = arith.divf %v, %s : f16
+    linalg.yield %q : f16
+  }
+  return
+}

@@ -196,20 +196,55 @@ func.func @not_folded_compute(%xt: memref<64x64xf32>, %w1: memref<64x64xf16>, %w
 
 // -----
 
-// A head transpose that the batch matmul reads through a collapse of its
-// leading unit dimension (GPT-2 at batch 1) stays a kernel, and the remark
-// names the reshape.
+// A head transpose of a fused QKV projection's output at batch 1: its
+// source is a slice (a third of each row), and the batch matmul reads its
+// result through a collapse of the leading unit dimension. The kernel reads
+// the projection's buffer at head * 64 + 256 + row * 768 + column, the
+// unit dimension at 0; no transpose, no temporary.
 // CHECK-LABEL: func.func @transpose_behind_reshape(
-// CHECK:         linalg.transpose
+// CHECK-SAME:      %[[QKV:[^:]*]]: memref<1x128x768xf16>
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     memref.alloc() : memref<1x4x128x64xf16>
 // CHECK:         gpu.launch
-func.func @transpose_behind_reshape(%q: memref<1x128x4x64xf16>, %k: memref<4x64x128xf16>, %out: memref<4x128x128xf16>) {
+// CHECK:           tm.foreach (%[[HEAD:.*]], %{{.*}}) in #tm.spatial<[4, 16]>
+// CHECK:             %[[H:.*]] = arith.muli %[[HEAD]], %c64
+// CHECK:             %[[HO:.*]] = arith.addi %[[H]], %c256
+// CHECK:             %[[R:.*]] = arith.muli %{{.*}}, %c768
+// CHECK:             %[[HR:.*]] = arith.addi %[[HO]], %[[R]]
+// CHECK:             %[[AT:.*]] = arith.addi %[[HR]], %{{.*}}
+// CHECK:             vector.transfer_read %[[FLAT:.*]][%[[AT]]]
+// CHECK-NOT:     linalg.
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
+func.func @transpose_behind_reshape(%qkv: memref<1x128x768xf16>, %k: memref<4x64x128xf16>, %out: memref<4x128x128xf16>) {
   %z = arith.constant 0.0 : f16
+  %s = memref.subview %qkv[0, 0, 256] [1, 128, 256] [1, 1, 1] : memref<1x128x768xf16> to memref<1x128x256xf16, strided<[98304, 768, 1], offset: 256>>
+  %q = memref.expand_shape %s [[0], [1], [2, 3]] output_shape [1, 128, 4, 64] : memref<1x128x256xf16, strided<[98304, 768, 1], offset: 256>> into memref<1x128x4x64xf16, strided<[98304, 768, 64, 1], offset: 256>>
   %t = memref.alloc() : memref<1x4x128x64xf16>
-  // expected-remark @+1 {{not fused into the kernel of linalg.batch_matmul (a separate kernel instead): the anchor reads its result through a 'memref.collapse_shape', which the folding does not see through yet}}
-  linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%q : memref<1x128x4x64xf16>) outs(%t : memref<1x4x128x64xf16>) permutation = [0, 2, 1, 3]
+  linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%q : memref<1x128x4x64xf16, strided<[98304, 768, 64, 1], offset: 256>>) outs(%t : memref<1x4x128x64xf16>) permutation = [0, 2, 1, 3]
   %a = memref.collapse_shape %t [[0, 1], [2], [3]] : memref<1x4x128x64xf16> into memref<4x128x64xf16>
   linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<4x128x128xf16>)
   linalg.batch_matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %k : memref<4x128x64xf16>, memref<4x64x128xf16>) outs(%out : memref<4x128x128xf16>)
+  memref.dealloc %t : memref<1x4x128x64xf16>
+  return
+}
+
+// -----
+
+// A collapse that merges two dimensions of more than one element (batch
+// and heads at batch 2) changes the indexing: the transpose stays a
+// kernel, and the remark names the reshape.
+// CHECK-LABEL: func.func @transpose_behind_merging_reshape(
+// CHECK:         linalg.transpose
+// CHECK:         gpu.launch
+func.func @transpose_behind_merging_reshape(%q: memref<2x128x4x64xf16>, %k: memref<8x64x128xf16>, %out: memref<8x128x128xf16>) {
+  %z = arith.constant 0.0 : f16
+  %t = memref.alloc() : memref<2x4x128x64xf16>
+  // expected-remark @+1 {{not fused into the kernel of linalg.batch_matmul (a separate kernel instead): the anchor reads its result through a 'memref.collapse_shape' that merges dimensions of more than one element}}
+  linalg.transpose {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%q : memref<2x128x4x64xf16>) outs(%t : memref<2x4x128x64xf16>) permutation = [0, 2, 1, 3]
+  %a = memref.collapse_shape %t [[0, 1], [2], [3]] : memref<2x4x128x64xf16> into memref<8x128x64xf16>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f16) outs(%out : memref<8x128x128xf16>)
+  linalg.batch_matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %k : memref<8x128x64xf16>, memref<8x64x128xf16>) outs(%out : memref<8x128x128xf16>)
   return
 }
 

@@ -1,4 +1,5 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=0},cse))' -verify-diagnostics | FileCheck %s --check-prefix=SEPARATE
 // RUN: not hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors))' 2>&1 | FileCheck %s --check-prefix=SM80
 
 // The Hopper template on a 256 x 512 x 320 f16 GEMM with 128 x 256 tiles and
@@ -176,41 +177,80 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 // each block walks its tiles counting K steps across them, runs the K
 // tiles of its slice and stores f32 results to slice s of the workspace
 // (4 x 1 x 200 x 136) through f32 epilogue chunks (4 stages of 32 KiB, 2
-// chunks of 64 x (16 + 8) f32, 1 KiB of slack), which a second kernel adds
-// to C in slice order, a thread per element of C, before freeing it. The
-// 64 x 128 accumulators leave the register file as launched.
+// chunks of 64 x (16 + 8) f32, 1 KiB of slack). The 64 x 128
+// accumulators leave the register file as launched.
+//
+// By default the slices are added in the kernel: each warp, after storing
+// its 16 rows of a tile, fences and counts them in a module global of 32
+// counters (2 x 8 strips of 16 rows, 2 tile columns); the warp that counts
+// fourth resets its counter and adds the 4 slices of its 16 x 128
+// elements in order to the fill value, 4 columns at a time (16 steps of
+// 32 lanes), storing f16 vectors to C. No second kernel.
+// CHECK:       memref.global "private" @wgmma_splitk_counters : memref<32xi32> = dense<0>
 // CHECK-LABEL: func.func @split_k(
-// CHECK-NOT:     nvvm.setmaxregister
 // CHECK-SAME:    %[[C:[^:]*]]: memref<200x136xf16>
 // CHECK:         %[[W:.*]] = memref.alloc() : memref<4x1x200x136xf32>
-// CHECK:         tm.num_workers #tm.spatial<[16]>
-// CHECK:         arith.constant 144384 : i32
-// CHECK:         gpu.launch blocks(%[[BID:[^,]*]],
-// CHECK:             %[[TILES:.*]] = scf.for %[[T:.*]] = %[[BID]] to %c16 step %c16 iter_args(%[[FIRST:.*]] = %c0) -> (index) {
-// CHECK:               %[[REST:.*]] = arith.divui %[[T]], %c4 : index
-// CHECK:               %[[SLICE:.*]] = arith.remui %[[REST]], %c4 : index
-// CHECK:               %[[KB:.*]] = arith.muli %[[SLICE]], %c3 : index
-// CHECK:               %[[KE0:.*]] = arith.addi %[[KB]], %c3 : index
-// CHECK:               %[[KE:.*]] = arith.minui %c11, %[[KE0]] : index
-// CHECK:               %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
-// CHECK-NOT:           nvvm.setmaxregister
-// CHECK:               scf.for %[[I:.*]] = %[[KB]] to %[[KE]] step %c1 iter_args(
-// CHECK:                 %[[DI:.*]] = arith.subi %[[I]], %[[KB]] : index
-// CHECK:                 arith.addi %[[FIRST]], %[[DI]] : index
-// CHECK:               vector.store %{{.*}}, %[[FLAT]][%{{.*}}] {alignment = 16 : i64} : memref<108800xf32>, vector<4xf32>
-// CHECK:               %[[N:.*]] = arith.subi %[[KE]], %[[KB]] : index
-// CHECK:               %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[N]] : index
-// CHECK:               scf.yield %[[NEXT]] : index
 // CHECK:         gpu.launch
-// CHECK:           tm.foreach (%[[BATCH:.*]], %[[R:.*]], %[[COL:.*]]) in #tm.spatial<[1, 200, 136]> on global_x {
-// CHECK:             %[[S0:.*]] = memref.load %[[W]][%c0{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
-// CHECK:             %[[A0:.*]] = arith.addf %{{.*}}, %[[S0]] : f32
-// CHECK:             %[[S1:.*]] = memref.load %[[W]][%c1{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
-// CHECK:             %[[A1:.*]] = arith.addf %[[A0]], %[[S1]] : f32
-// CHECK:             memref.load %[[W]][%c2{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
-// CHECK:             memref.load %[[W]][%c3{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
-// CHECK:             arith.truncf %{{.*}} : f32 to f16
+// CHECK:             %[[FLATW:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
+// CHECK:             nvvm.memory.barrier <gpu>
+// CHECK-NEXT:        nvvm.bar.warp.sync
+// CHECK:             %[[COUNTED:.*]] = scf.if %{{.*}} -> (i1) {
+// CHECK:               %[[CTRS:.*]] = memref.get_global @wgmma_splitk_counters : memref<32xi32>
+// CHECK:               %[[BEFORE:.*]] = memref.atomic_rmw addi %{{.*}}, %[[CTRS]][%[[CTR:.*]]] : (i32, memref<32xi32>) -> i32
+// CHECK:               %[[LAST:.*]] = arith.cmpi eq, %[[BEFORE]], %c3_i32 : i32
+// CHECK:               scf.if %[[LAST]] {
+// CHECK:                 memref.store %{{.*}}, %[[CTRS]][%[[CTR]]] : memref<32xi32>
+// CHECK:             gpu.shuffle  idx
+// CHECK:             scf.if %{{.*}} {
+// CHECK-NEXT:          nvvm.memory.barrier <gpu>
+// CHECK-NEXT:          scf.for %{{.*}} = %c0 to %c16 step %c1 {
+// CHECK:                 %[[S0:.*]] = vector.load %[[FLATW]][%{{.*}}] {alignment = 16 : i64} : memref<108800xf32>, vector<4xf32>
+// CHECK:                 %[[A0:.*]] = arith.addf %{{.*}}, %[[S0]] : vector<4xf32>
+// CHECK:                 %[[S1:.*]] = vector.load %[[FLATW]]
+// CHECK:                 %[[A1:.*]] = arith.addf %[[A0]], %[[S1]] : vector<4xf32>
+// CHECK:                 %[[S2:.*]] = vector.load %[[FLATW]]
+// CHECK:                 %[[A2:.*]] = arith.addf %[[A1]], %[[S2]] : vector<4xf32>
+// CHECK:                 %[[S3:.*]] = vector.load %[[FLATW]]
+// CHECK:                 %[[A3:.*]] = arith.addf %[[A2]], %[[S3]] : vector<4xf32>
+// CHECK:                 %[[H:.*]] = arith.truncf %[[A3]] : vector<4xf32> to vector<4xf16>
+// CHECK:                 vector.store %[[H]], %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<27200xf16>, vector<4xf16>
+// CHECK-NOT:     gpu.launch
 // CHECK:         memref.dealloc %[[W]] : memref<4x1x200x136xf32>
+//
+// With split-k-in-kernel=0, a second kernel adds the slices to C in slice
+// order, a thread per element of C, before freeing the workspace.
+// SEPARATE-LABEL: func.func @split_k(
+// SEPARATE-NOT:     nvvm.setmaxregister
+// SEPARATE-SAME:    %[[C:[^:]*]]: memref<200x136xf16>
+// SEPARATE:         %[[W:.*]] = memref.alloc() : memref<4x1x200x136xf32>
+// SEPARATE:         tm.num_workers #tm.spatial<[16]>
+// SEPARATE:         arith.constant 144384 : i32
+// SEPARATE:         gpu.launch blocks(%[[BID:[^,]*]],
+// SEPARATE:             %[[TILES:.*]] = scf.for %[[T:.*]] = %[[BID]] to %c16 step %c16 iter_args(%[[FIRST:.*]] = %c0) -> (index) {
+// SEPARATE:               %[[REST:.*]] = arith.divui %[[T]], %c4 : index
+// SEPARATE:               %[[SLICE:.*]] = arith.remui %[[REST]], %c4 : index
+// SEPARATE:               %[[KB:.*]] = arith.muli %[[SLICE]], %c3 : index
+// SEPARATE:               %[[KE0:.*]] = arith.addi %[[KB]], %c3 : index
+// SEPARATE:               %[[KE:.*]] = arith.minui %c11, %[[KE0]] : index
+// SEPARATE:               %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<4x1x200x136xf32> into memref<108800xf32>
+// SEPARATE-NOT:           nvvm.setmaxregister
+// SEPARATE:               scf.for %[[I:.*]] = %[[KB]] to %[[KE]] step %c1 iter_args(
+// SEPARATE:                 %[[DI:.*]] = arith.subi %[[I]], %[[KB]] : index
+// SEPARATE:                 arith.addi %[[FIRST]], %[[DI]] : index
+// SEPARATE:               vector.store %{{.*}}, %[[FLAT]][%{{.*}}] {alignment = 16 : i64} : memref<108800xf32>, vector<4xf32>
+// SEPARATE:               %[[N:.*]] = arith.subi %[[KE]], %[[KB]] : index
+// SEPARATE:               %[[NEXT:.*]] = arith.addi %[[FIRST]], %[[N]] : index
+// SEPARATE:               scf.yield %[[NEXT]] : index
+// SEPARATE:         gpu.launch
+// SEPARATE:           tm.foreach (%[[BATCH:.*]], %[[R:.*]], %[[COL:.*]]) in #tm.spatial<[1, 200, 136]> on global_x {
+// SEPARATE:             %[[S0:.*]] = memref.load %[[W]][%c0{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// SEPARATE:             %[[A0:.*]] = arith.addf %{{.*}}, %[[S0]] : f32
+// SEPARATE:             %[[S1:.*]] = memref.load %[[W]][%c1{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// SEPARATE:             %[[A1:.*]] = arith.addf %[[A0]], %[[S1]] : f32
+// SEPARATE:             memref.load %[[W]][%c2{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// SEPARATE:             memref.load %[[W]][%c3{{(_[0-9]+)?}}, %[[BATCH]], %[[R]], %[[COL]]]
+// SEPARATE:             arith.truncf %{{.*}} : f32 to f16
+// SEPARATE:         memref.dealloc %[[W]] : memref<4x1x200x136xf32>
 func.func @split_k(%a: memref<200x696xf16>, %b: memref<696x136xf16>, %c: memref<200x136xf16>) {
   %z = arith.constant 0.0 : f16
   linalg.fill ins(%z : f16) outs(%c : memref<200x136xf16>)

@@ -205,7 +205,8 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     predicated stores) and keep two shared-memory stages fed through
     registers; the tensor-core template can instead pipeline N stages with
     cp.async (`stages = N`). Both take the grid fields `swizzle` (grouped
-    tile order) and `split_k` (K slices summed by a second kernel). A
+    tile order) and `split_k` (K slices summed by a second kernel, or on
+    the Hopper template in the kernel itself: option `split-k-in-kernel`). A
     `linalg.fill` of C right before the anchor becomes the accumulators'
     start value.
 
@@ -216,7 +217,7 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     chain's result. Each op is re-indexed through its inverse index map
     (reshaped views keep offsets), its side inputs are loaded at their own
     maps (on the Hopper path as vectors when positions are kept), and its
-    payload is inlined; with split-K the reduction kernel applies it. On
+    payload is inlined; with split-K whatever adds the slices applies it. On
     buffers the chain is checked again: an op that reads the previous value
     through a non-permutation, whose intermediate buffer is read elsewhere,
     that writes a buffer the kernel reads, or that an op in between
@@ -263,6 +264,12 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            /*default=*/"256",
            "Threads per block of the split-K reduction kernel (a multiple "
            "of 32 in [32, 1024])">,
+    Option<"splitKInKernel", "split-k-in-kernel", "bool", /*default=*/"true",
+           "With split-K, add the K slices in the GEMM kernel of the Hopper "
+           "template: the warp that stores a part of a tile last (a "
+           "counter per part, a global of the kernel's module) adds the "
+           "slices in order and applies the epilogue; otherwise, and in "
+           "the other templates, a second kernel adds them">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse each anchor's #hidet.fusion group into its kernel: the "
            "epilogue chain applied to the results, index-only and "

@@ -49,6 +49,31 @@ Value hidet::fusion::rootOf(Value buffer) {
   return buffer;
 }
 
+FailureOr<std::pair<Value, std::pair<SmallVector<int64_t>, int64_t>>>
+hidet::fusion::slicedBuffer(Value v) {
+  auto type = cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || ShapedType::isDynamicShape(strides))
+    return failure();
+  Value base = v;
+  while (Operation *def = base.getDefiningOp()) {
+    if (auto subview = dyn_cast<memref::SubViewOp>(def))
+      base = subview.getSource();
+    else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
+      base = collapse.getSrc();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      base = expand.getSrc();
+    else
+      break;
+  }
+  auto baseType = cast<MemRefType>(base.getType());
+  if (!baseType.getLayout().isIdentity() || !baseType.hasStaticShape())
+    return failure();
+  return std::make_pair(base, std::make_pair(strides, offset));
+}
+
 bool hidet::fusion::isReshapeOf(Value v, Value buffer) {
   while (v != buffer) {
     Operation *def = v.getDefiningOp();

@@ -36,6 +36,14 @@ void remarkNotFused(mlir::Operation *op, mlir::Operation *anchor,
 /// The allocation or argument a buffer views.
 mlir::Value rootOf(mlir::Value buffer);
 
+/// For a slice of a buffer with the identity layout (a chain of static
+/// subviews, and reshapes, which address the same elements): that buffer,
+/// and the slice's element strides and offset in it. Failure for other
+/// buffers with layouts.
+mlir::FailureOr<
+    std::pair<mlir::Value, std::pair<llvm::SmallVector<int64_t>, int64_t>>>
+slicedBuffer(mlir::Value v);
+
 /// Whether `v` is `buffer` or a reshape of it (identity layouts: a reshape
 /// keeps every element's offset).
 bool isReshapeOf(mlir::Value v, mlir::Value buffer);

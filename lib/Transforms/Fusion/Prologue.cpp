@@ -100,6 +100,29 @@ static std::string whyWrittenBetween(Operation *from, linalg::LinalgOp anchor,
   return "";
 }
 
+/// `map`, which indexes the result of `reshape`, as an index of its source,
+/// when every group of the reshape merges at most one dimension of more
+/// than one element: that one takes the group's index, the others 0.
+static FailureOr<AffineMap> throughUnitCollapse(memref::CollapseShapeOp reshape,
+                                                AffineMap map) {
+  ArrayRef<int64_t> shape = reshape.getSrcType().getShape();
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (auto [group, e] :
+       llvm::zip_equal(reshape.getReassociationIndices(), map.getResults())) {
+    int64_t wide = -1;
+    for (int64_t d : group)
+      if (shape[d] != 1) {
+        if (wide >= 0)
+          return failure();
+        wide = d;
+      }
+    for (int64_t d : group)
+      exprs.push_back(d == wide ? e : getAffineConstantExpr(0, ctx));
+  }
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), exprs, ctx);
+}
+
 namespace {
 /// Folds the producers of one input, recording why one is not folded.
 struct ReadFolder {
@@ -113,18 +136,26 @@ struct ReadFolder {
   /// when there is none or it cannot be folded.
   bool foldOne(PrologueRead &read) {
     Value x = read.buffer;
-    if (!x.getDefiningOp<memref::AllocOp>()) {
-      // A reshape of a temporary that a producer of the group writes (a
-      // head transpose, collapsed to the batch matmul's rank) hides it.
-      auto reshape = x.getDefiningOp<memref::CollapseShapeOp>();
-      if (reshape && reshape.getSrc().getDefiningOp<memref::AllocOp>())
+    AffineMap map = read.map;
+    // A reshape that only drops or adds unit dimensions (a head transpose
+    // collapsed to the batch matmul's rank at batch 1) keeps every index:
+    // the anchor reads X at 0 along them.
+    auto reshape = x.getDefiningOp<memref::CollapseShapeOp>();
+    if (reshape && reshape.getSrc().getDefiningOp<memref::AllocOp>()) {
+      FailureOr<AffineMap> through = throughUnitCollapse(reshape, map);
+      if (failed(through)) {
         for (Operation *user : reshape.getSrc().getUsers())
           if (group.contains(user) && user != reshape)
             refused[user] = "the anchor reads its result through a "
-                            "'memref.collapse_shape', which the folding "
-                            "does not see through yet";
-      return false;
+                            "'memref.collapse_shape' that merges "
+                            "dimensions of more than one element";
+        return false;
+      }
+      x = reshape.getSrc();
+      map = *through;
     }
+    if (!x.getDefiningOp<memref::AllocOp>())
+      return false;
     Operation *consumer = read.ops.empty() ? anchor.getOperation()
                                            : read.ops.back().getOperation();
     // The producer: the one op of the group that writes X.
@@ -138,8 +169,17 @@ struct ReadFolder {
       refused[producer] = why.str();
       return false;
     };
+    // The anchor (or the last op folded) reads X, or the reshape of it that
+    // it alone reads.
+    Operation *reader =
+        reshape && x != read.buffer ? reshape.getOperation() : consumer;
+    if (reader != consumer)
+      for (Operation *user : reshape->getUsers())
+        if (user != consumer && !isa<memref::DeallocOp>(user))
+          return refuse("its result is also used by '" +
+                        user->getName().getStringRef() + "'");
     for (Operation *user : x.getUsers()) {
-      if (user == producer || user == consumer || isa<memref::DeallocOp>(user))
+      if (user == producer || user == reader || isa<memref::DeallocOp>(user))
         continue;
       return refuse("its result is also used by '" +
                     user->getName().getStringRef() + "'");
@@ -169,11 +209,14 @@ struct ReadFolder {
       return refuse("it reads its source through a map that is not a "
                     "projected permutation");
     Value source = moved->get();
+    // The source may be a static slice of a buffer (a third of a fused
+    // QKV projection's output): the kernel addresses that buffer.
     auto type = dyn_cast<MemRefType>(source.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        !type.getElementType().isIntOrFloat())
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat() ||
+        (!type.getLayout().isIdentity() && failed(slicedBuffer(source))))
       return refuse("its source is not a static buffer of numbers with the "
-                    "identity layout");
+                    "identity layout, or a static slice of one");
     Value root = rootOf(source);
     if (llvm::is_contained(writtenRoots, root))
       return refuse("the anchor's kernel writes its source");
@@ -182,7 +225,7 @@ struct ReadFolder {
     if (std::string w = whyWrittenBetween(producer, anchor, root, read.ops);
         !w.empty())
       return refuse(w);
-    read.map = inMap.compose(inversePermutation(outMap)).compose(read.map);
+    read.map = inMap.compose(inversePermutation(outMap)).compose(map);
     read.buffer = source;
     read.ops.push_back(producer);
     if (computes)

@@ -126,8 +126,16 @@ SmallVector<SmallVector<RowOp>> findRowGroups(Block &block) {
   auto flush = [&]() {
     bool hasReduction = llvm::any_of(
         current, [](const RowOp &r) { return r.reduction.has_value(); });
-    if (current.size() >= 2 && hasReduction)
+    if (current.size() >= 2 && hasReduction) {
       groups.push_back(current);
+    } else {
+      // A run that is no group may still open the next one on other rows:
+      // the fill of a softmax's maxima over [rows..., n] is read as a row
+      // op of its own n columns until the reduction over [rows..., n, m]
+      // comes.
+      for (const RowOp &r : current)
+        pending.push_back(r.op);
+    }
     current.clear();
   };
   for (Operation &o : block) {

@@ -169,13 +169,15 @@ hidet::templates::swizzleTile(OpBuilder &b, Location loc, Value tile,
 }
 
 Value hidet::templates::castTo(OpBuilder &b, Location loc, Value v, Type elt) {
-  unsigned from = v.getType().getIntOrFloatBitWidth(),
-           to = elt.getIntOrFloatBitWidth();
-  if (v.getType() == elt)
+  Type fromElt = getElementTypeOrSelf(v.getType());
+  if (fromElt == elt)
     return v;
-  if (to < from)
-    return arith::TruncFOp::create(b, loc, elt, v);
-  return arith::ExtFOp::create(b, loc, elt, v);
+  Type type = elt;
+  if (auto vec = dyn_cast<VectorType>(v.getType()))
+    type = vec.clone(elt);
+  if (elt.getIntOrFloatBitWidth() < fromElt.getIntOrFloatBitWidth())
+    return arith::TruncFOp::create(b, loc, type, v);
+  return arith::ExtFOp::create(b, loc, type, v);
 }
 
 //===----------------------------------------------------------------------===//

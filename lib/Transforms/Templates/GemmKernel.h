@@ -102,7 +102,8 @@ std::pair<mlir::Value, mlir::Value>
 swizzleTile(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tile,
             int64_t tilesM, int64_t tilesN, int64_t group);
 
-/// The converts between the accumulator type (f32) and `elt`.
+/// The converts between the accumulator type (f32) and `elt`, of a scalar
+/// or a vector.
 mlir::Value castTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                    mlir::Type elt);
 

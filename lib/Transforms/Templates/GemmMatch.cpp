@@ -16,6 +16,8 @@
 
 #include "GemmProblem.h"
 
+#include "../Fusion/Buffers.h"
+
 #include "../Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -73,36 +75,6 @@ hidet::templates::stridedOffset(std::array<int64_t, 3> strides, int64_t base) {
   };
 }
 
-/// For a slice of a buffer with the identity layout (a chain of static
-/// subviews, and reshapes, which address the same elements: ViT's class
-/// token rows, collapsed to a matrix): that buffer, and the slice's
-/// element strides and offset in it. Failure for other buffers with
-/// layouts.
-static FailureOr<std::pair<Value, std::pair<SmallVector<int64_t>, int64_t>>>
-slicedBuffer(Value v) {
-  auto type = cast<MemRefType>(v.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || ShapedType::isDynamicShape(strides))
-    return failure();
-  Value base = v;
-  while (Operation *def = base.getDefiningOp()) {
-    if (auto subview = dyn_cast<memref::SubViewOp>(def))
-      base = subview.getSource();
-    else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
-      base = collapse.getSrc();
-    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
-      base = expand.getSrc();
-    else
-      break;
-  }
-  auto baseType = cast<MemRefType>(base.getType());
-  if (!baseType.getLayout().isIdentity() || !baseType.hasStaticShape())
-    return failure();
-  return std::make_pair(base, std::make_pair(strides, offset));
-}
-
 static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
   if (onBuffers && !op.hasPureBufferSemantics())
     return "the op works on tensors (bufferize first)";
@@ -117,7 +89,7 @@ static std::string checkOperands(linalg::LinalgOp op, bool onBuffers) {
     // Contractions also read slices (static subviews) of such buffers.
     if (memref && !memref.getLayout().isIdentity() &&
         !(linalg::isaContractionOpInterface(op) && op.isDpsInput(&operand) &&
-          succeeded(slicedBuffer(v))))
+          succeeded(fusion::slicedBuffer(v))))
       return "only buffers with the identity layout (or static slices of "
              "them, as a contraction's inputs) have a template yet";
     if (!isa<FloatType>(type.getElementType()))
@@ -168,8 +140,10 @@ matchContraction(linalg::LinalgOp op, std::string &why,
       buffers[i] = prologue->read(i).buffer;
       maps[i] = prologue->read(i).map;
     }
+  // A prologue read through a reshape of unit dimensions indexes them by
+  // the constant 0.
   for (AffineMap map : maps)
-    if (!map.isProjectedPermutation()) {
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true)) {
       why = "an operand is indexed by more than a permutation of the loops";
       return failure();
     }
@@ -203,10 +177,13 @@ matchContraction(linalg::LinalgOp op, std::string &why,
       g.storedElt = type.getElementType();
     }
     g.broadcast = bDim >= 0 && !map.isFunctionOfDim(bDim);
-    if (map.getNumResults() > 0) {
-      unsigned last =
-          cast<AffineDimExpr>(map.getResults().back()).getPosition();
-      g.innerDim = last == rowDim ? 0 : last == colDim ? 1 : -1;
+    auto last = map.getNumResults() > 0
+                    ? dyn_cast<AffineDimExpr>(map.getResults().back())
+                    : nullptr;
+    if (last) {
+      g.innerDim = last.getPosition() == rowDim   ? 0
+                   : last.getPosition() == colDim ? 1
+                                                  : -1;
       if (g.innerDim >= 0)
         g.vectorWidth =
             vectorWidthFor(type.getElementType(), type.getShape().back());
@@ -218,7 +195,7 @@ matchContraction(linalg::LinalgOp op, std::string &why,
     int64_t sliceOffset = 0;
     auto memref = dyn_cast<MemRefType>(type);
     if (memref && !memref.getLayout().isIdentity()) {
-      auto [base, layout] = *slicedBuffer(buffers[i]);
+      auto [base, layout] = *fusion::slicedBuffer(buffers[i]);
       g.buffer = base;
       strides = layout.first;
       sliceOffset = layout.second;
@@ -240,7 +217,10 @@ matchContraction(linalg::LinalgOp op, std::string &why,
     }
     std::array<int64_t, 3> partStride = {0, 0, 0};
     for (auto [j, e] : llvm::enumerate(map.getResults())) {
-      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim)
+        continue;
+      unsigned d = dim.getPosition();
       if (static_cast<int64_t>(d) == bDim)
         partStride[0] = strides[j];
       else if (d == rowDim)

@@ -98,6 +98,9 @@ struct GemmProblem {
   /// When set, the ops applied to each result of C before it is stored
   /// (to the epilogue's output instead of C).
   const fusion::Epilogue *epilogue = nullptr;
+  /// With split-K: the slices are added in the GEMM kernel (part
+  /// counters), not by a second kernel.
+  bool splitKInKernel = false;
 };
 
 //===----------------------------------------------------------------------===//

@@ -19,8 +19,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace hidet;
@@ -113,6 +118,190 @@ Value GemmOutput::targetBatch(OpBuilder &b, Location loc,
                               const GemmBlock &blk) const {
   return workspace ? affine(b, loc, blk.split, problem->batch, blk.batch)
                    : blk.batch;
+}
+
+//===----------------------------------------------------------------------===//
+// The slices added in the GEMM kernel
+//===----------------------------------------------------------------------===//
+
+memref::GlobalOp
+hidet::templates::createSplitKCounters(OpBuilder &b, Location loc,
+                                       StringRef kind, int64_t splits,
+                                       bool inKernel, int64_t count) {
+  if (splits <= 1 || !inKernel)
+    return {};
+  Operation *module =
+      SymbolTable::getNearestSymbolTable(b.getInsertionBlock()->getParentOp());
+  while (module && !isa<ModuleOp>(module))
+    module = SymbolTable::getNearestSymbolTable(module->getParentOp());
+  auto type = MemRefType::get({count}, b.getI32Type());
+  // Not constant: the kernel counts in it. Outlining copies it into the
+  // kernel's module, where it starts at zero when the module is loaded.
+  OpBuilder detached(b.getContext());
+  auto global = memref::GlobalOp::create(
+      detached, loc, (kind + "_splitk_counters").str(),
+      b.getStringAttr("private"), type,
+      DenseElementsAttr::get(RankedTensorType::get({count}, b.getI32Type()),
+                             ArrayRef<Attribute>{b.getI32IntegerAttr(0)}),
+      /*constant=*/false, b.getI64IntegerAttr(4));
+  // Renamed if the module has the name already.
+  SymbolTable(module).insert(global, cast<ModuleOp>(module).getBody()->begin());
+  return global;
+}
+
+/// Every thread of the unit: `pred` of its thread 0, as an i1.
+static Value fromThread0(OpBuilder &b, Location loc, SplitKUnit unit,
+                         Value pred) {
+  Value asInt = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
+  if (unit == SplitKUnit::Warp)
+    return arith::TruncIOp::create(b, loc, b.getI1Type(),
+                                   gpu::ShuffleOp::create(b, loc, asInt, 0,
+                                                          kernel::kWarpSize,
+                                                          gpu::ShuffleMode::IDX)
+                                       .getShuffleResult());
+  // bar.red.or: the others contribute 0.
+  Value any =
+      NVVM::BarrierOp::create(b, loc, b.getI32Type(), Value(), Value(),
+                              NVVM::BarrierReductionAttr::get(
+                                  b.getContext(), NVVM::BarrierReduction::OR),
+                              asInt)
+          .getRes();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, any,
+                               arith::ConstantIntOp::create(b, loc, 0, 32));
+}
+
+void hidet::templates::emitSplitKFixup(OpBuilder &b, Location loc,
+                                       const GemmOutput &output, int64_t splits,
+                                       Value counter, Value batch, Value row0,
+                                       int64_t rows, Value col0, int64_t cols,
+                                       SplitKUnit unit, Value thread,
+                                       int64_t threads, Value flatC) {
+  const GemmProblem &p = *output.problem;
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto gpuScope = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::GPU);
+  // The unit's slice is in the workspace for all to see; then its thread 0
+  // counts it.
+  NVVM::MembarOp::create(b, loc, gpuScope);
+  if (unit == SplitKUnit::Warp)
+    NVVM::SyncWarpOp::create(b, loc,
+                             arith::ConstantIntOp::create(b, loc, -1, 32));
+  else
+    gpu::BarrierOp::create(b, loc);
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                       cst(b, loc, 0));
+  auto count = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, leader,
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&count.getThenRegion().front());
+    memref::GlobalOp global = output.counters;
+    Value counters = memref::GetGlobalOp::create(b, loc, global.getType(),
+                                                 global.getSymName());
+    Value before =
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                    arith::ConstantIntOp::create(b, loc, 1, 32),
+                                    counters, ValueRange{counter});
+    Value last = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, before,
+        arith::ConstantIntOp::create(b, loc, splits - 1, 32));
+    // The last one resets the counter for the next launch: every slice
+    // has counted.
+    auto reset = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+    b.setInsertionPointToStart(&reset.getThenRegion().front());
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+                            counters, ValueRange{counter});
+    b.setInsertionPointAfter(reset);
+    scf::YieldOp::create(b, loc, last);
+    b.setInsertionPointToStart(&count.getElseRegion().front());
+    scf::YieldOp::create(
+        b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 1)});
+  }
+  Value last = fromThread0(b, loc, unit, count.getResult(0));
+  auto fixup = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&fixup.getThenRegion().front());
+  // The other slices' stores, seen after their counts (acquire).
+  NVVM::MembarOp::create(b, loc, gpuScope);
+
+  // Vectors of `width` consecutive columns, inside C's rows or outside.
+  int64_t width = vectorWidthFor(f32, std::gcd(p.n, cols));
+  if (p.epilogue)
+    width = std::min(width, p.epilogue->maxVectorWidth());
+  else if (p.c.innerDim != 1)
+    width = 1;
+  else
+    width = std::min(width, p.c.vectorWidth);
+  int64_t perRow = cols / width, pieces = rows * perRow;
+  GemmOperand ws = splitKWorkspaceOperand(p, output.workspace);
+  Value flatWs = flatten(b, loc, output.workspace);
+  Type accType = width == 1 ? f32 : VectorType::get({width}, f32);
+  Type cType = width == 1 ? p.cElt : VectorType::get({width}, p.cElt);
+  auto load = [&](Value flat, Value offset, Type type) -> Value {
+    if (!isa<VectorType>(type))
+      return memref::LoadOp::create(b, loc, flat, offset);
+    return vector::LoadOp::create(
+        b, loc, type, flat, offset, /*nontemporal=*/false,
+        kernel::vectorAlign(cast<VectorType>(type).getElementType(), width));
+  };
+  auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
+                                 cst(b, loc, (pieces + threads - 1) / threads),
+                                 cst(b, loc, 1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value piece = affine(b, loc, loop.getInductionVar(), threads, thread);
+  Value row = arith::AddIOp::create(
+      b, loc, row0, arith::DivUIOp::create(b, loc, piece, cst(b, loc, perRow)));
+  Value col = arith::AddIOp::create(
+      b, loc, col0,
+      arith::MulIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, piece, cst(b, loc, perRow)),
+          cst(b, loc, width)));
+  Value inside = arith::AndIOp::create(
+      b, loc, lessThan(b, loc, piece, pieces),
+      arith::AndIOp::create(b, loc, lessThan(b, loc, row, p.m),
+                            lessThan(b, loc, col, p.n)));
+  auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+  b.setInsertionPointToStart(&store.getThenRegion().front());
+  Value cOffset = elementOffset(b, loc, p.c, batch, row, col);
+  Value sum;
+  if (p.cInit) {
+    sum = castTo(b, loc, p.cInit, f32);
+    if (width > 1)
+      sum = vector::BroadcastOp::create(b, loc, accType, sum);
+  } else {
+    sum = castTo(b, loc, load(flatC, cOffset, cType), f32);
+  }
+  // Slices are added in order, so the result does not depend on timing.
+  for (int64_t s = 0; s < splits; ++s)
+    sum = arith::AddFOp::create(
+        b, loc, sum,
+        load(flatWs,
+             elementOffset(b, loc, ws,
+                           affine(b, loc, cst(b, loc, s), p.batch, batch), row,
+                           col),
+             accType));
+  Value result = castTo(b, loc, sum, p.cElt);
+  if (p.epilogue)
+    p.epilogue->store(b, loc, p.c.position(b, loc, batch, row, col), result);
+  else if (width == 1)
+    memref::StoreOp::create(b, loc, result, flatC, cOffset);
+  else
+    vector::StoreOp::create(b, loc, result, flatC, cOffset,
+                            /*nontemporal=*/false,
+                            kernel::vectorAlign(p.cElt, width));
+}
+
+void hidet::templates::finishSplitK(OpBuilder &b, Location loc,
+                                    const GemmProblem &p,
+                                    const GemmOutput &output, int64_t splits,
+                                    int64_t reduceBlockSize) {
+  if (!output.workspace)
+    return;
+  if (!output.counters) {
+    emitSplitKReduction(b, loc, p, output.workspace, splits, reduceBlockSize);
+    return;
+  }
+  memref::DeallocOp::create(b, loc, output.workspace);
 }
 
 //===----------------------------------------------------------------------===//

@@ -6,10 +6,15 @@
 //
 // With split-K, the blocks of a GEMM kernel each sum one slice of K, and
 // their partial results go to an f32 workspace [splits][batch][m][n]
-// instead of C; a second kernel adds the slices, in order, to C. The
-// templates write their results through a GemmOutput, which is C without
-// split-K and the workspace with it, so that a template's code is the
-// same either way.
+// instead of C. The slices are added, in order, to C either by a second
+// kernel or in the GEMM kernel itself: each unit of threads that stored a
+// part of a tile for its slice counts itself in a per-part counter (a
+// zero-initialized global of the kernel's module), and the unit that
+// counts last adds the slices of that part, applies the epilogue and
+// resets the counter for the next launch. The sums are the same either
+// way. The templates write their results through a GemmOutput, which is C
+// without split-K and the workspace with it, so that a template's code is
+// the same either way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +22,8 @@
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_SPLITK_H
 
 #include "GemmKernel.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace hidet {
 namespace templates {
@@ -36,6 +43,9 @@ GemmOperand splitKWorkspaceOperand(const GemmProblem &p, mlir::Value workspace);
 struct GemmOutput {
   const GemmProblem *problem;
   mlir::Value workspace; ///< null without split-K
+  /// With split-K in the kernel: the module's global of the part
+  /// counters (memref<? x i32>, zeros); null with a second kernel.
+  mlir::memref::GlobalOp counters;
   /// The f32 accumulator's start for C[batch, row, col]: C's value, or 0
   /// past the edges and with split-K (the second kernel adds C).
   mlir::Value loadInit(mlir::OpBuilder &b, mlir::Location loc,
@@ -55,6 +65,39 @@ struct GemmOutput {
   mlir::Value targetBatch(mlir::OpBuilder &b, mlir::Location loc,
                           const GemmBlock &blk) const;
 };
+
+/// With `splits` > 1 and `inKernel`: a zero-initialized global of `count`
+/// i32 part counters in the module around `b`'s insertion point, named
+/// after `kind`; null otherwise.
+mlir::memref::GlobalOp createSplitKCounters(mlir::OpBuilder &b,
+                                            mlir::Location loc,
+                                            llvm::StringRef kind,
+                                            int64_t splits, bool inKernel,
+                                            int64_t count);
+
+/// How the units of threads that store the parts of a tile synchronize:
+/// a warp (32 threads), or all the threads of the block.
+enum class SplitKUnit { Warp, Block };
+
+/// In a kernel with part counters, after a unit of `threads` threads
+/// (`thread` the caller's index in it) stored rows [row0, row0 + rows) and
+/// columns [col0, col0 + cols) of batch `batch` for its K slice into the
+/// workspace: counts the unit in counter `counter`; the unit that counts
+/// last adds the `splits` slices of those elements in order to C's start
+/// and stores them to C (through the problem's epilogue). Every thread of
+/// the unit calls this. `flatC` is C flattened.
+void emitSplitKFixup(mlir::OpBuilder &b, mlir::Location loc,
+                     const GemmOutput &output, int64_t splits,
+                     mlir::Value counter, mlir::Value batch, mlir::Value row0,
+                     int64_t rows, mlir::Value col0, int64_t cols,
+                     SplitKUnit unit, mlir::Value thread, int64_t threads,
+                     mlir::Value flatC);
+
+/// After a GEMM kernel with split-K: its second kernel, without part
+/// counters (emitSplitKReduction); then the workspace is freed.
+void finishSplitK(mlir::OpBuilder &b, mlir::Location loc, const GemmProblem &p,
+                  const GemmOutput &output, int64_t splits,
+                  int64_t reduceBlockSize);
 
 /// The second kernel of split-K: C = C + sum of the slices, a thread per
 /// element of C, `blockSize` threads per block; the problem's epilogue, if

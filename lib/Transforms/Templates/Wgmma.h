@@ -19,6 +19,7 @@
 #include "SplitK.h"
 
 #include "../Pipelining/Pipelining.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
@@ -36,6 +37,11 @@ using schedule::WgmmaMatmulSchedule;
 /// 16-bit elements in a 16-byte piece: what one cp.async moves, and a
 /// swizzle unit.
 constexpr int64_t kPiece = 8;
+
+/// The rows of a warpgroup's 64 that each of its warps stores.
+constexpr int64_t kWarpRows =
+    WgmmaMatmulSchedule::kWarpgroupRows /
+    (WgmmaMatmulSchedule::kWarpgroupThreads / kernel::kWarpSize);
 
 /// What the parts of the kernel share.
 struct Kernel {

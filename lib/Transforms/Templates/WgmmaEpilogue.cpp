@@ -42,7 +42,7 @@ void hidet::templates::wgmma::buildEpilogue(OpBuilder &b, Location loc,
   const WgmmaMatmulSchedule &sched = k.sched;
   int64_t wgThreads = WgmmaMatmulSchedule::kWarpgroupThreads;
   int64_t rows = WgmmaMatmulSchedule::kWarpgroupRows;
-  int64_t warpRows = rows / (wgThreads / kernel::kWarpSize);
+  int64_t warpRows = kWarpRows;
   Type f32 = b.getF32Type(), ct = k.output.targetElt();
   int64_t bytes = ct.getIntOrFloatBitWidth() / 8;
   int64_t chunkCols = WgmmaMatmulSchedule::epilogueColumns(bytes);
@@ -287,5 +287,20 @@ void hidet::templates::wgmma::buildEpilogue(OpBuilder &b, Location loc,
     }
     warpBarrier();
     sideInputs = std::move(nextSideInputs);
+  }
+  // Split-K in the kernel: the warp's rows of the tile are a part with a
+  // counter of their own (batch, 16-row strip of C, tile column).
+  if (output.counters) {
+    Value rowStart = arith::AddIOp::create(b, loc, m0, warpRow0);
+    int64_t strips = k.grid.tilesM * (k.BM / warpRows);
+    Value strip = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, blk.batch, cst(b, loc, strips)),
+        arith::DivUIOp::create(b, loc, rowStart, cst(b, loc, warpRows)));
+    Value counter =
+        affine(b, loc, strip, k.grid.tilesN,
+               arith::DivUIOp::create(b, loc, blk.n0, cst(b, loc, k.BN)));
+    emitSplitKFixup(b, loc, output, k.grid.splits, counter, blk.batch, rowStart,
+                    warpRows, blk.n0, k.BN, SplitKUnit::Warp, lane,
+                    kernel::kWarpSize, blk.flatC);
   }
 }

@@ -325,6 +325,11 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
            GemmGrid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK));
   k.tma = tma;
   k.output = {&p, createSplitKWorkspace(b, loc, p, k.grid.splits)};
+  // A counter per 16 rows of a tile, which one warp stores.
+  k.output.counters = createSplitKCounters(
+      b, loc, kernelKind(schedule::TemplateKind::Wgmma), k.grid.splits,
+      p.splitKInKernel,
+      p.batch * k.grid.tilesM * (BM / kWarpRows) * k.grid.tilesN);
   k.BM = BM;
   k.BN = BN;
   k.S = sched.stages;
@@ -358,7 +363,5 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
         k.mapB = asMap(addressB, BK);
         buildKernel(b, loc, k, launch);
       });
-  if (k.output.workspace)
-    emitSplitKReduction(b, loc, p, k.output.workspace, k.grid.splits,
-                        reduceBlockSize);
+  finishSplitK(b, loc, p, k.output, k.grid.splits, reduceBlockSize);
 }
