@@ -175,21 +175,23 @@ func.func @residual_in_place(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 
-// With split-K the slices go to the workspace unchanged; the reduction
-// kernel applies the epilogue to each sum.
+// With split-K the slices go to the workspace unchanged; the warp that adds
+// a part's slices in the kernel applies the epilogue to each sum, 4
+// columns at a time (the bias loaded as a vector too).
 // CHECK-LABEL: func.func @split_k(
 // CHECK:         %[[WS:.*]] = memref.alloc() : memref<4x1x64x256xf32>
 // CHECK:         gpu.launch
 // CHECK:           nvgpu.mma.sync
 // CHECK:           memref.store %{{.*}}, %[[WS]]
-// CHECK:         gpu.launch
-// CHECK:           memref.load %[[WS]][%c3
-// CHECK:           %[[SUM:.*]] = arith.addf
-// CHECK-NEXT:      %[[T:.*]] = arith.truncf %[[SUM]] : f32 to f16
-// CHECK-NEXT:      %[[BV:.*]] = memref.load %arg2[%[[J:.*]]] : memref<256xf16>
-// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[T]], %[[BV]] : f16
-// CHECK-NEXT:      %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f16
-// CHECK-NEXT:      memref.store %[[R]], %arg3[%[[I:.*]], %[[J]]] : memref<64x256xf16>
+// CHECK:           memref.atomic_rmw addi
+// CHECK:           %[[FLAT:.*]] = memref.collapse_shape %[[WS]]
+// CHECK-COUNT-4:   vector.load %[[FLAT]]
+// CHECK:           %[[T:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      %[[BV:.*]] = vector.load %arg2[%[[J:.*]]] {alignment = 8 : i64} : memref<256xf16>, vector<4xf16>
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[T]], %[[BV]] : vector<4xf16>
+// CHECK-NEXT:      %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : vector<4xf16>
+// CHECK-NEXT:      vector.store %[[R]], %arg3[%{{.*}}, %[[J]]] {alignment = 8 : i64} : memref<64x256xf16>, vector<4xf16>
+// CHECK-NOT:     gpu.launch
 // CHECK:         memref.dealloc %[[WS]]
 // CHECK-NOT:     linalg.generic
 func.func @split_k(%a: memref<64x4096xf16>, %b: memref<4096x256xf16>, %bias: memref<256xf16>, %out: memref<64x256xf16>) {
@@ -243,19 +245,20 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // 64] and transposed to heads-first [2, 12, 128, 64]. The view keeps the
 // offset; the transpose is re-indexed through its inverse map, so each
 // result is stored once at its transposed position.
-// On sm_80 the heuristic splits K in 2, so the reduction kernel stores
-// them. The view splits the row into batch and sequence and the column into
-// head and head dimension; each group is split on its own, with unsigned
-// division (no linearized offset, no divisions by 768).
+// On sm_80 the heuristic splits K in 2, so the warps that add the slices
+// store them, 4 columns at a time. The view splits the row into batch and
+// sequence and the column into head and head dimension; each group is split
+// on its own, with unsigned division (no linearized offset, no divisions by
+// 768).
 // CHECK-LABEL: func.func @heads_transpose(
 // CHECK-NOT:     memref.alloc() : memref<256x768xf16>
-// CHECK:         tm.foreach (%[[I:.*]], %[[J:.*]]) in #tm.spatial<[256, 768]> on global_x {
-// CHECK:           %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[I]], %c128
+// CHECK:           memref.atomic_rmw addi
+// CHECK:           %[[T:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[I:.*]], %c128
 // CHECK-NEXT:      %[[S:.*]] = arith.remui %[[I]], %c128
-// CHECK-NEXT:      %[[H:.*]] = arith.divui %[[J]], %c64
+// CHECK-NEXT:      %[[H:.*]] = arith.divui %[[J:.*]], %c64
 // CHECK-NEXT:      %[[D:.*]] = arith.remui %[[J]], %c64
-// CHECK-NEXT:      memref.store %[[T]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] : memref<2x12x128x64xf16>
+// CHECK-NEXT:      vector.store %[[T]], %arg2[%[[B]], %[[H]], %[[S]], %[[D]]] {alignment = 8 : i64} : memref<2x12x128x64xf16>, vector<4xf16>
 // CHECK-NOT:     linalg.transpose
 // On sm_90a the Hopper template stores 16-byte vectors: the transpose
 // keeps the head dimension innermost, so 8 consecutive columns of C are 8

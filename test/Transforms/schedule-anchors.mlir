@@ -1,5 +1,6 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=0}))' -verify-diagnostics | FileCheck %s --check-prefix=SEPARATE
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules{tf32=1},hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
 
 // The SIMT and mma.sync templates on sm_80 (no wgmma), with the H100's 132
@@ -98,10 +99,16 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<20
 
 // A 16 x 130 output gets the smallest tiles (no shape gives 132 blocks),
 // and its 5 blocks are split 8 ways along K (38 K steps; at least 4 per
-// slice), with the second kernel that sums the slices.
+// slice). The slices are added in the kernel: each warp's 8 x 16 of the
+// 16 x 32 tile is a part (20 counters), which the last of its 8 slices sums,
+// 4 columns at a time where 130 allows 2: vectors of 2.
+// HEUR:       memref.global "private" @simt_splitk_counters : memref<20xi32> = dense<0>
 // HEUR-LABEL: func.func @small(
+// HEUR:           memref.atomic_rmw addi %{{.*}} : (i32, memref<20xi32>) -> i32
+// HEUR:           scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step
+// HEUR-COUNT-8:     vector.load %{{.*}} : memref<16640xf32>, vector<2xf32>
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>}
-// HEUR:         tm.foreach {{.*}} in #tm.spatial<[1, 16, 130]> on global_x
+// HEUR-NEXT:    memref.dealloc
 // CHECK-LABEL: func.func @small(
 func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x130xf32>) {
   linalg.matmul ins(%a, %b : memref<16x300xf32>, memref<300x130xf32>) outs(%c : memref<16x130xf32>)
@@ -384,18 +391,37 @@ func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: me
 
 // -----
 
-// Split-K: each of the 4 slices writes f32 partials to a workspace, and a
-// second kernel adds them, in order, to C.
+// Split-K: each of the 4 slices writes f32 partials to a workspace. Each
+// of the 4 warps (16 x 16 of the tile) then counts its part in a module
+// global of 4 counters; the last to count adds the slices, in order, to C's
+// value (no fill: C is read), 4 columns at a time, and stores f16 vectors.
+// CHECK:       memref.global "private" @mma_splitk_counters : memref<4xi32> = dense<0>
 // CHECK-LABEL: func.func @split_k(
 // CHECK:         %[[WS:.*]] = memref.alloc() : memref<4x1x16x64xf32>
 // CHECK:         tm.foreach (%{{.*}}, %[[SLICE:.*]], %{{.*}}) in #tm.spatial<[1, 4, 1]> on block_x {
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step
 // CHECK:           memref.store %{{.*}}, %[[WS]][%[[SLICE]], {{.*}}] : memref<4x1x16x64xf32>
+// CHECK:           nvvm.memory.barrier <gpu>
+// CHECK:           memref.atomic_rmw addi %{{.*}}, %{{.*}}[%{{.*}}] : (i32, memref<4xi32>) -> i32
+// CHECK:           gpu.shuffle  idx
+// CHECK:           nvvm.memory.barrier <gpu>
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step
+// CHECK:             %[[OLD:.*]] = vector.load %[[C:.*]][%[[AT:.*]]] {alignment = 8 : i64} : memref<1024xf16>, vector<4xf16>
+// CHECK:             arith.extf %[[OLD]] : vector<4xf16> to vector<4xf32>
+// CHECK-COUNT-4:     vector.load %{{.*}} {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
+// CHECK:             %[[H:.*]] = arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK:             vector.store %[[H]], %[[C]][%[[AT]]]
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
-// CHECK:         tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 16, 64]> on global_x {
-// CHECK-COUNT-4:   memref.load %[[WS]]
-// CHECK:           arith.truncf {{.*}} : f32 to f16
-// CHECK:         memref.dealloc %[[WS]]
+// CHECK-NEXT:    memref.dealloc %[[WS]]
+// With split-k-in-kernel=0 a second kernel adds the slices.
+// SEPARATE-LABEL: func.func @split_k(
+// SEPARATE:         %[[WS:.*]] = memref.alloc() : memref<4x1x16x64xf32>
+// SEPARATE-NOT:     memref.atomic_rmw
+// SEPARATE:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
+// SEPARATE:         tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 16, 64]> on global_x {
+// SEPARATE-COUNT-4:   memref.load %[[WS]]
+// SEPARATE:           arith.truncf {{.*}} : f32 to f16
+// SEPARATE:         memref.dealloc %[[WS]]
 func.func @split_k(%a: memref<16x2048xf16>, %b: memref<2048x64xf16>, %c: memref<16x64xf16>) {
   linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
       ins(%a, %b : memref<16x2048xf16>, memref<2048x64xf16>) outs(%c : memref<16x64xf16>)

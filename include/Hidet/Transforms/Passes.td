@@ -205,8 +205,8 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
     predicated stores) and keep two shared-memory stages fed through
     registers; the tensor-core template can instead pipeline N stages with
     cp.async (`stages = N`). Both take the grid fields `swizzle` (grouped
-    tile order) and `split_k` (K slices summed by a second kernel, or on
-    the Hopper template in the kernel itself: option `split-k-in-kernel`). A
+    tile order) and `split_k` (K slices summed in the kernel itself, or by a
+    second kernel: option `split-k-in-kernel`). A
     `linalg.fill` of C right before the anchor becomes the accumulators'
     start value.
 
@@ -265,11 +265,10 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "Threads per block of the split-K reduction kernel (a multiple "
            "of 32 in [32, 1024])">,
     Option<"splitKInKernel", "split-k-in-kernel", "bool", /*default=*/"true",
-           "With split-K, add the K slices in the GEMM kernel of the Hopper "
-           "template: the warp that stores a part of a tile last (a "
-           "counter per part, a global of the kernel's module) adds the "
-           "slices in order and applies the epilogue; otherwise, and in "
-           "the other templates, a second kernel adds them">,
+           "With split-K, add the K slices in the GEMM kernel: the warp "
+           "that stores its part of a tile last (a counter per part, a "
+           "global of the kernel's module) adds the slices in order and "
+           "applies the epilogue; otherwise a second kernel adds them">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse each anchor's #hidet.fusion group into its kernel: the "
            "epilogue chain applied to the results, index-only and "

@@ -80,6 +80,9 @@ MatmulBuilder::MatmulBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
 
 void MatmulBuilder::build(int64_t reduceBlockSize) {
   output = {&p, createSplitKWorkspace(b, loc, p, grid.splits)};
+  output.counters = createSplitKCounters(
+      b, loc, kernelKind(schedule::TemplateKind::Mma), grid.splits,
+      p.splitKInKernel, warpPartCount(p, grid, sched.numWarps()));
   SmallVector<Type> shared = {
       tileA.type(ctx, elt), tileB.type(ctx, elt),
       MemRefType::get(
@@ -99,9 +102,7 @@ void MatmulBuilder::build(int64_t reduceBlockSize) {
                                   });
                },
                /*workgroupBuffers=*/{});
-  if (output.workspace)
-    emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
-                        reduceBlockSize);
+  finishSplitK(b, loc, p, output, grid.splits, reduceBlockSize);
 }
 
 void MatmulBuilder::buildBlock(const GemmBlock &block, Value threadId) {
@@ -217,6 +218,13 @@ void MatmulBuilder::storeResults() {
     }
     warpBarrier();
   }
+  // Split-K in the kernel: the warp's WM x WN rectangle is a part.
+  if (output.counters)
+    emitSplitKFixup(b, loc, output, grid.splits,
+                    warpPartCounter(b, loc, grid, *blk, warp, sched.numWarps()),
+                    blk->batch, arith::AddIOp::create(b, loc, blk->m0, wm0), WM,
+                    arith::AddIOp::create(b, loc, blk->n0, wn0), WN,
+                    SplitKUnit::Warp, lane, kernel::kWarpSize, blk->flatC);
 }
 
 /// The K loop: register double buffering with `stages = 0`, else the

@@ -55,6 +55,10 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
 
   GemmGrid grid(p, BM, BN, BK, s.getSwizzle(), s.getSplitK());
   GemmOutput output{&p, createSplitKWorkspace(b, loc, p, grid.splits)};
+  int64_t numWarps = threads / kWarpSize;
+  output.counters = createSplitKCounters(
+      b, loc, kernelKind(schedule::TemplateKind::Simt), grid.splits,
+      p.splitKInKernel, warpPartCount(p, grid, numWarps));
   auto tileA = *algebra::TaskMapping::autoMap({BM, BK}, threads);
   auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
   auto workgroup =
@@ -239,10 +243,20 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                  memref::LoadOp::create(b, loc, acc,
                                                         ValueRange{sr, sc}));
                   });
+              // Split-K in the kernel: the warp's rectangle of the tile
+              // (outer x mid x inner tasks each way) is a part.
+              if (output.counters) {
+                int64_t rows = outer[0] * mid[0] * inner[0];
+                int64_t cols = outer[1] * mid[1] * inner[1];
+                emitSplitKFixup(
+                    b, loc, output, grid.splits,
+                    warpPartCounter(b, loc, grid, blk, warp, numWarps),
+                    blk.batch, affine(b, loc, warpPos.getResult(0), rows, m0),
+                    rows, affine(b, loc, warpPos.getResult(1), cols, n0), cols,
+                    SplitKUnit::Warp, lane, kWarpSize, blk.flatC);
+              }
             });
       },
       /*workgroupBuffers=*/{});
-  if (output.workspace)
-    emitSplitKReduction(b, loc, p, output.workspace, grid.splits,
-                        reduceBlockSize);
+  finishSplitK(b, loc, p, output, grid.splits, reduceBlockSize);
 }

@@ -291,6 +291,24 @@ void hidet::templates::emitSplitKFixup(OpBuilder &b, Location loc,
                             kernel::vectorAlign(p.cElt, width));
 }
 
+Value hidet::templates::warpPartCounter(OpBuilder &b, Location loc,
+                                        const GemmGrid &grid,
+                                        const GemmBlock &blk, Value warp,
+                                        int64_t warps) {
+  Value tileRow =
+      arith::DivUIOp::create(b, loc, blk.m0, cst(b, loc, grid.blockM));
+  Value tileCol =
+      arith::DivUIOp::create(b, loc, blk.n0, cst(b, loc, grid.blockN));
+  Value tile = affine(b, loc, affine(b, loc, blk.batch, grid.tilesM, tileRow),
+                      grid.tilesN, tileCol);
+  return affine(b, loc, tile, warps, warp);
+}
+
+int64_t hidet::templates::warpPartCount(const GemmProblem &p,
+                                        const GemmGrid &grid, int64_t warps) {
+  return p.batch * grid.tilesM * grid.tilesN * warps;
+}
+
 void hidet::templates::finishSplitK(OpBuilder &b, Location loc,
                                     const GemmProblem &p,
                                     const GemmOutput &output, int64_t splits,

@@ -93,6 +93,16 @@ void emitSplitKFixup(mlir::OpBuilder &b, mlir::Location loc,
                      SplitKUnit unit, mlir::Value thread, int64_t threads,
                      mlir::Value flatC);
 
+/// For templates whose warps each store a rectangle of their block's tile:
+/// the counter of warp `warp` (of `warps` per block) of block `blk`, one
+/// per (batch, tile row, tile column, warp) of `grid`; and how many there
+/// are.
+mlir::Value warpPartCounter(mlir::OpBuilder &b, mlir::Location loc,
+                            const GemmGrid &grid, const GemmBlock &blk,
+                            mlir::Value warp, int64_t warps);
+int64_t warpPartCount(const GemmProblem &p, const GemmGrid &grid,
+                      int64_t warps);
+
 /// After a GEMM kernel with split-K: its second kernel, without part
 /// counters (emitSplitKReduction); then the workspace is freed.
 void finishSplitK(mlir::OpBuilder &b, mlir::Location loc, const GemmProblem &p,
