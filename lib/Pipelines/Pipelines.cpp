@@ -86,6 +86,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   anchors.fuse = options.fuse;
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
+  anchors.splitKInKernel = options.splitKInKernel;
   if (options.anchors) {
     if (!options.tuningPlan.empty()) {
       PlanTuningOptions plan;
@@ -103,6 +104,9 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createWorkgroupAllocsToDynamicShared());
   }
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
+  // The kernels' persistent counters (split-K in the kernel) become module
+  // globals, which function passes may not create.
+  pm.addPass(createMaterializePersistentCounters());
   pm.addNestedPass<func::FuncOp>(createHostBuffersToDevice());
   if (options.planMemory) {
     PlanDeviceMemoryOptions plan;

@@ -102,10 +102,10 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<20
 // slice). The slices are added in the kernel: each warp's 8 x 16 of the
 // 16 x 32 tile is a part (20 counters), which the last of its 8 slices sums,
 // 4 columns at a time where 130 allows 2: vectors of 2.
-// HEUR:       memref.global "private" @simt_splitk_counters : memref<20xi32> = dense<0>
 // HEUR-LABEL: func.func @small(
-// HEUR:           memref.atomic_rmw addi %{{.*}} : (i32, memref<20xi32>) -> i32
-// HEUR:           scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step
+// HEUR:           %[[CTRS:.*]] = hidet.persistent_counters : memref<20xi32>
+// HEUR:           memref.atomic_rmw addi %{{.*}}, %[[CTRS]]
+// HEUR:           scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
 // HEUR-COUNT-8:     vector.load %{{.*}} : memref<16640xf32>, vector<2xf32>
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>}
 // HEUR-NEXT:    memref.dealloc
@@ -392,10 +392,11 @@ func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: me
 // -----
 
 // Split-K: each of the 4 slices writes f32 partials to a workspace. Each
-// of the 4 warps (16 x 16 of the tile) then counts its part in a module
-// global of 4 counters; the last to count adds the slices, in order, to C's
-// value (no fill: C is read), 4 columns at a time, and stores f16 vectors.
-// CHECK:       memref.global "private" @mma_splitk_counters : memref<4xi32> = dense<0>
+// of the 4 warps (16 x 16 of the tile) then counts its part in one of the
+// kernel's 4 persistent counters; the last to count adds the slices, in
+// order, to C's value (no fill: C is read), 4 columns at a time: a lane
+// loads both of its pieces (addresses clamped into C) before it stores
+// them, each where it lies inside C.
 // CHECK-LABEL: func.func @split_k(
 // CHECK:         %[[WS:.*]] = memref.alloc() : memref<4x1x16x64xf32>
 // CHECK:         tm.foreach (%{{.*}}, %[[SLICE:.*]], %{{.*}}) in #tm.spatial<[1, 4, 1]> on block_x {
@@ -405,12 +406,19 @@ func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: me
 // CHECK:           memref.atomic_rmw addi %{{.*}}, %{{.*}}[%{{.*}}] : (i32, memref<4xi32>) -> i32
 // CHECK:           gpu.shuffle  idx
 // CHECK:           nvvm.memory.barrier <gpu>
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step
-// CHECK:             %[[OLD:.*]] = vector.load %[[C:.*]][%[[AT:.*]]] {alignment = 8 : i64} : memref<1024xf16>, vector<4xf16>
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
+// CHECK:             %[[R0:.*]] = arith.minui %{{.*}}, %c15
+// CHECK:             %[[C0:.*]] = arith.minui %{{.*}}, %c60
+// CHECK:             %[[OLD:.*]] = vector.load %[[C:.*]][%{{.*}}] {alignment = 8 : i64} : memref<1024xf16>, vector<4xf16>
 // CHECK:             arith.extf %[[OLD]] : vector<4xf16> to vector<4xf32>
 // CHECK-COUNT-4:     vector.load %{{.*}} {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
-// CHECK:             %[[H:.*]] = arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
-// CHECK:             vector.store %[[H]], %[[C]][%[[AT]]]
+// CHECK:             vector.load %[[C]]
+// CHECK-COUNT-4:     vector.load %{{.*}} {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
+// CHECK:             scf.if
+// CHECK:               %[[H:.*]] = arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK:               vector.store %[[H]], %[[C]]
+// CHECK:             scf.if
+// CHECK:               vector.store %{{.*}}, %[[C]]
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
 // CHECK-NEXT:    memref.dealloc %[[WS]]
 // With split-k-in-kernel=0 a second kernel adds the slices.

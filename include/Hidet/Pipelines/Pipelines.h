@@ -103,6 +103,12 @@ struct GPUPipelineOptions
       llvm::cl::desc("Multiprocessors of the target GPU (0: the chip's; "
                      "hidet-set-target{num-sms})"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> splitKInKernel{
+      *this, "split-k-in-kernel",
+      llvm::cl::desc("With split-K, the GEMM kernel adds the K slices itself "
+                     "instead of a second kernel "
+                     "(hidet-schedule-anchors{split-k-in-kernel})"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let kernels use approximate division and math "

@@ -9,6 +9,31 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MaterializePersistentCounters
+    : Pass<"hidet-materialize-persistent-counters", "::mlir::ModuleOp"> {
+  let summary = "Gives each kernel's persistent counters a module global.";
+  let description = [{
+    Replaces each `hidet.persistent_counters` (created inside a `gpu.launch`
+    by function passes, which may not add symbols to the module) with a
+    `memref.get_global` of a new private, zero-initialized `memref.global`
+    of the module, named after the launch's kernel (`<kernel>_counters`,
+    renamed if taken). `gpu-kernel-outlining` copies the global into the
+    kernel's module; the GPU loads it with zeros when it loads the module,
+    and the kernel keeps it zero between launches.
+
+    ```mlir
+    // Before:
+    gpu.launch ... function(@main_wgmma) {
+      %c = hidet.persistent_counters : memref<32xi32>
+    // After:
+    memref.global "private" @main_wgmma_counters : memref<32xi32> = dense<0>
+    gpu.launch ... function(@main_wgmma) {
+      %c = memref.get_global @main_wgmma_counters : memref<32xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def SetTarget : Pass<"hidet-set-target"> {
   let summary = "Writes the target GPU's description on the op.";
   let description = [{

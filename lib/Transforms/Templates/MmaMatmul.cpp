@@ -80,9 +80,8 @@ MatmulBuilder::MatmulBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
 
 void MatmulBuilder::build(int64_t reduceBlockSize) {
   output = {&p, createSplitKWorkspace(b, loc, p, grid.splits)};
-  output.counters = createSplitKCounters(
-      b, loc, kernelKind(schedule::TemplateKind::Mma), grid.splits,
-      p.splitKInKernel, warpPartCount(p, grid, sched.numWarps()));
+  output.counters = splitKCounters(grid.splits, p.splitKInKernel,
+                                   warpPartCount(p, grid, sched.numWarps()));
   SmallVector<Type> shared = {
       tileA.type(ctx, elt), tileB.type(ctx, elt),
       MemRefType::get(

@@ -56,9 +56,8 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   GemmGrid grid(p, BM, BN, BK, s.getSwizzle(), s.getSplitK());
   GemmOutput output{&p, createSplitKWorkspace(b, loc, p, grid.splits)};
   int64_t numWarps = threads / kWarpSize;
-  output.counters = createSplitKCounters(
-      b, loc, kernelKind(schedule::TemplateKind::Simt), grid.splits,
-      p.splitKInKernel, warpPartCount(p, grid, numWarps));
+  output.counters = splitKCounters(grid.splits, p.splitKInKernel,
+                                   warpPartCount(p, grid, numWarps));
   auto tileA = *algebra::TaskMapping::autoMap({BM, BK}, threads);
   auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
   auto workgroup =

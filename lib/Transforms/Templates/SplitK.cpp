@@ -15,6 +15,7 @@
 
 #include "../Utils/KernelBuilder.h"
 
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
 #include "Hidet/Dialect/TaskMapping/IR/TaskMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,7 +24,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/SymbolTable.h"
 
 #include <numeric>
 
@@ -124,30 +124,13 @@ Value GemmOutput::targetBatch(OpBuilder &b, Location loc,
 // The slices added in the GEMM kernel
 //===----------------------------------------------------------------------===//
 
-memref::GlobalOp
-hidet::templates::createSplitKCounters(OpBuilder &b, Location loc,
-                                       StringRef kind, int64_t splits,
-                                       bool inKernel, int64_t count) {
-  if (splits <= 1 || !inKernel)
-    return {};
-  Operation *module =
-      SymbolTable::getNearestSymbolTable(b.getInsertionBlock()->getParentOp());
-  while (module && !isa<ModuleOp>(module))
-    module = SymbolTable::getNearestSymbolTable(module->getParentOp());
-  auto type = MemRefType::get({count}, b.getI32Type());
-  // Not constant: the kernel counts in it. Outlining copies it into the
-  // kernel's module, where it starts at zero when the module is loaded.
-  OpBuilder detached(b.getContext());
-  auto global = memref::GlobalOp::create(
-      detached, loc, (kind + "_splitk_counters").str(),
-      b.getStringAttr("private"), type,
-      DenseElementsAttr::get(RankedTensorType::get({count}, b.getI32Type()),
-                             ArrayRef<Attribute>{b.getI32IntegerAttr(0)}),
-      /*constant=*/false, b.getI64IntegerAttr(4));
-  // Renamed if the module has the name already.
-  SymbolTable(module).insert(global, cast<ModuleOp>(module).getBody()->begin());
-  return global;
+int64_t hidet::templates::splitKCounters(int64_t splits, bool inKernel,
+                                         int64_t count) {
+  return splits > 1 && inKernel ? count : 0;
 }
+
+/// Pieces of a part whose loads a lane issues before it stores any.
+constexpr int64_t kSplitKFixupGroup = 8;
 
 /// Every thread of the unit: `pred` of its thread 0, as an i1.
 static Value fromThread0(OpBuilder &b, Location loc, SplitKUnit unit,
@@ -195,9 +178,8 @@ void hidet::templates::emitSplitKFixup(OpBuilder &b, Location loc,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&count.getThenRegion().front());
-    memref::GlobalOp global = output.counters;
-    Value counters = memref::GetGlobalOp::create(b, loc, global.getType(),
-                                                 global.getSymName());
+    Value counters = PersistentCountersOp::create(
+        b, loc, MemRefType::get({output.counters}, i32));
     Value before =
         memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
                                     arith::ConstantIntOp::create(b, loc, 1, 32),
@@ -244,51 +226,77 @@ void hidet::templates::emitSplitKFixup(OpBuilder &b, Location loc,
         b, loc, type, flat, offset, /*nontemporal=*/false,
         kernel::vectorAlign(cast<VectorType>(type).getElementType(), width));
   };
+  // The lane's pieces, `group` at a time: the loads of a group are issued
+  // before any of its stores (addresses clamped into C, so that none is
+  // guarded), which keeps them all in flight; stores that may alias later
+  // loads would otherwise serialize every piece on its loads' latency.
+  int64_t iters = (pieces + threads - 1) / threads;
+  int64_t group = std::min(iters, kSplitKFixupGroup);
   auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0),
-                                 cst(b, loc, (pieces + threads - 1) / threads),
+                                 cst(b, loc, (iters + group - 1) / group),
                                  cst(b, loc, 1));
   b.setInsertionPointToStart(loop.getBody());
-  Value piece = affine(b, loc, loop.getInductionVar(), threads, thread);
-  Value row = arith::AddIOp::create(
-      b, loc, row0, arith::DivUIOp::create(b, loc, piece, cst(b, loc, perRow)));
-  Value col = arith::AddIOp::create(
-      b, loc, col0,
-      arith::MulIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, piece, cst(b, loc, perRow)),
-          cst(b, loc, width)));
-  Value inside = arith::AndIOp::create(
-      b, loc, lessThan(b, loc, piece, pieces),
-      arith::AndIOp::create(b, loc, lessThan(b, loc, row, p.m),
-                            lessThan(b, loc, col, p.n)));
-  auto store = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-  b.setInsertionPointToStart(&store.getThenRegion().front());
-  Value cOffset = elementOffset(b, loc, p.c, batch, row, col);
-  Value sum;
-  if (p.cInit) {
-    sum = castTo(b, loc, p.cInit, f32);
-    if (width > 1)
-      sum = vector::BroadcastOp::create(b, loc, accType, sum);
-  } else {
-    sum = castTo(b, loc, load(flatC, cOffset, cType), f32);
+  Value lastRow = cst(b, loc, p.m - 1), lastCol = cst(b, loc, p.n - width);
+  struct Piece {
+    Value row, col, inside, sum;
+  };
+  SmallVector<Piece> ps;
+  for (int64_t j = 0; j < group; ++j) {
+    Value it = affine(b, loc, loop.getInductionVar(), group, cst(b, loc, j));
+    Value piece = affine(b, loc, it, threads, thread);
+    Piece q;
+    q.row = arith::AddIOp::create(
+        b, loc, row0,
+        arith::DivUIOp::create(b, loc, piece, cst(b, loc, perRow)));
+    q.col = arith::AddIOp::create(
+        b, loc, col0,
+        arith::MulIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, piece, cst(b, loc, perRow)),
+            cst(b, loc, width)));
+    q.inside = arith::AndIOp::create(
+        b, loc, lessThan(b, loc, piece, pieces),
+        arith::AndIOp::create(b, loc, lessThan(b, loc, q.row, p.m),
+                              lessThan(b, loc, q.col, p.n)));
+    Value row = arith::MinUIOp::create(b, loc, q.row, lastRow);
+    Value col = arith::MinUIOp::create(b, loc, q.col, lastCol);
+    if (p.cInit) {
+      q.sum = castTo(b, loc, p.cInit, f32);
+      if (width > 1)
+        q.sum = vector::BroadcastOp::create(b, loc, accType, q.sum);
+    } else {
+      q.sum = castTo(
+          b, loc,
+          load(flatC, elementOffset(b, loc, p.c, batch, row, col), cType), f32);
+    }
+    // Slices are added in order, so the result does not depend on timing.
+    for (int64_t s = 0; s < splits; ++s)
+      q.sum = arith::AddFOp::create(
+          b, loc, q.sum,
+          load(flatWs,
+               elementOffset(b, loc, ws,
+                             affine(b, loc, cst(b, loc, s), p.batch, batch),
+                             row, col),
+               accType));
+    ps.push_back(q);
   }
-  // Slices are added in order, so the result does not depend on timing.
-  for (int64_t s = 0; s < splits; ++s)
-    sum = arith::AddFOp::create(
-        b, loc, sum,
-        load(flatWs,
-             elementOffset(b, loc, ws,
-                           affine(b, loc, cst(b, loc, s), p.batch, batch), row,
-                           col),
-             accType));
-  Value result = castTo(b, loc, sum, p.cElt);
-  if (p.epilogue)
-    p.epilogue->store(b, loc, p.c.position(b, loc, batch, row, col), result);
-  else if (width == 1)
-    memref::StoreOp::create(b, loc, result, flatC, cOffset);
-  else
-    vector::StoreOp::create(b, loc, result, flatC, cOffset,
-                            /*nontemporal=*/false,
-                            kernel::vectorAlign(p.cElt, width));
+  for (const Piece &q : ps) {
+    OpBuilder::InsertionGuard g(b);
+    auto store = scf::IfOp::create(b, loc, q.inside, /*withElse=*/false);
+    b.setInsertionPointToStart(&store.getThenRegion().front());
+    Value result = castTo(b, loc, q.sum, p.cElt);
+    if (p.epilogue) {
+      p.epilogue->store(b, loc, p.c.position(b, loc, batch, q.row, q.col),
+                        result);
+      continue;
+    }
+    Value cOffset = elementOffset(b, loc, p.c, batch, q.row, q.col);
+    if (width == 1)
+      memref::StoreOp::create(b, loc, result, flatC, cOffset);
+    else
+      vector::StoreOp::create(b, loc, result, flatC, cOffset,
+                              /*nontemporal=*/false,
+                              kernel::vectorAlign(p.cElt, width));
+  }
 }
 
 Value hidet::templates::warpPartCounter(OpBuilder &b, Location loc,

@@ -7,14 +7,13 @@
 // With split-K, the blocks of a GEMM kernel each sum one slice of K, and
 // their partial results go to an f32 workspace [splits][batch][m][n]
 // instead of C. The slices are added, in order, to C either by a second
-// kernel or in the GEMM kernel itself: each unit of threads that stored a
-// part of a tile for its slice counts itself in a per-part counter (a
-// zero-initialized global of the kernel's module), and the unit that
+// kernel or in the GEMM kernel itself: each warp that stored its part of a
+// tile for its slice counts itself in a per-part counter (the kernel's
+// hidet.persistent_counters, zero between launches), and the warp that
 // counts last adds the slices of that part, applies the epilogue and
-// resets the counter for the next launch. The sums are the same either
-// way. The templates write their results through a GemmOutput, which is C
-// without split-K and the workspace with it, so that a template's code is
-// the same either way.
+// resets the counter. The sums are the same either way. The templates
+// write their results through a GemmOutput, which is C without split-K and
+// the workspace with it, so that a template's code is the same either way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +21,6 @@
 #define HIDET_LIB_TRANSFORMS_TEMPLATES_SPLITK_H
 
 #include "GemmKernel.h"
-
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace hidet {
 namespace templates {
@@ -43,9 +40,9 @@ GemmOperand splitKWorkspaceOperand(const GemmProblem &p, mlir::Value workspace);
 struct GemmOutput {
   const GemmProblem *problem;
   mlir::Value workspace; ///< null without split-K
-  /// With split-K in the kernel: the module's global of the part
-  /// counters (memref<? x i32>, zeros); null with a second kernel.
-  mlir::memref::GlobalOp counters;
+  /// With split-K in the kernel: how many part counters the kernel has
+  /// (a hidet.persistent_counters); 0 with a second kernel.
+  int64_t counters = 0;
   /// The f32 accumulator's start for C[batch, row, col]: C's value, or 0
   /// past the edges and with split-K (the second kernel adds C).
   mlir::Value loadInit(mlir::OpBuilder &b, mlir::Location loc,
@@ -66,14 +63,9 @@ struct GemmOutput {
                           const GemmBlock &blk) const;
 };
 
-/// With `splits` > 1 and `inKernel`: a zero-initialized global of `count`
-/// i32 part counters in the module around `b`'s insertion point, named
-/// after `kind`; null otherwise.
-mlir::memref::GlobalOp createSplitKCounters(mlir::OpBuilder &b,
-                                            mlir::Location loc,
-                                            llvm::StringRef kind,
-                                            int64_t splits, bool inKernel,
-                                            int64_t count);
+/// With `splits` > 1 and `inKernel`: the number of part counters a kernel
+/// needs (`count`); 0 otherwise (a second kernel adds the slices).
+int64_t splitKCounters(int64_t splits, bool inKernel, int64_t count);
 
 /// How the units of threads that store the parts of a tile synchronize:
 /// a warp (32 threads), or all the threads of the block.

@@ -326,10 +326,9 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   k.tma = tma;
   k.output = {&p, createSplitKWorkspace(b, loc, p, k.grid.splits)};
   // A counter per 16 rows of a tile, which one warp stores.
-  k.output.counters = createSplitKCounters(
-      b, loc, kernelKind(schedule::TemplateKind::Wgmma), k.grid.splits,
-      p.splitKInKernel,
-      p.batch * k.grid.tilesM * (BM / kWarpRows) * k.grid.tilesN);
+  k.output.counters = splitKCounters(k.grid.splits, p.splitKInKernel,
+                                     p.batch * k.grid.tilesM *
+                                         (BM / kWarpRows) * k.grid.tilesN);
   k.BM = BM;
   k.BN = BN;
   k.S = sched.stages;

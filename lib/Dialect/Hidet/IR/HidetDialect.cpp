@@ -12,6 +12,7 @@
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -27,10 +28,17 @@ using namespace hidet;
 
 #include "Hidet/Dialect/Hidet/IR/ScheduleAttrInterface.cpp.inc"
 
+#define GET_OP_CLASSES
+#include "Hidet/Dialect/Hidet/IR/HidetOps.cpp.inc"
+
 void HidetDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "Hidet/Dialect/Hidet/IR/HidetAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "Hidet/Dialect/Hidet/IR/HidetOps.cpp.inc"
       >();
   // The templates implement it (registerScheduleAttrInterfaceModels).
   declarePromisedInterfaces<ScheduleAttrInterface, SimtMatmulAttr,
@@ -258,4 +266,21 @@ TargetAttr TargetAttr::lookup(Operation *op) {
     if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))
       return target;
   return TargetAttr::get(ctx, schedule::kDefaultChip, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// PersistentCountersOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PersistentCountersOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError("counts in a 1-D memref, got ") << getType();
+  if (getType().getMemorySpace())
+    return emitOpError("counts in global memory (no memory space), got ")
+           << getType();
+  if (!(*this)->getParentOfType<gpu::LaunchOp>() &&
+      !(*this)->getParentOfType<gpu::GPUFuncOp>())
+    return emitOpError("belongs to a kernel: it must be inside a gpu.launch "
+                       "or a gpu.func");
+  return success();
 }

@@ -46,6 +46,14 @@ struct GemmProblem;
 
 #include "Hidet/Dialect/Hidet/IR/ScheduleAttrInterface.h.inc"
 
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "Hidet/Dialect/Hidet/IR/HidetOps.h.inc"
+
 namespace mlir {
 class DialectRegistry;
 } // namespace mlir
