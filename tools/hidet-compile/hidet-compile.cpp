@@ -114,6 +114,13 @@ static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
     cl::desc("ONNX input: layout of 2-D convolutions with known filters"),
     hidet::onnx_import::convLayoutOptionValues(),
     cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
+static cl::opt<bool> mergeProjections(
+    "merge-projections",
+    cl::desc(
+        "ONNX input: Merge sibling projections (MatMul + Add of the same input "
+        "with known weights, as attention's query, key and value) into "
+        "one MatMul + Add and slices of its result (default on)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<std::string> tuningRecords(
     "tuning-records",
     cl::desc("GPU libraries: a tuning records file (docs/Tuning.md); the "
@@ -519,6 +526,7 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
   options.defaultDim = defaultDim;
   options.precision = precision;
   options.convLayout = convLayout;
+  options.mergeProjections = mergeProjections;
   // Written beside the library and put in place with it.
   if (!externalWeights.empty())
     options.externalWeights = externalWeights + ".partial";

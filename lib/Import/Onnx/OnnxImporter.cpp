@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+#include "MergeProjections.h"
 #include "ModelReader.h"
 
 #include "onnx/onnx_pb.h"
@@ -86,6 +87,8 @@ OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *context,
   }
   if (!notes.empty())
     emitRemark(fileLoc) << StringRef(notes).rtrim();
+  if (options.mergeProjections)
+    mergeProjections(*model);
   if (!inferShapes(*model, error)) {
     emitError(fileLoc) << error;
     return nullptr;
