@@ -1,4 +1,4 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors,canonicalize,cse))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=1},canonicalize,cse))' -verify-diagnostics | FileCheck %s
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_90a},func.func(hidet-select-schedules,hidet-schedule-anchors,canonicalize,cse))' -verify-diagnostics | FileCheck %s --check-prefix=HOPPER
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules{fuse=0},hidet-schedule-anchors{fuse=0}))' | FileCheck %s --check-prefix=OFF
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_90a},func.func(hidet-select-schedules,hidet-schedule-anchors{scatter-max-bytes=0}))' 2>/dev/null | FileCheck %s --check-prefix=NOSCATTER
@@ -175,8 +175,8 @@ func.func @residual_in_place(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 
-// With split-K the slices go to the workspace unchanged; the warp that adds
-// a part's slices in the kernel applies the epilogue to each sum, 4
+// With split-K the slices go to the workspace unchanged; with
+// split-k-in-kernel=1 the warp that adds a part's slices in the kernel applies the epilogue to each sum, 4
 // columns at a time (the bias loaded as a vector too).
 // CHECK-LABEL: func.func @split_k(
 // CHECK:         %[[WS:.*]] = memref.alloc() : memref<4x1x64x256xf32>
@@ -245,8 +245,8 @@ func.func @conv_bias_relu(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>,
 // 64] and transposed to heads-first [2, 12, 128, 64]. The view keeps the
 // offset; the transpose is re-indexed through its inverse map, so each
 // result is stored once at its transposed position.
-// On sm_80 the heuristic splits K in 2, so the warps that add the slices
-// store them, 4 columns at a time. The view splits the row into batch and
+// On sm_80 the heuristic splits K in 2, so (split-k-in-kernel=1) the warps
+// that add the slices store them, 4 columns at a time. The view splits the row into batch and
 // sequence and the column into head and head dimension; each group is split
 // on its own, with unsigned division (no linearized offset, no divisions by
 // 768).

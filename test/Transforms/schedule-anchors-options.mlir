@@ -1,8 +1,7 @@
-// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{reduce-block-size=64 split-k-in-kernel=0}))' | FileCheck %s
+// RUN: hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{reduce-block-size=64}))' | FileCheck %s
 // RUN: not hidet-opt %s --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{reduce-block-size=100}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// reduce-block-size sets the threads of the split-K reduction kernel
-// (a second kernel with split-k-in-kernel=0).
+// reduce-block-size sets the threads of the split-K reduction kernel.
 // CHECK-LABEL: func.func @split(
 // CHECK:         gpu.launch
 // CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c64,

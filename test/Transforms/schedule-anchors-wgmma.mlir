@@ -1,5 +1,5 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' -verify-diagnostics | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=0},cse))' -verify-diagnostics | FileCheck %s --check-prefix=SEPARATE
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=1},cse))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' -verify-diagnostics | FileCheck %s --check-prefix=SEPARATE
 // RUN: not hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80},func.func(hidet-select-schedules,hidet-schedule-anchors))' 2>&1 | FileCheck %s --check-prefix=SM80
 
 // The Hopper template on a 256 x 512 x 320 f16 GEMM with 128 x 256 tiles and
@@ -180,7 +180,7 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 // chunks of 64 x (16 + 8) f32, 1 KiB of slack). The 64 x 128
 // accumulators leave the register file as launched.
 //
-// By default the slices are added in the kernel: each warp, after storing
+// With split-k-in-kernel=1 the slices are added in the kernel: each warp, after storing
 // its 16 rows of a tile, fences and counts them in the kernel's 32
 // persistent counters (2 x 8 strips of 16 rows, 2 tile columns); the warp that counts
 // fourth resets its counter and adds the 4 slices of its 16 x 128
@@ -223,8 +223,8 @@ func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c
 // CHECK-NOT:     gpu.launch
 // CHECK:         memref.dealloc %[[W]] : memref<4x1x200x136xf32>
 //
-// With split-k-in-kernel=0, a second kernel adds the slices to C in slice
-// order, a thread per element of C, before freeing the workspace.
+// By default a second kernel adds the slices to C in slice order, a thread
+// per element of C, before freeing the workspace.
 // SEPARATE-LABEL: func.func @split_k(
 // SEPARATE-NOT:     nvvm.setmaxregister
 // SEPARATE-SAME:    %[[C:[^:]*]]: memref<200x136xf16>

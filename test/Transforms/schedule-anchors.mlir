@@ -1,6 +1,6 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=0}))' -verify-diagnostics | FileCheck %s --check-prefix=SEPARATE
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=1}))' -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules,hidet-schedule-anchors{split-k-in-kernel=1}))' -verify-diagnostics | FileCheck %s --check-prefix=HEUR
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=SEPARATE
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{chip=sm_80 num-sms=132},func.func(hidet-select-schedules{tf32=1},hidet-schedule-anchors))' -verify-diagnostics | FileCheck %s --check-prefix=TF32
 
 // The SIMT and mma.sync templates on sm_80 (no wgmma), with the H100's 132
@@ -99,7 +99,7 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<20
 
 // A 16 x 130 output gets the smallest tiles (no shape gives 132 blocks),
 // and its 5 blocks are split 8 ways along K (38 K steps; at least 4 per
-// slice). The slices are added in the kernel: each warp's 8 x 16 of the
+// slice). With split-k-in-kernel=1 the slices are added in the kernel: each warp's 8 x 16 of the
 // 16 x 32 tile is a part (20 counters), which the last of its 8 slices sums,
 // 4 columns at a time where 130 allows 2: vectors of 2.
 // HEUR-LABEL: func.func @small(
@@ -391,7 +391,8 @@ func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: me
 
 // -----
 
-// Split-K: each of the 4 slices writes f32 partials to a workspace. Each
+// Split-K: each of the 4 slices writes f32 partials to a workspace. With
+// split-k-in-kernel=1 (the CHECK lines) each
 // of the 4 warps (16 x 16 of the tile) then counts its part in one of the
 // kernel's 4 persistent counters; the last to count adds the slices, in
 // order, to C's value (no fill: C is read), 4 columns at a time: a lane
@@ -421,7 +422,7 @@ func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: me
 // CHECK:               vector.store %{{.*}}, %[[C]]
 // CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
 // CHECK-NEXT:    memref.dealloc %[[WS]]
-// With split-k-in-kernel=0 a second kernel adds the slices.
+// By default a second kernel adds the slices.
 // SEPARATE-LABEL: func.func @split_k(
 // SEPARATE:         %[[WS:.*]] = memref.alloc() : memref<4x1x16x64xf32>
 // SEPARATE-NOT:     memref.atomic_rmw

@@ -108,7 +108,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("With split-K, the GEMM kernel adds the K slices itself "
                      "instead of a second kernel "
                      "(hidet-schedule-anchors{split-k-in-kernel})"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let kernels use approximate division and math "

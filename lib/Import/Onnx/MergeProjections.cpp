@@ -223,13 +223,13 @@ int hidet::onnx_import::mergeProjections(onnx::ModelProto &model) {
     std::string sum = freshName(used, base + "_sum");
     onnx::NodeProto &mm = nodes.emplace_back();
     mm.set_op_type("MatMul");
-    mm.set_name(freshName(used, base + "_matmul"));
+    // The kernel is named after the first projection's MatMul.
+    mm.set_name(first.name());
     mm.add_input(first.input(0));
     mm.add_input(wName);
     mm.add_output(product);
     onnx::NodeProto &add = nodes.emplace_back();
     add.set_op_type("Add");
-    add.set_name(freshName(used, base + "_add"));
     add.add_input(product);
     add.add_input(bName);
     add.add_output(sum);
