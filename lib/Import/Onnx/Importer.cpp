@@ -200,12 +200,15 @@ Value Importer::materialize(TensorValue &value) {
   RankedTensorType type = tensorType(value);
   const HostTensor &t = *value.constant;
   Attribute attr;
-  if (t.getNumElements() <= kInlineElements || t.isSplat() ||
-      t.getDType() == DType::Bool) {
-    attr = denseAttr(type, t);
-  } else if (!options.externalWeights.empty() && func &&
-             !manifestDTypeName(type.getElementType()).empty()) {
+  bool small = t.getNumElements() <= kInlineElements || t.isSplat();
+  // Boolean tensors (a causal mask) are weights too, a byte per element:
+  // as a module constant, the host would copy them to the GPU on every
+  // call, which a CUDA graph cannot replay.
+  if (!small && !options.externalWeights.empty() && func &&
+      !manifestDTypeName(type.getElementType()).empty()) {
     return value.value = weightArgument(value);
+  } else if (small || t.getDType() == DType::Bool) {
+    attr = denseAttr(type, t);
   } else {
     ArrayRef<char> bytes(t.getData(), t.getNumBytes());
     auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
