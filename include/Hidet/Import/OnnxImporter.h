@@ -59,7 +59,7 @@ struct ImportOptions {
   /// Graph inputs bound to a value at import, by name: the path of an ONNX
   /// TensorProto (.pb) file. They become constants and leave the signature.
   llvm::StringMap<std::string> boundInputs;
-  /// When not empty, weights (constants of more than 16 elements) become
+  /// When not empty, weights (known tensors that are not splats) become
   /// inputs of the function, marked `hidet.weight = "<name>"` after the
   /// graph's inputs, and their values are written to this file
   /// (runtime/include/hidet/Weights.h) once the import succeeds.

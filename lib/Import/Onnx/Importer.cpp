@@ -201,10 +201,11 @@ Value Importer::materialize(TensorValue &value) {
   const HostTensor &t = *value.constant;
   Attribute attr;
   bool small = t.getNumElements() <= kInlineElements || t.isSplat();
-  // Boolean tensors (a causal mask) are weights too, a byte per element:
-  // as a module constant, the host would copy them to the GPU on every
-  // call, which a CUDA graph cannot replay.
-  if (!small && !options.externalWeights.empty() && func &&
+  // With external weights every tensor that is not a splat is one, however
+  // small (a 16-channel bias) and boolean ones too (a causal mask, a byte
+  // per element): as a module constant, the host would copy it to the GPU
+  // on every call, which a CUDA graph cannot replay.
+  if (!t.isSplat() && !options.externalWeights.empty() && func &&
       !manifestDTypeName(type.getElementType()).empty()) {
     return value.value = weightArgument(value);
   } else if (small || t.getDType() == DType::Bool) {
