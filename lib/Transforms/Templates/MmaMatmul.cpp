@@ -222,8 +222,8 @@ void MatmulBuilder::storeResults() {
     emitSplitKFixup(b, loc, output, grid.splits,
                     warpPartCounter(b, loc, grid, *blk, warp, sched.numWarps()),
                     blk->batch, arith::AddIOp::create(b, loc, blk->m0, wm0), WM,
-                    arith::AddIOp::create(b, loc, blk->n0, wn0), WN,
-                    SplitKUnit::Warp, lane, kernel::kWarpSize, blk->flatC);
+                    arith::AddIOp::create(b, loc, blk->n0, wn0), WN, lane,
+                    blk->flatC);
 }
 
 /// The K loop: register double buffering with `stages = 0`, else the

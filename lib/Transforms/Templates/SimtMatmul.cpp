@@ -252,7 +252,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                     warpPartCounter(b, loc, grid, blk, warp, numWarps),
                     blk.batch, affine(b, loc, warpPos.getResult(0), rows, m0),
                     rows, affine(b, loc, warpPos.getResult(1), cols, n0), cols,
-                    SplitKUnit::Warp, lane, kWarpSize, blk.flatC);
+                    lane, blk.flatC);
               }
             });
       },

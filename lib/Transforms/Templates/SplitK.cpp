@@ -132,45 +132,22 @@ int64_t hidet::templates::splitKCounters(int64_t splits, bool inKernel,
 /// Pieces of a part whose loads a lane issues before it stores any.
 constexpr int64_t kSplitKFixupGroup = 8;
 
-/// Every thread of the unit: `pred` of its thread 0, as an i1.
-static Value fromThread0(OpBuilder &b, Location loc, SplitKUnit unit,
-                         Value pred) {
-  Value asInt = arith::ExtUIOp::create(b, loc, b.getI32Type(), pred);
-  if (unit == SplitKUnit::Warp)
-    return arith::TruncIOp::create(b, loc, b.getI1Type(),
-                                   gpu::ShuffleOp::create(b, loc, asInt, 0,
-                                                          kernel::kWarpSize,
-                                                          gpu::ShuffleMode::IDX)
-                                       .getShuffleResult());
-  // bar.red.or: the others contribute 0.
-  Value any =
-      NVVM::BarrierOp::create(b, loc, b.getI32Type(), Value(), Value(),
-                              NVVM::BarrierReductionAttr::get(
-                                  b.getContext(), NVVM::BarrierReduction::OR),
-                              asInt)
-          .getRes();
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, any,
-                               arith::ConstantIntOp::create(b, loc, 0, 32));
-}
-
 void hidet::templates::emitSplitKFixup(OpBuilder &b, Location loc,
                                        const GemmOutput &output, int64_t splits,
                                        Value counter, Value batch, Value row0,
                                        int64_t rows, Value col0, int64_t cols,
-                                       SplitKUnit unit, Value thread,
-                                       int64_t threads, Value flatC) {
+                                       Value lane, Value flatC) {
   const GemmProblem &p = *output.problem;
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   auto gpuScope = NVVM::MemScopeKindAttr::get(ctx, NVVM::MemScopeKind::GPU);
-  // The unit's slice is in the workspace for all to see; then its thread 0
+  int64_t threads = kernel::kWarpSize;
+  Value thread = lane;
+  // The warp's slice is in the workspace for all to see; then its lane 0
   // counts it.
   NVVM::MembarOp::create(b, loc, gpuScope);
-  if (unit == SplitKUnit::Warp)
-    NVVM::SyncWarpOp::create(b, loc,
-                             arith::ConstantIntOp::create(b, loc, -1, 32));
-  else
-    gpu::BarrierOp::create(b, loc);
+  NVVM::SyncWarpOp::create(b, loc,
+                           arith::ConstantIntOp::create(b, loc, -1, 32));
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
                                        cst(b, loc, 0));
   auto count = scf::IfOp::create(b, loc, TypeRange{b.getI1Type()}, leader,
@@ -199,7 +176,13 @@ void hidet::templates::emitSplitKFixup(OpBuilder &b, Location loc,
     scf::YieldOp::create(
         b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 1)});
   }
-  Value last = fromThread0(b, loc, unit, count.getResult(0));
+  // Every lane learns what lane 0 found.
+  Value last = arith::TruncIOp::create(
+      b, loc, b.getI1Type(),
+      gpu::ShuffleOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, i32, count.getResult(0)), 0,
+          kernel::kWarpSize, gpu::ShuffleMode::IDX)
+          .getShuffleResult());
   auto fixup = scf::IfOp::create(b, loc, last, /*withElse=*/false);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&fixup.getThenRegion().front());

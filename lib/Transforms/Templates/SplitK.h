@@ -67,23 +67,18 @@ struct GemmOutput {
 /// needs (`count`); 0 otherwise (a second kernel adds the slices).
 int64_t splitKCounters(int64_t splits, bool inKernel, int64_t count);
 
-/// How the units of threads that store the parts of a tile synchronize:
-/// a warp (32 threads), or all the threads of the block.
-enum class SplitKUnit { Warp, Block };
-
-/// In a kernel with part counters, after a unit of `threads` threads
-/// (`thread` the caller's index in it) stored rows [row0, row0 + rows) and
-/// columns [col0, col0 + cols) of batch `batch` for its K slice into the
-/// workspace: counts the unit in counter `counter`; the unit that counts
-/// last adds the `splits` slices of those elements in order to C's start
-/// and stores them to C (through the problem's epilogue). Every thread of
-/// the unit calls this. `flatC` is C flattened.
+/// In a kernel with part counters, after a warp (`lane` the caller's lane)
+/// stored rows [row0, row0 + rows) and columns [col0, col0 + cols) of batch
+/// `batch` for its K slice into the workspace: counts the warp in counter
+/// `counter`; the warp that counts last adds the `splits` slices of those
+/// elements in order to C's start and stores them to C (through the
+/// problem's epilogue). Every lane of the warp calls this. `flatC` is C
+/// flattened.
 void emitSplitKFixup(mlir::OpBuilder &b, mlir::Location loc,
                      const GemmOutput &output, int64_t splits,
                      mlir::Value counter, mlir::Value batch, mlir::Value row0,
                      int64_t rows, mlir::Value col0, int64_t cols,
-                     SplitKUnit unit, mlir::Value thread, int64_t threads,
-                     mlir::Value flatC);
+                     mlir::Value lane, mlir::Value flatC);
 
 /// For templates whose warps each store a rectangle of their block's tile:
 /// the counter of warp `warp` (of `warps` per block) of block `blk`, one

@@ -300,7 +300,6 @@ void hidet::templates::wgmma::buildEpilogue(OpBuilder &b, Location loc,
         affine(b, loc, strip, k.grid.tilesN,
                arith::DivUIOp::create(b, loc, blk.n0, cst(b, loc, k.BN)));
     emitSplitKFixup(b, loc, output, k.grid.splits, counter, blk.batch, rowStart,
-                    warpRows, blk.n0, k.BN, SplitKUnit::Warp, lane,
-                    kernel::kWarpSize, blk.flatC);
+                    warpRows, blk.n0, k.BN, lane, blk.flatC);
   }
 }
