@@ -108,7 +108,6 @@ int hidet::onnx_import::mergeProjections(onnx::ModelProto &model) {
   // Every name in use, and how many nodes read each value.
   llvm::StringSet<> used, graphOutputs;
   llvm::StringMap<int> readers;
-  llvm::StringMap<int> producer;
   for (const onnx::ValueInfoProto &v : graph.input())
     used.insert(v.name());
   for (const onnx::ValueInfoProto &v : graph.output()) {
@@ -122,10 +121,8 @@ int hidet::onnx_import::mergeProjections(onnx::ModelProto &model) {
     used.insert(n.name());
     for (const std::string &in : n.input())
       ++readers[in];
-    for (const std::string &out : n.output()) {
+    for (const std::string &out : n.output())
       used.insert(out);
-      producer[out] = i;
-    }
   }
   // The reader of each value read once.
   llvm::StringMap<int> onlyReader;
