@@ -9,11 +9,17 @@
 #                     (default: build/bin)
 #   --space LEVEL     default, small (default) or full
 #   --jobs N          compilations at a time (default: the cores / 2)
-#   --phase P         plan, compile, measure or records only (default: all;
-#                     plan and compile need no GPU, measure needs one)
-#   --run "ARGS"      hidet-run arguments of each measurement: inputs and
-#                     --expected-output with the tolerances that decide
-#                     whether a round passes (default: none, random inputs)
+#   --phase P         plan, compile, measure, check or records only
+#                     (default: all; plan and compile need no GPU, measure
+#                     and check need one)
+#   --run "ARGS"      hidet-run arguments of each measurement and check:
+#                     the inputs (default: none, random inputs); with
+#                     --expected-output and tolerances, every round is
+#                     checked as it is measured
+#   --check "ARGS"    hidet-run arguments that check a round's outputs
+#                     (--expected-output, tolerances): only the rounds whose
+#                     candidates would win are checked, after all rounds are
+#                     measured, until every winner has passed
 #   --profile N       profiled runs per round (default 10)
 #   --pick "ARGS"     hidet-tune records options that decide when a candidate
 #                     replaces the default (--min-gain, --significance)
@@ -26,18 +32,19 @@
 # a line each in a log or a pipe.
 #
 # DIR gets plan/ (plan.json, round-<i>.json), round-<i>.so, its profile
-# round-<i>.profile.json, records.json, summary.json (hidet-tune --json) and
-# log/. Arguments after -- go to
+# round-<i>.profile.json, the checks round-<i>.check.json, records.json,
+# summary.json (hidet-tune --json) and log/. Arguments after -- go to
 # every hidet-compile, with %ROUND% replaced by the round (the plan's
 # compilation: "plan"), so that parallel compilations write their own
 # files (e.g. --precision=f16 --external-weights=DIR/w-%ROUND%).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
-usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--profile N] [--pick ARGS] [--cache FILE] [-- compile args]"
+usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--check ARGS] [--profile N] [--pick ARGS] [--cache FILE] [-- compile args]"
 model="${1:?$usage}"
 dir="${2:?$usage}"
 shift 2
-tools="$src/build/bin" space=small phase=all run="" profile=10 cache="" pick=""
+tools="$src/build/bin" space=small phase=all run="" check="" profile=10 cache=""
+pick=""
 jobs=$(( ($(nproc) + 1) / 2 ))
 compile_args=()
 while [ $# -gt 0 ]; do
@@ -47,6 +54,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --phase) phase="$2"; shift 2 ;;
     --run) run="$2"; shift 2 ;;
+    --check) check="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
     --pick) pick="$2"; shift 2 ;;
     --cache) cache="$2"; shift 2 ;;
@@ -139,13 +147,43 @@ if [ "$phase" = all ] || [ "$phase" = measure ]; then
   end_progress
   echo "measure: $(elapsed "$t") s"
 fi
+# The rounds whose candidates would win are checked (hidet-tune to-check),
+# those that fail drop out, and the next winners are checked, until every
+# winner has passed: the other rounds' outputs are never read back.
+shopt -s nullglob
+if { [ "$phase" = all ] || [ "$phase" = check ]; } && [ -n "$check" ]; then
+  t=$(now) checked=0
+  while :; do
+    # shellcheck disable=SC2086 # the pick options are words
+    pending=$("$tools/hidet-tune" to-check --plan="$dir/plan/plan.json" $pick \
+      "$dir"/round-*.profile.json "$dir"/round-*.check.json \
+      2> "$dir/log/to-check.log") || {
+      echo "check: hidet-tune to-check failed (log/to-check.log)" >&2
+      exit 1
+    }
+    [ -n "$pending" ] || break
+    for r in $pending; do
+      checked=$((checked + 1))
+      say "check round $r"
+      # shellcheck disable=SC2086
+      "$tools/hidet-run" "$dir/round-$r.so" $run $check --reps 0 \
+        --json "$dir/round-$r.check.json" > "$dir/log/check-$r.log" 2>&1 ||
+        say "round $r: did not pass its check (log/check-$r.log)"
+      # A run that wrote no report failed: so recorded, it is not listed
+      # again.
+      [ -f "$dir/round-$r.check.json" ] ||
+        echo '{"status": "error"}' > "$dir/round-$r.check.json"
+    done
+  done
+  echo "check: $checked rounds ($(elapsed "$t") s)"
+fi
 if [ "$phase" = all ] || [ "$phase" = records ]; then
-  shopt -s nullglob
   merge=()
   if [ -n "$cache" ]; then merge=(--merge="$cache"); fi
   # shellcheck disable=SC2086 # the pick options are words
   "$tools/hidet-tune" records --plan="$dir/plan/plan.json" "${merge[@]}" $pick \
-    "$dir"/round-*.profile.json -o "$dir/records.json" \
+    "$dir"/round-*.profile.json "$dir"/round-*.check.json \
+    -o "$dir/records.json" \
     --json="$dir/summary.json"
   if [ -n "$cache" ]; then cp "$dir/records.json" "$cache"; fi
 fi

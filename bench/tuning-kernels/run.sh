@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tuned against default schedules, kernel by kernel: each GEMM of
 # bench/matmul-mma and each ResNet-50 convolution of bench/conv-mma is tuned
-# by utils/tune-model.sh (plan, rounds compiled in parallel, every round's
-# output checked against a naive GPU kernel with f32 accumulation, records),
+# by utils/tune-model.sh (plan, rounds compiled in parallel and profiled,
+# the winning rounds' outputs checked against a naive GPU kernel with f32
+# accumulation, records),
 # compiled again with its records, and timed against its default library in
 # the same run (hidet-run, median of 30, twice alternately: the second pair
 # counts); cuBLAS and cuDNN are timed again by report.py.
@@ -66,7 +67,7 @@ tune() {
     --pipeline-options="anchors=0 fuse=0" -o "$d/ref.so" || return 0
   step "$name" "$d/tune.log" "$src/utils/tune-model.sh" "$bench/$name.mlir" \
     "$d/tune" --tools "$bin" --space "$space" --jobs "$jobs" \
-    --run "${check[*]}" -- --runtime-dir="$lib" || return 0
+    --check "${check[*]}" -- --runtime-dir="$lib" || return 0
   step "$name" "$d/tuned-compile.log" "$bin/hidet-compile" \
     "$bench/$name.mlir" --runtime-dir="$lib" \
     --tuning-records="$d/tune/records.json" -o "$d/tuned.so" || return 0

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 using namespace llvm;
 using namespace hidet::tuning;
@@ -41,9 +42,12 @@ struct Measured {
   }
 };
 
-/// The kernel times (summed per name) of a passing hidet-run report, or
-/// the reason it cannot be used.
-std::string kernelTimes(StringRef text, StringMap<Measured> &times) {
+/// The kernel times (summed per name) of a hidet-run report that passed or
+/// was not verified (`verified` says which), or the reason it cannot be
+/// used.
+std::string kernelTimes(StringRef text, StringMap<Measured> &times,
+                        bool &verified) {
+  verified = true;
   Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return "not JSON: " + toString(parsed.takeError());
@@ -58,7 +62,9 @@ std::string kernelTimes(StringRef text, StringMap<Measured> &times) {
     if (!func)
       return "a function is not an object";
     std::optional<StringRef> status = func->getString("status");
-    if (!status || *status != "pass")
+    if (status == "unverified")
+      verified = false;
+    else if (status != "pass")
       return "function '" +
              func->getString("name").value_or("?").str() + "' did not pass";
     const json::Object *profile = func->getObject("profile");
@@ -88,6 +94,66 @@ std::string kernelTimes(StringRef text, StringMap<Measured> &times) {
     }
   }
   return profiled ? "" : "no profile (hidet-run --profile N)";
+}
+
+/// Whether the hidet-run report `text` of a round's check passed: empty if
+/// so, otherwise why the round cannot be used.
+std::string checkVerdict(StringRef text) {
+  Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return "its check is not JSON: " + toString(parsed.takeError());
+  const json::Object *report = parsed->getAsObject();
+  std::optional<StringRef> status =
+      report ? report->getString("status") : std::nullopt;
+  if (status == "pass")
+    return "";
+  if (status == "unverified")
+    return "its check verified nothing (no expected outputs)";
+  return "its check did not pass (status '" + status.value_or("?").str() + "')";
+}
+
+/// The choice among the measured rounds of one signature.
+struct Choice {
+  int64_t round = -1;
+  double ms = 0;
+  /// The fastest round, when the margin or the test kept the default.
+  std::optional<int64_t> rejectedRound;
+  double rejectedMs = 0;
+  double pValue = -1;
+};
+
+/// The fastest of `times`' rounds allowed by `allowed`, where it is faster
+/// than the default (round 0) by `options`' margin and test; otherwise
+/// the default (or, without a measured default, the fastest allowed).
+template <typename Allowed>
+Choice choose(const std::map<int64_t, Measured> &times, Allowed allowed,
+              const PickOptions &options) {
+  Choice c;
+  c.ms = std::numeric_limits<double>::infinity();
+  for (const auto &[round, m] : times)
+    if (allowed(round) && m.ms < c.ms) {
+      c.round = round;
+      c.ms = m.ms;
+    }
+  // The default stays unless the fastest is faster by the margin and,
+  // where there are samples, significantly: a pick within the noise of
+  // the measurement would as often be slower.
+  auto base = times.find(0);
+  if (c.round > 0 && base != times.end()) {
+    const Measured &fast = times.at(c.round), &dflt = base->second;
+    bool faster = fast.ms <= dflt.ms * (1 - options.minGain);
+    if (fast.samples.size() >= 2 && dflt.samples.size() >= 2) {
+      c.pValue = rankLessPValue(fast.samples, dflt.samples);
+      faster = faster && c.pValue < options.significance;
+    }
+    if (!faster) {
+      c.rejectedRound = c.round;
+      c.rejectedMs = c.ms;
+      c.round = 0;
+      c.ms = dflt.ms;
+    }
+  }
+  return c;
 }
 } // namespace
 
@@ -127,7 +193,7 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     StringRef planText, const std::map<int64_t, std::string> &rounds,
     StringRef date, StringRef tool, std::vector<std::string> &skipped,
     std::string &error, std::vector<AnchorOutcome> *outcomes,
-    const PickOptions &options) {
+    const PickOptions &options, const std::map<int64_t, std::string> &checks) {
   Expected<json::Value> parsed = json::parse(planText);
   if (!parsed) {
     error = "the plan is not JSON: " + toString(parsed.takeError());
@@ -175,12 +241,23 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
 
   // time[anchor][round]: the anchor's kernels in that round.
   std::vector<std::map<int64_t, Measured>> times(anchors.size());
+  // The rounds whose outputs were checked and passed.
+  std::set<int64_t> verified;
   for (const auto &[round, text] : rounds) {
     StringMap<Measured> kernels;
-    if (std::string why = kernelTimes(text, kernels); !why.empty()) {
+    bool passed = false;
+    std::string why = kernelTimes(text, kernels, passed);
+    if (auto check = checks.find(round);
+        why.empty() && !passed && check != checks.end()) {
+      why = checkVerdict(check->second);
+      passed = why.empty();
+    }
+    if (!why.empty()) {
       skipped.push_back("round " + std::to_string(round) + ": " + why);
       continue;
     }
+    if (passed)
+      verified.insert(round);
     for (auto [i, a] : llvm::enumerate(anchors)) {
       if (round < 0 || round >= static_cast<int64_t>(a.candidates.size()))
         continue;
@@ -208,32 +285,31 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
         outcomes->push_back(std::move(o));
       continue;
     }
-    o.record = records.size();
-    int64_t best = -1;
-    double bestMs = std::numeric_limits<double>::infinity();
-    for (const auto &[round, m] : times[i])
-      if (m.ms < bestMs) {
-        best = round;
-        bestMs = m.ms;
-      }
-    // The default stays unless the fastest is faster by the margin and,
-    // where there are samples, significantly: a pick within the noise of
-    // the measurement would as often be slower.
-    auto base = times[i].find(0);
-    if (best != 0 && base != times[i].end()) {
-      const Measured &fast = times[i][best], &dflt = base->second;
-      bool faster = fast.ms <= dflt.ms * (1 - options.minGain);
-      if (fast.samples.size() >= 2 && dflt.samples.size() >= 2) {
-        o.pValue = rankLessPValue(fast.samples, dflt.samples);
-        faster = faster && o.pValue < options.significance;
-      }
-      if (!faster) {
-        o.rejectedRound = best;
-        o.rejectedMs = bestMs;
-        best = 0;
-        bestMs = dflt.ms;
-      }
+    // The default needs no check: it is what a compilation without
+    // records builds.
+    auto isVerified = [&](int64_t round) {
+      return round == 0 || verified.count(round);
+    };
+    Choice c = choose(
+        times[i], [](int64_t) { return true; }, options);
+    if (!isVerified(c.round)) {
+      o.uncheckedRound = c.round;
+      if (!options.acceptUnverified)
+        c = choose(times[i], isVerified, options);
     }
+    // Only unverified rounds measured it (and not the default's).
+    if (c.round < 0) {
+      if (outcomes)
+        outcomes->push_back(std::move(o));
+      continue;
+    }
+    o.record = records.size();
+    int64_t best = c.round;
+    double bestMs = c.ms;
+    o.rejectedRound = c.rejectedRound;
+    o.rejectedMs = c.rejectedMs;
+    o.pValue = c.pValue;
+    auto base = times[i].find(0);
     if (outcomes)
       outcomes->push_back(std::move(o));
     TuningRecord r;

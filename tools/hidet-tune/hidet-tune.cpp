@@ -9,7 +9,16 @@
 // --profile N --json), and writes the records of the fastest candidates.
 //
 //   hidet-tune records --plan=DIR/plan.json DIR/round-*.profile.json \
-//       [--merge=cache.json] -o records.json
+//       [DIR/round-*.check.json] [--merge=cache.json] -o records.json
+//   hidet-tune to-check --plan=DIR/plan.json DIR/round-*.profile.json \
+//       [DIR/round-*.check.json]
+//
+// A round is checked in its profiled run (hidet-run with expected outputs)
+// or afterwards, in a run of its own whose report is round-N.check.json:
+// then the profiles are unverified, `to-check` prints the rounds whose
+// candidates would win if they passed (one per line), those are checked,
+// and `to-check` is asked again until it prints nothing. `records` takes a
+// winner only from a round whose outputs passed (the default's excepted).
 //
 // With --merge, the records of earlier runs (a cache of tuned signatures)
 // are kept beside the new ones, a new one replacing an old one of its
@@ -45,22 +54,25 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <ctime>
+#include <set>
 
 using namespace llvm;
 using namespace hidet::tuning;
 
 static cl::OptionCategory category("hidet-tune options");
 static cl::opt<std::string> command(cl::Positional, cl::Required,
-                                    cl::desc("<command: records>"),
+                                    cl::desc("<command: records, to-check>"),
                                     cl::cat(category));
-static cl::list<std::string> profiles(cl::Positional, cl::ZeroOrMore,
-                                      cl::desc("<round-N profile.json>..."),
-                                      cl::cat(category));
+static cl::list<std::string>
+    profiles(cl::Positional, cl::ZeroOrMore,
+             cl::desc("<round-N.profile.json | round-N.check.json>..."),
+             cl::cat(category));
 static cl::opt<std::string> planFile("plan", cl::Required,
                                      cl::desc("The plan (plan.json)"),
                                      cl::value_desc("file"), cl::cat(category));
-static cl::opt<std::string> outputFile("o", cl::Required,
-                                       cl::desc("The records file to write"),
+static cl::opt<std::string> outputFile("o",
+                                       cl::desc("The records file to write "
+                                                "(records; required)"),
                                        cl::value_desc("file"),
                                        cl::cat(category));
 static cl::opt<std::string>
@@ -127,6 +139,8 @@ summaryJson(const std::vector<AnchorOutcome> &outcomes,
                    {"timed", o.timed}};
     if (o.pValue >= 0)
       a["p_value"] = o.pValue;
+    if (o.uncheckedRound)
+      a["unchecked_round"] = *o.uncheckedRound;
     if (o.rejectedRound) {
       a["rejected_round"] = *o.rejectedRound;
       a["rejected_time_ms"] = o.rejectedMs;
@@ -167,8 +181,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Hidet-MLIR tuner: records from measured "
                               "rounds (docs/Tuning.md)\n");
-  if (command != "records")
-    return fail("unknown command '" + command + "' (records)");
+  bool listChecks = command == "to-check";
+  if (command != "records" && !listChecks)
+    return fail("unknown command '" + command + "' (records, to-check)");
+  if (!listChecks && outputFile.empty())
+    return fail("records: no output file (-o)");
   if (!(minGain >= 0 && minGain < 1))
     return fail("--min-gain must be in [0, 1), got " +
                 formatv("{0}", minGain.getValue()));
@@ -178,31 +195,48 @@ int main(int argc, char **argv) {
   auto plan = MemoryBuffer::getFile(planFile, /*IsText=*/true);
   if (!plan)
     return fail("cannot read '" + planFile + "': " + plan.getError().message());
-  std::map<int64_t, std::string> rounds;
-  Regex roundName("round-([0-9]+)");
-  for (const std::string &profile : profiles) {
-    SmallVector<StringRef, 2> match;
-    if (!roundName.match(sys::path::filename(profile), &match))
-      return fail("'" + profile + "' does not name its round (round-N...)");
+  std::map<int64_t, std::string> rounds, checks;
+  Regex roundName("round-([0-9]+)(\\.check)?");
+  for (const std::string &file : profiles) {
+    SmallVector<StringRef, 3> match;
+    if (!roundName.match(sys::path::filename(file), &match))
+      return fail("'" + file + "' does not name its round (round-N...)");
     int64_t round = std::stoll(match[1].str());
-    auto text = MemoryBuffer::getFile(profile, /*IsText=*/true);
+    bool isCheck = !match[2].empty();
+    auto text = MemoryBuffer::getFile(file, /*IsText=*/true);
     if (!text)
-      return fail("cannot read '" + profile + "': " +
-                  text.getError().message());
-    if (!rounds.emplace(round, (*text)->getBuffer().str()).second)
-      return fail("two profiles of round " + std::to_string(round));
+      return fail("cannot read '" + file + "': " + text.getError().message());
+    if (!(isCheck ? checks : rounds)
+             .emplace(round, (*text)->getBuffer().str())
+             .second)
+      return fail(Twine("two ") + (isCheck ? "checks" : "profiles") +
+                  " of round " + std::to_string(round));
   }
   std::vector<std::string> skipped;
   std::string error;
   std::vector<AnchorOutcome> outcomes;
-  auto records = pickRecords((*plan)->getBuffer(), rounds,
-                             date.empty() ? today() : date, kTunerVersion,
-                             skipped, error, &outcomes,
-                             PickOptions{minGain, significance});
+  PickOptions options{minGain, significance, /*acceptUnverified=*/listChecks};
+  auto records =
+      pickRecords((*plan)->getBuffer(), rounds, date.empty() ? today() : date,
+                  kTunerVersion, skipped, error, &outcomes, options, checks);
   if (!records)
     return fail("'" + planFile + "': " + error);
   for (const std::string &why : skipped)
     errs() << "hidet-tune: skipped " << why << "\n";
+  if (listChecks) {
+    std::set<int64_t> toCheck;
+    for (const AnchorOutcome &o : outcomes)
+      if (o.uncheckedRound)
+        toCheck.insert(*o.uncheckedRound);
+    for (int64_t round : toCheck)
+      outs() << round << "\n";
+    return 0;
+  }
+  for (auto [i, o] : llvm::enumerate(outcomes))
+    if (o.uncheckedRound)
+      errs() << "hidet-tune: anchor " << i << ": round " << *o.uncheckedRound
+             << " was the fastest, but its outputs were not checked: not "
+                "recorded (hidet-tune to-check lists the rounds to check)\n";
   std::vector<TuningRecord> written = *records;
   if (!mergeFile.empty() && sys::fs::exists(mergeFile)) {
     auto old = MemoryBuffer::getFile(mergeFile, /*IsText=*/true);

@@ -198,6 +198,89 @@ TEST(PickRecords, TheDefaultStaysUnlessClearlySlower) {
   EXPECT_EQ((*records)[0].schedule, "#a0");
 }
 
+TEST(PickRecords, AWinnerNeedsItsOutputsChecked) {
+  // Profiles without a check: a is fastest in round 2, then round 1.
+  std::map<int64_t, std::string> rounds = {
+      {0, report({{"wgmma_q", 0.010}, {"wgmma_k", 0.010}, {"mma_ffn", 0.05}},
+                 "unverified")},
+      {1, report({{"wgmma_q", 0.008}, {"wgmma_k", 0.008}}, "unverified")},
+      {2, report({{"wgmma_q", 0.006}, {"wgmma_k", 0.006}}, "unverified")}};
+  std::vector<std::string> skipped;
+  std::string error;
+  std::vector<AnchorOutcome> outcomes;
+  PickOptions listing;
+  listing.acceptUnverified = true;
+  // Listing: round 2 would win and is to be checked; b's default needs no
+  // check.
+  auto records =
+      pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes, listing);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_TRUE(skipped.empty());
+  ASSERT_TRUE(outcomes[0].uncheckedRound.has_value());
+  EXPECT_EQ(*outcomes[0].uncheckedRound, 2);
+  EXPECT_EQ((*records)[0].schedule, "#a2");
+  EXPECT_FALSE(outcomes[1].uncheckedRound.has_value());
+
+  // Recording without checks: the unchecked winner is passed over, the
+  // default (which needs none) kept, and the round still named.
+  outcomes.clear();
+  records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a0");
+  EXPECT_EQ(*outcomes[0].uncheckedRound, 2);
+
+  // Round 2's check fails: it is skipped, and round 1 is the one to check.
+  std::map<int64_t, std::string> checks = {
+      {2, R"({"status": "fail", "exit_code": 1})"}};
+  outcomes.clear();
+  records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes,
+                        listing, checks);
+  ASSERT_TRUE(records.has_value()) << error;
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0], "round 2: its check did not pass (status 'fail')");
+  EXPECT_EQ(outcomes[0].timed, 2);
+  EXPECT_EQ(*outcomes[0].uncheckedRound, 1);
+
+  // Round 1 passes its check: recorded, nothing left to check.
+  checks[1] = R"({"status": "pass", "exit_code": 0})";
+  for (const PickOptions &options : {listing, PickOptions{}}) {
+    outcomes.clear();
+    skipped.clear();
+    records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes,
+                          options, checks);
+    ASSERT_TRUE(records.has_value()) << error;
+    EXPECT_EQ((*records)[0].schedule, "#a1");
+    EXPECT_DOUBLE_EQ((*records)[0].timeMs, 0.016);
+    EXPECT_FALSE(outcomes[0].uncheckedRound.has_value());
+  }
+
+  // A check that verified nothing is no check.
+  checks[1] = R"({"status": "unverified", "exit_code": 0})";
+  skipped.clear();
+  records =
+      pickRecords(kPlan, rounds, "", "", skipped, error, nullptr, {}, checks);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a0");
+  EXPECT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0],
+            "round 1: its check verified nothing (no expected outputs)");
+}
+
+TEST(PickRecords, WithoutTheDefaultsRoundOnlyCheckedRoundsCount) {
+  // Round 0 was not measured; round 1 is unverified: no record for a.
+  std::map<int64_t, std::string> rounds = {
+      {1, report({{"wgmma_q", 0.008}, {"wgmma_k", 0.008}}, "unverified")}};
+  std::vector<std::string> skipped;
+  std::string error;
+  std::vector<AnchorOutcome> outcomes;
+  auto records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_TRUE(records->empty());
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_FALSE(outcomes[0].record.has_value());
+  EXPECT_EQ(*outcomes[0].uncheckedRound, 1);
+}
+
 TEST(PickRecords, APlanOfAnotherKindIsAnError) {
   std::vector<std::string> skipped;
   std::string error;

@@ -11,6 +11,12 @@
 // faster than the default by a margin and by a one-sided rank test of the
 // profiled runs; otherwise the default.
 //
+// A round's outputs are checked either in its profiled run (the profile's
+// status is "pass") or, so that only the rounds that matter pay for a
+// check, in a run of their own after the profiles (the check's report):
+// the profiles are taken unverified, the rounds whose candidates would win
+// are listed (PickOptions::acceptUnverified), checked, and picked again.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef HIDET_TUNING_PICK_H
@@ -31,8 +37,13 @@ struct AnchorOutcome {
   std::vector<std::string> kernels;
   /// Its candidates in the plan: one compiled per round, the default first.
   int64_t candidates = 0;
-  /// The rounds that measured it and passed their checks.
+  /// The rounds that measured it and did not fail their checks.
   int64_t timed = 0;
+  /// The round of the fastest candidate (faster than the default by the
+  /// margin and the test) when its outputs were not verified: the round to
+  /// check. Without PickOptions::acceptUnverified it is not recorded, and
+  /// the record is the fastest of the verified rounds.
+  std::optional<int64_t> uncheckedRound;
   /// Its record among those returned, when a round measured it.
   std::optional<size_t> record;
   /// The round of its fastest candidate, when that was not the default's
@@ -51,6 +62,11 @@ struct AnchorOutcome {
 struct PickOptions {
   double minGain = 0.01;
   double significance = 0.05;
+  /// Whether a round whose outputs were not verified (neither its profiled
+  /// run nor a check of its own passed) may give a record: to list the
+  /// rounds to check. The default (the default schedule's round) needs no
+  /// check in either case.
+  bool acceptUnverified = false;
 };
 
 /// The p-value of a one-sided Mann-Whitney U test that `candidate`'s runs
@@ -62,7 +78,9 @@ double rankLessPValue(llvm::ArrayRef<double> candidate,
                       llvm::ArrayRef<double> reference);
 
 /// Picks the records of `plan` (plan.json's text) from the profiles of its
-/// rounds (round index -> hidet-run's JSON text). A round whose run did not
+/// rounds (round index -> hidet-run's JSON text) and the checks of rounds
+/// whose profiles are unverified (round index -> the JSON of a hidet-run
+/// that checked its outputs). A round whose profiled run or check did not
 /// pass, or whose profile is missing or malformed, is skipped and described
 /// in `skipped`; a signature measured in no round gets no record. Fails
 /// (with `error`) when the plan is not a plan. Records get `date` and
@@ -74,7 +92,8 @@ pickRecords(llvm::StringRef plan, const std::map<int64_t, std::string> &rounds,
             llvm::StringRef date, llvm::StringRef tool,
             std::vector<std::string> &skipped, std::string &error,
             std::vector<AnchorOutcome> *outcomes = nullptr,
-            const PickOptions &options = {});
+            const PickOptions &options = {},
+            const std::map<int64_t, std::string> &checks = {});
 
 } // namespace tuning
 } // namespace hidet

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Tuning whole models against their default schedules: each model of
+# utils/models/generate.py (random weights, seed 0) is tuned by
+# utils/tune-model.sh (plan, rounds compiled in parallel, every round
+# profiled on the test inputs, the winning rounds checked against PyTorch's
+# float32 output, records), compiled again with its records, and timed
+# against its default library in the same run: whole forwards as CUDA graph
+# replays (hidet-run --cuda-graph, median of 200), twice alternately, the
+# second pair counting, both checked against the same outputs.
+#
+#   bench/tuning-models/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
+#       [--space L] [--models bert,gpt2,resnet50] [--batch 32]
+#       [--precision f16] [--no-report]
+#
+# Runs on the GPU machine (PyTorch, torchvision and onnx for the models).
+# T holds bin/{hidet-compile,hidet-run,hidet-tune} and lib/
+# (utils/static-tools.sh; default: build). A model whose DIR/NAME is
+# complete is not tuned again, so that a run cut short resumes. Writes
+# OUT/tuning.{json,md} of the models complete in DIR (report.py).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+src="$(cd "$here/../.." && pwd)"
+usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--no-report]"
+dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
+shift 4
+tools="$src/build" jobs=$(nproc) space=small models=bert,gpt2,resnet50
+batch=32 precision=f16 report=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tools) tools="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --space) space="$2"; shift 2 ;;
+    --models) models="$2"; shift 2 ;;
+    --batch) batch="$2"; shift 2 ;;
+    --precision) precision="$2"; shift 2 ;;
+    --no-report) report=0; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+bin="$tools/bin" lib="$tools/lib"
+# The checks of bench/models/run.sh against PyTorch's float32 CPU output.
+case "$precision" in
+  f16) tolerances="--rtol 5e-2 --atol 0.25" compile_precision=(--precision=f16) ;;
+  f32) tolerances="--rtol 1e-3 --atol 1e-4" compile_precision=() ;;
+  *) echo "run.sh: --precision f16 or f32" >&2; exit 2 ;;
+esac
+
+# step NAME LOG COMMAND...: runs COMMAND with its output in LOG; on failure
+# says which step of NAME failed, with the end of LOG.
+step() {
+  local name="$1" log="$2"
+  shift 2
+  if ! "$@" > "$log" 2>&1; then
+    echo "$name: failed: $* (end of $log:)"
+    tail -5 "$log" | sed 's/^/  /'
+    return 1
+  fi
+}
+
+# tune MODEL: DIR/NAME/{gen/,tune/,tuned.so,default.json,tuned.json}, then
+# DIR/NAME/done; a model whose step fails is left without done, and the
+# others go on.
+tune() {
+  local model="$1" name="$1-b$batch-$precision" d="$dir/$1-b$batch-$precision"
+  local start
+  start=$(date +%s)
+  [ -f "$d/done" ] && return
+  rm -rf "$d/tune" "$d/done" && mkdir -p "$d"
+  if [ ! -f "$d/gen/$model.onnx" ]; then
+    step "$name" "$d/generate.log" python3 "$src/utils/models/generate.py" \
+      --out "$d/gen" --models "$model" --batch "$batch" --seed 0 \
+      --reference || return 0
+  fi
+  local data="$d/gen/$model/test_data_set_0" inputs="" expected="" f
+  for f in "$data"/input_*.pb; do inputs="$inputs --input=@$f"; done
+  for f in "$data"/output_*.pb; do expected="$expected --expected-output=@$f"; done
+  # Every round's weights are the plan's: the schedules do not change them.
+  local run="--weights=@$d/w-plan$inputs"
+  step "$name" "$d/tune.log" "$src/utils/tune-model.sh" "$d/gen/$model.onnx" \
+    "$d/tune" --tools "$bin" --space "$space" --jobs "$jobs" --run "$run" \
+    --check "$expected $tolerances" -- "${compile_precision[@]}" \
+    --external-weights="$d/w-%ROUND%" --runtime-dir="$lib" || return 0
+  rm -f "$d"/w-[0-9]*
+  step "$name" "$d/tuned-compile.log" "$bin/hidet-compile" \
+    "$d/gen/$model.onnx" "${compile_precision[@]}" \
+    --external-weights="$d/w-tuned" --tuning-records="$d/tune/records.json" \
+    --runtime-dir="$lib" -o "$d/tuned.so" || return 0
+  local pass v so weights
+  for pass in 1 2; do
+    for v in default tuned; do
+      so="$d/tuned.so" weights="$d/w-tuned"
+      [ "$v" = default ] && so="$d/tune/default.so" weights="$d/w-plan"
+      # shellcheck disable=SC2086 # the inputs and checks are words
+      step "$name" "$d/$v.log" "$bin/hidet-run" "$so" --weights="@$weights" \
+        $inputs $expected $tolerances --cuda-graph --warmup 20 --reps 200 \
+        --json "$d/$v.json" || return 0
+    done
+  done
+  touch "$d/done"
+  echo "$name: $(sed -n 's/^plan: \([0-9]*\) rounds.*/\1 rounds/p' "$d/tune.log"), $(( $(date +%s) - start )) s"
+}
+
+IFS=, read -r -a model_list <<< "$models"
+for model in "${model_list[@]}"; do
+  tune "$model"
+done
+if [ "$report" = 1 ]; then
+  python3 "$here/report.py" "$dir" "$out" "$commit" "$date"
+fi
