@@ -108,7 +108,7 @@ def hidet_record(res, cfg):
            "timing": None, "max_abs": None, "mismatches": None, "rel_l2": None,
            "max_abs_rel": None, "rtol": None, "atol": None, "compile_status": None,
            "compile_s": None, "kernels": None, "memory": None, "device": None, "error": None,
-           "profile": None, "commit": None}
+           "profile": None, "commit": None, "tuning_records": None}
     if compile_line:
         rec["compile_status"] = compile_line[0]
         try:
@@ -147,6 +147,11 @@ def hidet_record(res, cfg):
             "no hidet-run result (the run stopped before: run.sh --deadline)"
         return rec
     rec["device"] = report.get("device")
+    try:
+        with open(base + ".records") as f:
+            rec["tuning_records"] = f.read().strip() or None
+    except OSError:
+        pass
     try:
         with open(base + ".commit") as f:
             rec["commit"] = f.read().strip() or None
@@ -319,7 +324,7 @@ def hidet_cell(h):
     if h is None:
         return "not run"
     if h["status"] == "pass":
-        return fmt(h["median_ms"])
+        return fmt(h["median_ms"]) + (" (tuned)" if h.get("tuning_records") else "")
     if h["median_ms"] is not None:
         return "%s (%s)" % (fmt(h["median_ms"]), h["status"])
     return h["status"]
@@ -403,6 +408,13 @@ def write_md(path, doc, rows):
         w("PyTorch measured: " + "; ".join(
             "%s %s to %s" % (v, min(spans[v]), max(spans[v]))
             for v in VARIANTS if v in spans) + " (hidet in the same calls as eager and compile).")
+        w("")
+    tuned = sorted({"%s (%s b%d %s)" % (r["hidet"]["tuning_records"], r["model"], r["batch"],
+                                        r["precision"])
+                    for r in rows if r["hidet"] and r["hidet"].get("tuning_records")})
+    if tuned:
+        w("hidet rows marked tuned were compiled with the tuning records of `bench/tuning-models` "
+          "(`--tuning-records`, `bench/results/tuning.md`): " + ", ".join(tuned) + ".")
         w("")
     w("Speed-up: the best PyTorch variant's time over hidet's (above 1: hidet is faster); "
       "only for a hidet result that passed its check, and only over PyTorch variants that "

@@ -42,6 +42,10 @@
 #   --deadline S [540] seconds after the start: stop what still runs, record
 #                     it as not run and write the report (0: no deadline)
 #   --keep-logs D     copy the raw results and logs to D at the end
+#   --tuning-records D  compile each configuration with the tuning records
+#                     D/<model>-b<batch>-<precision>.json where there is one
+#                     (bench/tuning-models names them so); the report marks
+#                     those rows tuned
 #
 # Time: the default set with --torch eager,compile is meant to fit the GPU
 # machine's 10-minute limit per command (progress lines carry the elapsed
@@ -99,7 +103,7 @@ usage: bench/models/run.sh prepare DIR [--tools TARBALL]
            [--batches 1,32] [--precisions f16,f32]
            [--torch eager,compile,max-autotune|none] [--jobs 4] [--torch-jobs 3]
            [--no-hidet] [--work W] [--fresh] [--sequential] [--timeout 480]
-           [--deadline 540] [--keep-logs D]
+           [--deadline 540] [--keep-logs D] [--tuning-records D]
 (see the comment at the top of bench/models/run.sh)
 EOF2
   exit 2
@@ -231,6 +235,12 @@ compile_one() { # model batch precision
   cfg="$(cfg_name "$m" "$b" "$p")"
   d="$(model_dir "$m" "$b")"
   [ "$p" = f16 ] && opts=(--precision=f16)
+  local records="$tuning_records/$m-b$b-$p.json"
+  rm -f "$res/$cfg.records"
+  if [ -n "$tuning_records" ] && [ -f "$records" ]; then
+    opts+=(--tuning-records="$records")
+    basename "$records" >"$res/$cfg.records"
+  fi
   log "compile $cfg: start"
   begin="$(date +%s.%N)"
   nice -n 10 timeout -k 10 "$step_timeout" "$tools/bin/hidet-compile" \
@@ -491,7 +501,7 @@ run_bench() {
   shift 4
   local models_opt=bert,gpt2,resnet50 batches_opt=1,32 precisions_opt=f16,f32
   torch_variants=eager,compile,max-autotune jobs=4 torch_jobs=3
-  step_timeout=480 deadline=540 hidet=1
+  step_timeout=480 deadline=540 hidet=1 tuning_records=""
   local fresh=0 sequential=0 keep_logs="" opt val
   work=""
   while [ $# -gt 0 ]; do
@@ -514,6 +524,7 @@ run_bench() {
     --timeout) step_timeout="$val" ;;
     --deadline) deadline="$val" ;;
     --keep-logs) keep_logs="$val" ;;
+    --tuning-records) tuning_records="$(cd "$val" && pwd)" || die "no directory $val" ;;
     --no-hidet) hidet=0 ;;
     --fresh) fresh=1 ;;
     --sequential) sequential=1 ;;
