@@ -134,9 +134,16 @@ with open(os.path.join(out, "tuning.md"), "w") as md:
             md.write("Skipped rounds: " + "; ".join(r["skipped_rounds"]) + "\n\n")
         md.write("| anchor | candidates (timed) | tuned schedule | ms | default ms | speed-up |\n"
                  "|---|---|---|---|---|---|\n")
+        # Signatures whose kernels share their names are timed together (the
+        # same sum in every round): one row for them.
+        groups = {}
         for a in r["anchors"]:
-            kernels = a["kernels"] or ["-"]
+            groups.setdefault(tuple(a["kernels"] or ["-"]), []).append(a)
+        for kernels, same in groups.items():
+            a = same[0]
             more = f" (+{len(kernels) - 1})" if len(kernels) > 1 else ""
+            if len(same) > 1:
+                more += f", {len(same)} signatures timed together"
             md.write(f"| `{kernels[0]}`{more} | {a['candidates']} ({a['timed']}) "
                      f"| `{a['schedule']}` | {fmt(a['time_ms'], '{:.4f}')} "
                      f"| {fmt(a['default_time_ms'], '{:.4f}')} "

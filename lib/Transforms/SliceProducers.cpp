@@ -20,6 +20,8 @@
 
 #include "Hidet/Transforms/Passes.h"
 
+#include "Utils/KernelBuilder.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -150,13 +152,27 @@ struct SliceProducersPass
       });
       IRRewriter rewriter(ctx);
       for (auto &[producer, slices] : work) {
-        for (tensor::ExtractSliceOp slice : slices) {
+        // Each slice's computation gets a name of its own, the producer's
+        // (an ONNX node's) and the slice's index, so that its kernel is
+        // named, profiled and tuned apart from its siblings.
+        // The index is the slice's place in the order of their offsets.
+        StringRef name = hidet::kernel::locationName(producer->getLoc());
+        llvm::sort(slices,
+                   [](tensor::ExtractSliceOp a, tensor::ExtractSliceOp b) {
+                     return a.getStaticOffsets() < b.getStaticOffsets();
+                   });
+        for (auto [index, slice] : llvm::enumerate(slices)) {
           rewriter.setInsertionPoint(slice);
           FailureOr<TilingResult> tiled =
               tensor::replaceExtractSliceWithTiledProducer(
                   rewriter, slice, cast<OpResult>(producer->getResult(0)));
           if (failed(tiled) || tiled->tiledValues.size() != 1)
             continue;
+          if (!name.empty())
+            for (Operation *op : tiled->tiledOps)
+              op->setLoc(
+                  NameLoc::get(StringAttr::get(ctx, name + "_" + Twine(index)),
+                               op->getLoc()));
           rewriter.replaceOp(slice, tiled->tiledValues.front());
           changed = true;
         }

@@ -30,9 +30,7 @@ Value lessThan(OpBuilder &b, Location loc, Value v, int64_t bound) {
                                cst(b, loc, bound));
 }
 
-/// The first name `loc` carries: its own, or one of the locations it fuses
-/// or calls through.
-static StringRef locationName(Location loc) {
+StringRef locationName(Location loc) {
   StringRef found;
   loc->walk([&](Location inner) {
     if (auto named = dyn_cast<NameLoc>(inner)) {

@@ -31,6 +31,10 @@ mlir::Value cst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 mlir::Value lessThan(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                      int64_t bound);
 
+/// The first name `loc` carries (an ONNX node's): its own, or one of the
+/// locations it fuses or calls through; empty if none.
+llvm::StringRef locationName(mlir::Location loc);
+
 /// The name of a kernel of `kind` (the template or rule that builds it, e.g.
 /// "wgmma" or "injective") built at `loc` in the function `parent`:
 /// `<kind>_<name>` where `loc` carries a name (an ONNX node's), else
