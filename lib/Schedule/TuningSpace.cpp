@@ -45,17 +45,43 @@ bool same(const WgmmaMatmulSchedule &a, const WgmmaMatmulSchedule &b) {
          a.pingpong == b.pingpong;
 }
 
+/// The K extent of one step of `s`'s main loop.
+int64_t blockK(const SimtMatmulSchedule &s) { return s.blockK; }
+int64_t blockK(const MmaMatmulSchedule &s) { return s.block[2]; }
+int64_t blockK(const WgmmaMatmulSchedule &) {
+  return WgmmaMatmulSchedule::kBlockK;
+}
+
+/// The fewest K steps a split-K slice of a small-space sibling gets (the
+/// heuristic's own bound).
+constexpr int64_t kMinSiblingStepsPerSlice = 4;
+
+/// Whether `s` is the heuristic's `d` with another split-K factor that
+/// leaves each slice at least kMinSiblingStepsPerSlice K steps of `g`: the
+/// heuristic's cost model picks the split from a fitted rate, and where the
+/// output tiles do not fill the GPU (a 7x7 convolution's 1568 rows) the
+/// best split is the measurement's to find.
+template <typename Schedule>
+bool splitSibling(const Schedule &s, const Schedule &d, const GemmDesc &g) {
+  Schedule resplit = s;
+  resplit.grid.splitK = d.grid.splitK;
+  int64_t steps = (g.k + blockK(s) - 1) / blockK(s);
+  return s.grid.splitK != d.grid.splitK && same(resplit, d) &&
+         steps / s.grid.splitK >= kMinSiblingStepsPerSlice;
+}
+
 /// The heuristic's `d` first, then the space's schedules that the level
 /// keeps.
 template <typename Schedule>
 std::vector<AnySchedule> candidates(const Schedule &d,
                                     const std::vector<Schedule> &space,
-                                    SpaceLevel level) {
+                                    const GemmDesc &g, SpaceLevel level) {
   std::vector<AnySchedule> out = {d};
   if (level == SpaceLevel::Default)
     return out;
   for (const Schedule &s : space)
-    if ((level == SpaceLevel::Full || near(s, d)) && !same(s, d))
+    if ((level == SpaceLevel::Full || near(s, d) || splitSibling(s, d, g)) &&
+        !same(s, d))
       out.push_back(s);
   return out;
 }
@@ -71,13 +97,13 @@ hidet::schedule::tuningCandidates(const GemmDesc &g, TemplateKind kind,
     return {};
   case TemplateKind::Simt:
     return candidates(std::get<SimtMatmulSchedule>(d),
-                      enumerateSimtSpace(target), level);
+                      enumerateSimtSpace(target), g, level);
   case TemplateKind::Mma:
     return candidates(std::get<MmaMatmulSchedule>(d),
-                      enumerateMmaSpace(target, mmaShapeFor(g)), level);
+                      enumerateMmaSpace(target, mmaShapeFor(g)), g, level);
   case TemplateKind::Wgmma:
     return candidates(std::get<WgmmaMatmulSchedule>(d),
-                      enumerateWgmmaSpace(target), level);
+                      enumerateWgmmaSpace(target), g, level);
   }
   return {};
 }

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace hidet::schedule;
 
 namespace {
@@ -56,8 +58,9 @@ TEST(TuningSpace, DefaultLevelIsTheHeuristicAlone) {
 }
 
 /// The small space: the heuristic's schedule first, tens of distinct
-/// schedules that keep its grid and pipeline depth, all valid on the
-/// target, within the full space.
+/// schedules that keep its grid and pipeline depth, and the heuristic's
+/// schedule with other split-K factors; all valid on the target, within the
+/// full space.
 template <typename Schedule>
 void checkSmall(const GemmDesc &g, TemplateKind kind,
                 std::string (*check)(const Schedule &, const TargetLimits *)) {
@@ -78,8 +81,39 @@ void checkSmall(const GemmDesc &g, TemplateKind kind,
   for (const AnySchedule &any : small) {
     const Schedule &s = std::get<Schedule>(any);
     EXPECT_EQ(check(s, &h100), "");
-    EXPECT_TRUE(s.grid == d.grid);
+    EXPECT_EQ(s.grid.swizzle, d.grid.swizzle);
+    if (s.grid.splitK == d.grid.splitK)
+      continue;
+    // A split-K sibling: the heuristic's schedule but for the split.
+    Schedule resplit = s;
+    resplit.grid.splitK = d.grid.splitK;
+    EXPECT_TRUE(resplit == d);
   }
+}
+
+/// Where a few output tiles leave SMs idle (ResNet-50's 3x3 convolution of
+/// 512 channels at 7x7, batch 32: 1568 x 512 x 4608), the small space has
+/// the heuristic's schedule with each other split-K factor whose slices keep
+/// at least 4 K steps (72 steps of 64: up to 16 slices).
+TEST(TuningSpace, SmallSpacesTrySplitKFactors) {
+  TargetLimits h100 = TargetLimits::h100();
+  GemmDesc g = gemm(1, 1568, 512, 4608, ElementKind::F16);
+  std::vector<AnySchedule> small =
+      tuningCandidates(g, TemplateKind::Wgmma, h100, SpaceLevel::Small);
+  const auto &d = std::get<WgmmaMatmulSchedule>(small[0]);
+  std::set<int64_t> splits;
+  for (const AnySchedule &any : small) {
+    const auto &s = std::get<WgmmaMatmulSchedule>(any);
+    if (s.block == d.block && s.persistent == d.persistent &&
+        s.pingpong == d.pingpong && s.stages == d.stages)
+      splits.insert(s.grid.splitK);
+  }
+  EXPECT_EQ(splits, (std::set<int64_t>{1, 2, 4, 8, 16}));
+  // K = 768 is 12 steps of 64: 2 slices keep 6 steps each, 4 would leave 3.
+  GemmDesc shallow = gemm(1, 4096, 768, 768, ElementKind::F16);
+  for (const AnySchedule &any :
+       tuningCandidates(shallow, TemplateKind::Wgmma, h100, SpaceLevel::Small))
+    EXPECT_LE(std::get<WgmmaMatmulSchedule>(any).grid.splitK, 2);
 }
 
 TEST(TuningSpace, SmallHopperSpaces) {

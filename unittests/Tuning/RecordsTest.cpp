@@ -36,7 +36,7 @@ TEST(TuningRecords, PrintThenParseKeepsEveryField) {
   full.defaultSchedule = "#hidet.wgmma_matmul<block = [128, 128]>";
   full.defaultTimeMs = 0.02;
   full.date = "2026-11-26";
-  full.tool = "hidet-tune 1";
+  full.tool = "hidet-tune 2";
   TuningRecord bare = record("sig", "sm_80", "#hidet.mma_matmul<>");
   std::vector<RecordProblem> problems;
   std::vector<TuningRecord> back = parse(printRecords({full, bare}), problems);
@@ -50,7 +50,7 @@ TEST(TuningRecords, PrintThenParseKeepsEveryField) {
   EXPECT_EQ(back[0].defaultSchedule, full.defaultSchedule);
   EXPECT_DOUBLE_EQ(back[0].defaultTimeMs, 0.02);
   EXPECT_EQ(back[0].date, "2026-11-26");
-  EXPECT_EQ(back[0].tool, "hidet-tune 1");
+  EXPECT_EQ(back[0].tool, "hidet-tune 2");
   // Unmeasured times stay unmeasured; optional texts stay empty.
   EXPECT_EQ(back[1].index, 1u);
   EXPECT_LT(back[1].timeMs, 0);

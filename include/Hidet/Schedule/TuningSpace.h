@@ -29,7 +29,8 @@ enum class SpaceLevel {
   /// The schedules that keep the heuristic's grid (tile order, split-K),
   /// pipeline depth (stages, block K) and threads per block, and differ in
   /// the block and warp tiles (and, on Hopper, in persistence and pingpong
-  /// consumers): tens of schedules.
+  /// consumers), and the heuristic's schedule with each other split-K
+  /// factor that leaves every slice at least 4 K steps: tens of schedules.
   Small,
   /// The template's whole space on the target.
   Full,

@@ -13,7 +13,7 @@
 //                 "schedule": "#hidet.wgmma_matmul<...>", "time_ms": 0.012,
 //                 "default_schedule": "#hidet.wgmma_matmul<...>",
 //                 "default_time_ms": 0.015, "date": "2026-11-26",
-//                 "tool": "hidet-tune 1"}]}
+//                 "tool": "hidet-tune 2"}]}
 //
 // hidet-select-schedules{tuning-records=FILE} applies them; a record that
 // is malformed is reported with its index and skipped, never applied.
@@ -36,7 +36,7 @@ namespace tuning {
 
 /// The tool that writes measured records, with the version of its
 /// measurements: a record of another tool or version is measured again.
-constexpr llvm::StringLiteral kTunerVersion = "hidet-tune 1";
+constexpr llvm::StringLiteral kTunerVersion = "hidet-tune 2";
 
 /// The format name and version the file declares.
 constexpr llvm::StringLiteral kRecordsFormat = "hidet-tuning-records";
