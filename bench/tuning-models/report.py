@@ -65,6 +65,8 @@ for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
     row["measure_and_check_s"] = (row["measure_s"] or 0) + (row["check_s"] or 0)
     if cpu_dir and os.path.exists(os.path.join(cpu_dir, name, "tune.log")):
         cpu_log = read(os.path.join(cpu_dir, name, "tune.log"))
+        cpu_rounds = re.search(r"^plan: (\d+) rounds", cpu_log, re.M)
+        row["cpu_rounds"] = int(cpu_rounds.group(1)) if cpu_rounds else None
         row["cpu_plan_s"] = phase(cpu_log, "plan")
         row["cpu_compile_s"] = phase(cpu_log, "compile")
         jobs = re.search(r"^compile: .* with (\d+) at a time", cpu_log, re.M)
@@ -126,7 +128,7 @@ with open(os.path.join(out, "tuning.md"), "w") as md:
                  "project's 2-core CPU machine, nothing else running:\n\n"
                  "| model | rounds | plan s | compile s | at a time |\n|---|---|---|---|---|\n")
         for r in cpu:
-            md.write(f"| {r['model']} | {r['rounds']} | {fmt(r['cpu_plan_s'])} "
+            md.write(f"| {r['model']} | {fmt(r['cpu_rounds'], '{}')} | {fmt(r['cpu_plan_s'])} "
                      f"| {fmt(r['cpu_compile_s'])} | {fmt(r['cpu_jobs'], '{}')} |\n")
     for r in rows:
         md.write(f"\n## {r['model']}\n\n")
