@@ -40,17 +40,8 @@ mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 bin="$tools/bin" lib="$tools/lib"
 
-# step NAME LOG COMMAND...: runs COMMAND with its output in LOG; on failure
-# says which step of NAME failed, with the end of LOG.
-step() {
-  local name="$1" log="$2"
-  shift 2
-  if ! "$@" > "$log" 2>&1; then
-    echo "$name: failed: $* (end of $log:)"
-    tail -5 "$log" | sed 's/^/  /'
-    return 1
-  fi
-}
+# shellcheck source=../common/step.sh
+source "$src/bench/common/step.sh"
 
 # tune BENCH NAME: DIR/NAME/{ref.so,tune/,tuned.so,default.json,
 # tuned.json}, then DIR/NAME/done; a kernel whose step fails is left

@@ -1,10 +1,11 @@
 # Reads what bench/tuning-models/run.sh measured (per model: the tuning's
 # phases and picks, the default and the tuned library timed twice
 # alternately) and writes OUT/tuning.{json,md}.
-#   report.py <artifact-dir> <out-dir> <commit> <date> [<cpu-dir>]
+#   report.py <artifact-dir> <out-dir> <commit> <date> [<cpu-dir> <cpu-commit>]
 # <cpu-dir>, where given, holds <name>/tune.log of the same models planned
 # and compiled on the CPU machine (utils/tune-model.sh --phase plan, then
-# --phase compile): its compile times are reported beside the GPU machine's.
+# --phase compile) at <cpu-commit>: its compile times are reported beside
+# the GPU machine's.
 import glob
 import json
 import math
@@ -14,6 +15,7 @@ import sys
 
 art, out, commit, date = sys.argv[1:5]
 cpu_dir = sys.argv[5] if len(sys.argv) > 5 else None
+cpu_commit = sys.argv[6] if len(sys.argv) > 6 else "?"
 
 
 def phase(log, name):
@@ -124,8 +126,9 @@ with open(os.path.join(out, "tuning.md"), "w") as md:
     cpu = [r for r in rows if r.get("cpu_compile_s") is not None]
     if cpu:
         md.write("\n## Compiling on the CPU machine\n\nThe same models planned and compiled "
-                 "(`utils/tune-model.sh --phase plan`, then `--phase compile`) on this "
-                 "project's 2-core CPU machine, nothing else running:\n\n"
+                 "(`utils/tune-model.sh --phase plan`, then `--phase compile`, f16, external "
+                 f"weights) on this project's 2-core CPU machine at commit {cpu_commit}, "
+                 "nothing else running (its rounds are its own space's):\n\n"
                  "| model | rounds | plan s | compile s | at a time |\n|---|---|---|---|---|\n")
         for r in cpu:
             md.write(f"| {r['model']} | {fmt(r['cpu_rounds'], '{}')} | {fmt(r['cpu_plan_s'])} "

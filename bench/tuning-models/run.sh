@@ -47,17 +47,8 @@ case "$precision" in
   *) echo "run.sh: --precision f16 or f32" >&2; exit 2 ;;
 esac
 
-# step NAME LOG COMMAND...: runs COMMAND with its output in LOG; on failure
-# says which step of NAME failed, with the end of LOG.
-step() {
-  local name="$1" log="$2"
-  shift 2
-  if ! "$@" > "$log" 2>&1; then
-    echo "$name: failed: $* (end of $log:)"
-    tail -5 "$log" | sed 's/^/  /'
-    return 1
-  fi
-}
+# shellcheck source=../common/step.sh
+source "$src/bench/common/step.sh"
 
 # tune MODEL: DIR/NAME/{gen/,tune/,tuned.so,default.json,tuned.json}, then
 # DIR/NAME/done; a model whose step fails is left without done, and the
