@@ -36,14 +36,17 @@ std::string sanitize(StringRef key) {
   return name;
 }
 
-/// Whether `value` can be a weight: its bytes are available in the
-/// manifest's encoding (bit-packed i1 and splats are not).
+/// Whether `value` can be a weight: a type of the manifest, its bytes
+/// available (i1 a byte per element, written by hidet-compile), not a
+/// splat.
 bool isWeightValue(ElementsAttr value, int64_t maxInlineElements) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || type.getNumElements() <= maxInlineElements ||
-      hidet::manifestDTypeName(type.getElementType()).empty() ||
-      type.getElementType().isInteger(1))
+      hidet::manifestDTypeName(type.getElementType()).empty())
     return false;
+  if (type.getElementType().isInteger(1))
+    return isa<DenseElementsAttr>(value) &&
+           !cast<DenseElementsAttr>(value).isSplat();
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
     return resource.getRawHandle().getBlob() != nullptr;
   auto dense = dyn_cast<DenseElementsAttr>(value);

@@ -1,24 +1,33 @@
 // RUN: hidet-opt %s -split-input-file -hidet-constants-to-weights -allow-unregistered-dialect | FileCheck %s
 // RUN: hidet-opt %s -split-input-file -hidet-constants-to-weights="max-inline-elements=20" -allow-unregistered-dialect | FileCheck %s --check-prefix=LIMIT
+// RUN: hidet-opt %s -split-input-file -hidet-constants-to-weights="max-inline-elements=0" -allow-unregistered-dialect | FileCheck %s --check-prefix=ZERO
 // RUN: not hidet-opt %s -split-input-file -hidet-constants-to-weights="max-inline-elements=-1" -allow-unregistered-dialect 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: hidet-constants-to-weights: max-inline-elements must be at least 0, got -1
 
 // Large constants become trailing inputs named after their resource key (made
-// a manifest token), or weight<N>; equal values share one argument. Small
-// constants, splats and i1 masks stay constants.
+// a manifest token), or weight<N>; equal values share one argument; an i1
+// mask too (hidet-compile stores it a byte per element). Small constants
+// and splats stay constants (hidet-compile passes max-inline-elements=0:
+// only splats stay).
 // CHECK-LABEL: func.func @model(
 // CHECK-SAME:    %[[X:[^:]*]]: tensor<4x8xf32>,
 // CHECK-SAME:    %[[W:[^:]*]]: tensor<4x8xf32> {hidet.weight = "layer1_weight_0", hidet.weight_value = dense_resource<"layer1/weight:0"> : tensor<4x8xf32>},
-// CHECK-SAME:    %[[B:[^:]*]]: tensor<20xf32> {hidet.weight = "weight0", hidet.weight_value = dense<{{.*}}> : tensor<20xf32>})
+// CHECK-SAME:    %[[B:[^:]*]]: tensor<20xf32> {hidet.weight = "weight0", hidet.weight_value = dense<{{.*}}> : tensor<20xf32>},
+// CHECK-SAME:    %[[M:[^:]*]]: tensor<32xi1> {hidet.weight = "weight1", hidet.weight_value = dense<[true, false, {{.*}}]> : tensor<32xi1>})
 // CHECK-NOT:     arith.constant dense_resource
 // CHECK-DAG:     arith.constant dense<1.000000e+00> : tensor<4x8xf32>
 // CHECK-DAG:     arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
-// CHECK-DAG:     arith.constant dense<{{.*}}> : tensor<32xi1>
-// CHECK:         "test.use"(%[[X]], %[[W]], %[[W]], %[[B]], %[[B]]
+// CHECK-NOT:     tensor<32xi1> = arith.constant
+// CHECK:         "test.use"(%[[X]], %[[W]], %[[W]], %[[B]], %[[B]], %{{.*}}, %{{.*}}, %[[M]])
 // LIMIT-LABEL: func.func @model(
 // LIMIT-SAME:    %{{[^:]*}}: tensor<4x8xf32>, %{{[^:]*}}: tensor<4x8xf32> {hidet.weight = "layer1_weight_0"
-// LIMIT-SAME:    ) {
+// LIMIT-SAME:    %{{[^:]*}}: tensor<32xi1> {hidet.weight = "weight0"
 // LIMIT:         arith.constant dense<{{.*}}> : tensor<20xf32>
+// ZERO-LABEL: func.func @model(
+// ZERO-SAME:    tensor<4xf32> {hidet.weight = "weight1", hidet.weight_value = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>}
+// ZERO:         arith.constant dense<1.000000e+00> : tensor<4x8xf32>
+// ZERO-NOT:     arith.constant dense<[{{.*}}
+// ZERO:         "test.use"
 func.func @model(%x: tensor<4x8xf32>) {
   %w = arith.constant dense_resource<"layer1/weight:0"> : tensor<4x8xf32>
   %w2 = arith.constant dense_resource<"layer1/weight:0"> : tensor<4x8xf32>

@@ -65,6 +65,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <list>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -221,18 +223,27 @@ static std::string getWeightsReference() {
 static std::string takeWeightValues(ModuleOp module) {
   SmallVector<hidet::WeightRecord> records;
   SmallVector<std::string> dtypes;
+  // The bytes of i1 values, a byte per element as the image stores them
+  // (an attribute packs them in bits); stable while `records` is written.
+  std::list<std::vector<char>> unpacked;
   module.walk([&](func::FuncOp func) {
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       auto value = func.getArgAttrOfType<ElementsAttr>(i, "hidet.weight_value");
       auto name = func.getArgAttrOfType<StringAttr>(i, "hidet.weight");
       if (!value || !name)
         continue;
-      ArrayRef<char> data;
-      if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-        data = resource.getRawHandle().getBlob()->getData();
-      else
-        data = cast<DenseElementsAttr>(value).getRawData();
       auto type = cast<ShapedType>(value.getType());
+      ArrayRef<char> data;
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+        data = resource.getRawHandle().getBlob()->getData();
+      } else if (type.getElementType().isInteger(1)) {
+        std::vector<char> &bytes = unpacked.emplace_back();
+        for (bool b : cast<DenseElementsAttr>(value).getValues<bool>())
+          bytes.push_back(b ? 1 : 0);
+        data = bytes;
+      } else {
+        data = cast<DenseElementsAttr>(value).getRawData();
+      }
       records.push_back({name.getValue(),
                          hidet::manifestDTypeName(type.getElementType()),
                          type.getShape(), data});
@@ -604,7 +615,12 @@ static int compile(int argc, char **argv) {
     selectCudaToolkit();
   if (target == "gpu" && constantsAsWeights) {
     PassManager weights = PassManager::on<ModuleOp>(&context);
-    weights.addPass(hidet::createConstantsToWeights());
+    // Every constant that is not a splat, however small: one left in the
+    // module is copied from the host on every call, which a CUDA graph
+    // cannot replay (the runtime then launches without one).
+    hidet::ConstantsToWeightsOptions everyConstant;
+    everyConstant.maxInlineElements = 0;
+    weights.addPass(hidet::createConstantsToWeights(everyConstant));
     if (failed(weights.run(*module)))
       return fail("moving constants to weights failed");
   }

@@ -1028,9 +1028,12 @@ def ConstantsToWeights : Pass<"hidet-constants-to-weights",
     Names come from the constant's `dense_resource` key, else `weight<N>`,
     made unique and restricted to manifest tokens (letters, digits, `_`,
     `.`). Element types must be those of the manifest (f32, f16, bf16, f64,
-    i32, i64, i8); i1 constants and splats stay constants, and unused
-    constants are not made inputs. A function whose
-    arguments include any that are not tensors is left alone.
+    i32, i64, i8, i1; `hidet-compile` stores i1 values a byte per element);
+    splats stay constants, and unused constants are not made inputs. A
+    function whose arguments include any that are not tensors is left
+    alone. `hidet-compile` runs it with `max-inline-elements=0`: a constant
+    left in a GPU library is copied from the host on every call, which a
+    CUDA graph cannot replay.
   }];
   let options = [
     Option<"maxInlineElements", "max-inline-elements", "int64_t",
