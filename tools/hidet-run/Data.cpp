@@ -127,37 +127,47 @@ double hidet::run::decodeBFloat16(uint16_t bits) {
 void hidet::run::fillRandom(const ArgSpec &arg, std::mt19937_64 &rng,
                             void *buffer) {
   int64_t count = arg.getNumElements();
-  for (int64_t i = 0; i < count; ++i) {
-    switch (arg.dtype) {
-    case DType::F32:
-    case DType::F16:
-    case DType::BF16:
-    case DType::F64: {
-      // Redraw the (rare) values that round to zero in the target type.
-      while (true) {
-        double value = 2.0 * uniformUnit(rng) - 1.0;
-        if (arg.dtype == DType::F64 && value != 0.0) {
-          store<double>(buffer, i, value);
-          break;
-        }
-        if (arg.dtype == DType::F32 && static_cast<float>(value) != 0.0f) {
-          store<float>(buffer, i, static_cast<float>(value));
-          break;
-        }
-        if (arg.dtype == DType::F16 && (encodeHalf(value) & 0x7fff)) {
-          store<uint16_t>(buffer, i, encodeHalf(value));
-          break;
-        }
-        if (arg.dtype == DType::BF16 && (encodeBFloat16(value) & 0x7fff)) {
-          store<uint16_t>(buffer, i, encodeBFloat16(value));
-          break;
-        }
+  // Uniform in (-1, 1), each value drawn again while it rounds to zero in
+  // the element type (rare); `encode` gives the stored bits and whether
+  // they are non-zero. One loop per type: inputs of hundreds of millions
+  // of elements are generated for every run of a tuning round.
+  auto fillFloats = [&](auto encode) {
+    for (int64_t i = 0; i < count; ++i)
+      while (!encode(i, 2.0 * uniformUnit(rng) - 1.0)) {
       }
-      break;
-    }
-    case DType::I32:
-    case DType::I64:
-    case DType::I8: {
+  };
+  switch (arg.dtype) {
+  case DType::F64:
+    fillFloats([&](int64_t i, double v) {
+      store<double>(buffer, i, v);
+      return v != 0.0;
+    });
+    return;
+  case DType::F32:
+    fillFloats([&](int64_t i, double v) {
+      float f = static_cast<float>(v);
+      store<float>(buffer, i, f);
+      return f != 0.0f;
+    });
+    return;
+  case DType::F16:
+    fillFloats([&](int64_t i, double v) {
+      uint16_t bits = encodeHalf(v);
+      store<uint16_t>(buffer, i, bits);
+      return (bits & 0x7fff) != 0;
+    });
+    return;
+  case DType::BF16:
+    fillFloats([&](int64_t i, double v) {
+      uint16_t bits = encodeBFloat16(v);
+      store<uint16_t>(buffer, i, bits);
+      return (bits & 0x7fff) != 0;
+    });
+    return;
+  case DType::I32:
+  case DType::I64:
+  case DType::I8:
+    for (int64_t i = 0; i < count; ++i) {
       int64_t value = 0;
       while (value == 0)
         value = static_cast<int64_t>(rng() % 17) - 8;
@@ -167,12 +177,12 @@ void hidet::run::fillRandom(const ArgSpec &arg, std::mt19937_64 &rng,
         store<int64_t>(buffer, i, value);
       else
         store<int8_t>(buffer, i, static_cast<int8_t>(value));
-      break;
     }
-    case DType::I1:
+    return;
+  case DType::I1:
+    for (int64_t i = 0; i < count; ++i)
       store<uint8_t>(buffer, i, static_cast<uint8_t>(rng() & 1));
-      break;
-    }
+    return;
   }
 }
 
