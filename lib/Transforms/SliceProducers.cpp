@@ -153,7 +153,8 @@ struct SliceProducersPass
       IRRewriter rewriter(ctx);
       for (auto &[producer, slices] : work) {
         // Each slice's computation gets a name of its own, the producer's
-        // (an ONNX node's) and the slice's index, so that its kernel is
+        // (an ONNX node's) and the slice's index (`<name>/slice<i>`: ONNX
+        // names its nodes `<name>_<i>`), so that its kernel is
         // named, profiled and tuned apart from its siblings.
         // The index is the slice's place in the order of their offsets.
         StringRef name = hidet::kernel::locationName(producer->getLoc());
@@ -170,9 +171,9 @@ struct SliceProducersPass
             continue;
           if (!name.empty())
             for (Operation *op : tiled->tiledOps)
-              op->setLoc(
-                  NameLoc::get(StringAttr::get(ctx, name + "_" + Twine(index)),
-                               op->getLoc()));
+              op->setLoc(NameLoc::get(
+                  StringAttr::get(ctx, name + "/slice" + Twine(index)),
+                  op->getLoc()));
           rewriter.replaceOp(slice, tiled->tiledValues.front());
           changed = true;
         }
