@@ -36,7 +36,8 @@ static void addPipeline(OpPassManager &pm, const std::string &text) {
 /// then outputs: destination-passing style, the calling convention of the
 /// compiled libraries).
 void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
-                                       bool partition) {
+                                       bool partition,
+                                       bool prologueTransposes) {
   if (fromTosa)
     tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
   // Layout changes cancel between the ops that asked for them.
@@ -50,7 +51,9 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
   pm.addNestedPass<func::FuncOp>(createSliceProducers());
   if (partition) {
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
-    pm.addNestedPass<func::FuncOp>(createPartition());
+    PartitionOptions groups;
+    groups.prologueTransposes = prologueTransposes;
+    pm.addNestedPass<func::FuncOp>(createPartition(groups));
   }
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregates());
   // Each output its own buffer.
@@ -167,7 +170,8 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
 
 void hidet::buildGPUPipeline(OpPassManager &pm,
                              const GPUPipelineOptions &options) {
-  buildBufferizationPipeline(pm, options.fromTosa, options.fuse);
+  buildBufferizationPipeline(pm, options.fromTosa, options.fuse,
+                             options.prologueTransposes);
   buildKernelSchedulingPipeline(pm, options);
   buildGPULoweringPipeline(pm, options);
 }
@@ -204,7 +208,8 @@ void hidet::registerHidetPipelines() {
       "Stage 1 of hidet-gpu-pipeline: fusion groups, decomposition and "
       "one-shot bufferization to destination-passing functions",
       [](OpPassManager &pm, const GPUPipelineOptions &o) {
-        buildBufferizationPipeline(pm, o.fromTosa, o.fuse);
+        buildBufferizationPipeline(pm, o.fromTosa, o.fuse,
+                                   o.prologueTransposes);
       });
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-schedule-kernels",

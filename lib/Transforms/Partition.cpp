@@ -17,6 +17,8 @@
 #include "Hidet/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -41,7 +43,8 @@ namespace {
 /// members.
 class Partitioner {
 public:
-  explicit Partitioner(Block &block) {
+  Partitioner(Block &block, bool prologueTransposes)
+      : prologueTransposes(prologueTransposes) {
     // Ops on buffers communicate through memory, not SSA values, which
     // the rules follow: they belong to no group.
     auto onBuffers = [](Operation &op) {
@@ -94,6 +97,32 @@ private:
     return it != groupOf.end() && it->second == g;
   }
 
+  /// Whether `op` is a transpose that `prologueTransposes` leaves to its
+  /// consumer: it moves the innermost dimension, into an output whose
+  /// innermost extent is not a multiple of kAlignedElements, and its one
+  /// use is an input of a contraction. As an epilogue its stores would
+  /// scatter (or, for a large output, it would become a transpose kernel
+  /// whose rows have an unaligned pitch, which the contraction then reads
+  /// element by element); as the contraction's prologue it is read in
+  /// place, along the source's contiguous dimension.
+  bool leftToConsumer(Operation *op) const {
+    static constexpr int64_t kAlignedElements = 8;
+    auto transpose = dyn_cast<linalg::TransposeOp>(op);
+    if (!prologueTransposes || !transpose)
+      return false;
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    auto out = cast<ShapedType>(transpose->getResult(0).getType());
+    if (perm.empty() || perm.back() == static_cast<int64_t>(perm.size()) - 1 ||
+        !out.hasStaticShape() || out.getShape().back() % kAlignedElements == 0)
+      return false;
+    Value result = transpose->getResult(0);
+    if (!result.hasOneUse())
+      return false;
+    auto consumer = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
+    return consumer && linalg::isaContractionOpInterface(consumer) &&
+           consumer.isDpsInput(&*result.getUses().begin());
+  }
+
   /// Hidet's epilogue rule: a group output with one use, by an unassigned
   /// op bijective with respect to it that reads no other group output.
   void growEpilogue(size_t g) {
@@ -110,7 +139,7 @@ private:
         Operation *user = use.getOwner();
         auto fusible = dyn_cast<FusibleOpInterface>(user);
         if (!fusible || assigned(user) || !fusible.isInjective() ||
-            failed(fusible.getInverseIndexMap(use)))
+            failed(fusible.getInverseIndexMap(use)) || leftToConsumer(user))
           continue;
         if (llvm::any_of(user->getOpOperands(), [&](OpOperand &other) {
               return &other != &use && outputs.contains(other.get());
@@ -155,14 +184,16 @@ private:
     }
   }
 
+  bool prologueTransposes;
   SmallVector<Operation *> ops;
   SmallVector<FusionGroup> groups;
   llvm::DenseMap<Operation *, size_t> groupOf;
 };
 } // namespace
 
-SmallVector<FusionGroup> hidet::partitionFusionGroups(Block &block) {
-  return Partitioner(block).run();
+SmallVector<FusionGroup> hidet::partitionFusionGroups(Block &block,
+                                                      bool prologueTransposes) {
+  return Partitioner(block, prologueTransposes).run();
 }
 
 namespace {
@@ -174,7 +205,8 @@ struct PartitionPass : public hidet::impl::PartitionBase<PartitionPass> {
     if (func.isExternal())
       return;
     MLIRContext *ctx = &getContext();
-    SmallVector<FusionGroup> groups = partitionFusionGroups(func.front());
+    SmallVector<FusionGroup> groups =
+        partitionFusionGroups(func.front(), prologueTransposes);
     for (int64_t id = 0, e = groups.size(); id < e; ++id) {
       const FusionGroup &g = groups[id];
       auto mark = [&](Operation *op, FusionRole role) {

@@ -76,6 +76,12 @@ struct GPUPipelineOptions
                      "(hidet-schedule-anchors{fuse=1}); "
                      "off, every op is its own kernel"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> prologueTransposes{
+      *this, "prologue-transposes",
+      llvm::cl::desc("hidet-partition{prologue-transposes}: a transpose "
+                     "into an unaligned innermost extent that feeds a "
+                     "contraction is read by it in place"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> tf32{
       *this, "tf32",
       llvm::cl::desc("Run f32 matmuls and convolutions on the tensor cores "
@@ -150,7 +156,8 @@ struct CPUPipelineOptions
 /// groups are decided on tensors, before bufferization (their attributes
 /// stay on the linalg ops).
 void buildBufferizationPipeline(mlir::OpPassManager &pm, bool fromTosa,
-                                bool partition = false);
+                                bool partition = false,
+                                bool prologueTransposes = false);
 void buildKernelSchedulingPipeline(mlir::OpPassManager &pm,
                                    const GPUPipelineOptions &options);
 void buildGPULoweringPipeline(mlir::OpPassManager &pm,

@@ -723,12 +723,27 @@ def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
     reduction is never a prologue: it anchors its own group. With
     `remarks`, each group is reported on its anchor.
 
+    With `prologue-transposes`, rule 2 skips a `linalg.transpose` that moves
+    the innermost dimension into an output whose innermost extent is not a
+    multiple of 8 elements and whose one use is an input of a contraction:
+    rule 3 then makes it that contraction's prologue, which reads the
+    transpose's source in place. As an epilogue its stores would scatter,
+    or (a large output) it would be a transpose kernel of its own writing
+    rows of an unaligned pitch that the contraction reads without vector
+    copies (ViT-B/16's K^T: 197 keys).
+
     Example: `gelu(x @ w + b)` as a matmul (its `linalg.fill` a prologue)
     and one generic for the bias and GELU (the epilogue): one group.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark on each group's anchor listing its ops">,
+    Option<"prologueTransposes", "prologue-transposes", "bool",
+           /*default=*/"false",
+           "Leave a linalg.transpose that moves the innermost dimension into "
+           "an extent that is not a multiple of 8 elements, and whose one "
+           "use is a contraction's input, to that contraction's prologue "
+           "rather than its producer's epilogue (ViT's K^T, 197 wide)">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }
