@@ -254,6 +254,17 @@ TEST(PickRecords, AWinnerNeedsItsOutputsChecked) {
     EXPECT_FALSE(outcomes[0].uncheckedRound.has_value());
   }
 
+  // A check that is not JSON: the round is skipped, with the reason.
+  checks[1] = "nope";
+  skipped.clear();
+  records =
+      pickRecords(kPlan, rounds, "", "", skipped, error, nullptr, {}, checks);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a0");
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0].rfind("round 1: its check is not JSON", 0), 0u)
+      << skipped[0];
+
   // A check that verified nothing is no check.
   checks[1] = R"({"status": "unverified", "exit_code": 0})";
   skipped.clear();
