@@ -98,22 +98,25 @@ private:
   }
 
   /// Whether `op` is a transpose that `prologueTransposes` leaves to its
-  /// consumer: it moves the innermost dimension, into an output whose
-  /// innermost extent is not a multiple of kAlignedElements, and its one
-  /// use is an input of a contraction. As an epilogue its stores would
-  /// scatter (or, for a large output, it would become a transpose kernel
-  /// whose rows have an unaligned pitch, which the contraction then reads
-  /// element by element); as the contraction's prologue it is read in
-  /// place, along the source's contiguous dimension.
+  /// consumer: it moves the innermost dimension, into an output whose rows
+  /// are not a multiple of 16 bytes (the widest copy, cp.async's and TMA's
+  /// alignment), and its one use is an input of a contraction. As an
+  /// epilogue its stores would scatter (or, for a large output, it would
+  /// become a transpose kernel whose rows have an unaligned pitch, which the
+  /// contraction then reads element by element); as the contraction's
+  /// prologue it is read in place, along the source's contiguous dimension.
   bool leftToConsumer(Operation *op) const {
-    static constexpr int64_t kAlignedElements = 8;
+    static constexpr int64_t kCopyBytes = 16;
     auto transpose = dyn_cast<linalg::TransposeOp>(op);
     if (!prologueTransposes || !transpose)
       return false;
     ArrayRef<int64_t> perm = transpose.getPermutation();
     auto out = cast<ShapedType>(transpose->getResult(0).getType());
     if (perm.empty() || perm.back() == static_cast<int64_t>(perm.size()) - 1 ||
-        !out.hasStaticShape() || out.getShape().back() % kAlignedElements == 0)
+        !out.hasStaticShape() || !out.getElementType().isIntOrFloat())
+      return false;
+    int64_t rowBits = out.getShape().back() * out.getElementTypeBitWidth();
+    if (rowBits % (8 * kCopyBytes) == 0)
       return false;
     Value result = transpose->getResult(0);
     if (!result.hasOneUse())

@@ -79,7 +79,7 @@ struct GPUPipelineOptions
   PassOptions::Option<bool> prologueTransposes{
       *this, "prologue-transposes",
       llvm::cl::desc("hidet-partition{prologue-transposes}: a transpose "
-                     "into an unaligned innermost extent that feeds a "
+                     "into rows of an unaligned pitch that feeds a "
                      "contraction is read by it in place"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> tf32{

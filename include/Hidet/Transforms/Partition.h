@@ -32,9 +32,9 @@ struct FusionGroup {
 /// Partitions the ops of `block` that implement FusibleOpInterface (see
 /// the `hidet-partition` pass for the rules). Groups are returned in the
 /// order of their last op. With `prologueTransposes`, a transpose that
-/// moves the innermost dimension into an extent that is not a multiple of 8
-/// and feeds a contraction is left to that contraction's prologue (the
-/// pass's option of that name).
+/// moves the innermost dimension into rows that are not a multiple of 16
+/// bytes and feeds a contraction is left to that contraction's prologue
+/// (the pass's option of that name).
 llvm::SmallVector<FusionGroup>
 partitionFusionGroups(mlir::Block &block, bool prologueTransposes = false);
 

@@ -724,8 +724,8 @@ def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
     `remarks`, each group is reported on its anchor.
 
     With `prologue-transposes`, rule 2 skips a `linalg.transpose` that moves
-    the innermost dimension into an output whose innermost extent is not a
-    multiple of 8 elements and whose one use is an input of a contraction:
+    the innermost dimension into an output whose rows are not a multiple of
+    16 bytes (the widest copy) and whose one use is an input of a contraction:
     rule 3 then makes it that contraction's prologue, which reads the
     transpose's source in place. As an epilogue its stores would scatter,
     or (a large output) it would be a transpose kernel of its own writing
@@ -741,9 +741,9 @@ def Partition : Pass<"hidet-partition", "::mlir::func::FuncOp"> {
     Option<"prologueTransposes", "prologue-transposes", "bool",
            /*default=*/"false",
            "Leave a linalg.transpose that moves the innermost dimension into "
-           "an extent that is not a multiple of 8 elements, and whose one "
-           "use is a contraction's input, to that contraction's prologue "
-           "rather than its producer's epilogue (ViT's K^T, 197 wide)">,
+           "rows that are not a multiple of 16 bytes, and whose one use is a "
+           "contraction's input, to that contraction's prologue rather than "
+           "its producer's epilogue (ViT's K^T, 197 keys)">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }
