@@ -97,7 +97,7 @@ with open(os.path.join(out, "tuning.md"), "w") as md:
     md.write(
         f"Commit {commit}. `bench/tuning-models/run.sh`: each model from "
         "`utils/models/generate.py` (random weights, seed 0) tuned by `utils/tune-model.sh "
-        "--space small` on the GPU machine, in one call:\n\n"
+        "--space small` on the GPU machine (one work directory, which a later call resumes):\n\n"
         "- **plan**: `hidet-compile --tuning-plan` lists each distinct anchor signature, its "
         "small-space candidates (the heuristic's first) and one records file per round;\n"
         "- **compile**: one library per round, as many at a time as the machine has cores;\n"
