@@ -151,16 +151,19 @@ void hidet::run::fillRandom(const ArgSpec &arg, std::mt19937_64 &rng,
     });
     return;
   case DType::F16:
-  case DType::BF16: {
-    uint16_t (*encode)(double) =
-        arg.dtype == DType::F16 ? encodeHalf : encodeBFloat16;
     fillFloats([&](int64_t i, double v) {
-      uint16_t bits = encode(v);
+      uint16_t bits = encodeHalf(v);
       store<uint16_t>(buffer, i, bits);
       return (bits & 0x7fff) != 0;
     });
     return;
-  }
+  case DType::BF16:
+    fillFloats([&](int64_t i, double v) {
+      uint16_t bits = encodeBFloat16(v);
+      store<uint16_t>(buffer, i, bits);
+      return (bits & 0x7fff) != 0;
+    });
+    return;
   case DType::I32:
   case DType::I64:
   case DType::I8:
