@@ -52,12 +52,8 @@ int64_t blockK(const WgmmaMatmulSchedule &) {
   return WgmmaMatmulSchedule::kBlockK;
 }
 
-/// The fewest K steps a split-K slice of a small-space sibling gets (the
-/// heuristic's own bound).
-constexpr int64_t kMinSiblingStepsPerSlice = 4;
-
 /// Whether `s` is the heuristic's `d` with another split-K factor that
-/// leaves each slice at least kMinSiblingStepsPerSlice K steps of `g`: the
+/// leaves each slice at least kMinStepsPerSlice K steps of `g`: the
 /// heuristic's cost model picks the split from a fitted rate, and where the
 /// output tiles do not fill the GPU (a 7x7 convolution's 1568 rows) the
 /// best split is the measurement's to find.
@@ -67,7 +63,7 @@ bool splitSibling(const Schedule &s, const Schedule &d, const GemmDesc &g) {
   resplit.grid.splitK = d.grid.splitK;
   int64_t steps = (g.k + blockK(s) - 1) / blockK(s);
   return s.grid.splitK != d.grid.splitK && same(resplit, d) &&
-         steps / s.grid.splitK >= kMinSiblingStepsPerSlice;
+         steps / s.grid.splitK >= kMinStepsPerSlice;
 }
 
 /// The heuristic's `d` first, then the space's schedules that the level

@@ -101,8 +101,6 @@ static constexpr double kStepNs = 0.03;
 static constexpr int64_t kFixedSteps = 2;
 static constexpr double kReduceLaunchNs = 2000;
 static constexpr double kReduceBytesPerNs = 1600;
-/// The fewest K steps per slice worth a split.
-static constexpr int64_t kMinStepsPerSlice = 4;
 
 WgmmaMatmulSchedule
 hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,

@@ -84,6 +84,9 @@ std::string checkResources(int64_t sharedBytes, int64_t registers,
 /// Hardware-meaningful values of the grid fields, for the enumerations.
 inline constexpr int64_t kSwizzleValues[] = {1, 8};
 inline constexpr int64_t kSplitKValues[] = {1, 2, 4, 8, 16};
+/// The fewest K steps (of a template's block K) a split-K slice is worth:
+/// the heuristics split no further, nor does the tuning space.
+inline constexpr int64_t kMinStepsPerSlice = 4;
 
 /// How many blocks of `threads` threads using `registers` registers each
 /// and `sharedBytes` of shared memory an SM holds at once.
