@@ -40,6 +40,10 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
                                        bool prologueTransposes) {
   if (fromTosa)
     tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  // Constant scales of matmul operands become epilogues, which lets the
+  // transposes before them reach the matmuls' reads.
+  if (partition)
+    pm.addNestedPass<func::FuncOp>(createFoldOperandScales());
   // Layout changes cancel between the ops that asked for them.
   pm.addNestedPass<func::FuncOp>(createPropagateTransposes());
   // Each contraction starts from a fill of its own; elementwise DAGs are

@@ -533,6 +533,40 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def FoldOperandScales : Pass<"hidet-fold-operand-scales",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Moves constant scalar scales of matmul operands to the "
+                "result.";
+  let description = [{
+    Attention scales its queries and keys by `1 / sqrt(sqrt(d))` each
+    before their product (PyTorch's `scaled_dot_product_attention` as the
+    ONNX exporter writes it). Each scale is an elementwise op between a
+    head transpose and the batch matmul: a kernel of its own, which the
+    GEMM templates could only take as a prologue applied in registers (no
+    async copies), and which keeps the transpose before it from folding
+    into the matmul's reads.
+
+    A `linalg.matmul` or `linalg.batch_matmul` on tensors that starts from
+    a `+0.0` fill and reads an operand that is `c * x` (or `x / c`), with
+    `c` a constant scalar, through a chain of static `tensor.collapse_shape`
+    and `tensor.expand_shape` ops that nothing else reads, reads `x`
+    through the same reshapes instead (a reshape that undoes the previous
+    one folds away), accumulates into f32, and its result is multiplied by
+    the product of the operands' constants, in f32, then rounded to its
+    type: an elementwise op that `hidet-partition` takes as an epilogue.
+    Scaling the f32 sums once is also more accurate than scaling each f16
+    operand. The multiplication is not moved where the contraction starts
+    from anything but zeros (its init would be scaled too).
+
+    Example: `batch_matmul(collapse(mul(expand(q), 0.35)),
+    collapse(mul(k_t, 0.35)))` over f16 becomes `truncf(0.125 *
+    batch_matmul(q, collapse(k_t)))`, the matmul into f32.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PropagateTransposes : Pass<"hidet-propagate-transposes",
                                 "::mlir::func::FuncOp"> {
   let summary = "Moves linalg.transpose ops on tensors down to their inverses.";
