@@ -87,6 +87,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   // scheduler takes what is left.
   SelectSchedulesOptions select;
   select.tf32 = options.tf32;
+  select.tf32Terms = options.tf32Terms;
   select.fuse = options.fuse;
   select.tuningRecords = options.tuningRecords;
   ScheduleAnchorsOptions anchors;
@@ -100,6 +101,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
       plan.dir = options.tuningPlan;
       plan.space = options.tuningSpace;
       plan.tf32 = options.tf32;
+      plan.tf32Terms = options.tf32Terms;
       plan.fuse = options.fuse;
       // What the records already hold is not tuned again.
       plan.known = options.tuningRecords;

@@ -44,6 +44,22 @@ TemplateKind hidet::schedule::defaultTemplate(const GemmDesc &g,
   return TemplateKind::Mma;
 }
 
+void hidet::schedule::setTF32Terms(AnySchedule &s, int64_t terms) {
+  auto *mma = std::get_if<MmaMatmulSchedule>(&s);
+  if (!mma || mma->mma != kMmaTF32)
+    return;
+  mma->tf32Terms = terms;
+  // Split operands hold twice the fragments: with 64 x 64 warp tiles (128
+  // accumulators a thread) ptxas spills at 255 registers, so the warps
+  // take 64 x 32 tiles instead (twice as many warps a block).
+  if (terms == 3 && mma->warp[1] == 64) {
+    MmaMatmulSchedule narrower = *mma;
+    narrower.warp[1] = 32;
+    if (checkMmaSchedule(narrower).empty())
+      *mma = narrower;
+  }
+}
+
 AnySchedule hidet::schedule::defaultSchedule(const GemmDesc &g,
                                              TemplateKind kind,
                                              const TargetLimits &target) {

@@ -13,8 +13,9 @@ using namespace hidet::schedule;
 int64_t MmaMatmulSchedule::estimatedRegisters() const {
   int64_t mTiles = warp[0] / mma[0], nTiles = warp[1] / mma[1];
   int64_t accumulators = mTiles * nTiles * 4;
-  // A: 4 registers per m tile; B: 2 per n tile.
-  int64_t fragments = mTiles * 4 + nTiles * 2;
+  // A: 4 registers per m tile; B: 2 per n tile; twice with split tf32
+  // operands (their parts).
+  int64_t fragments = (mTiles * 4 + nTiles * 2) * (tf32Terms == 3 ? 2 : 1);
   // Register staging of the global loads (none with cp.async).
   int64_t staged = stages != 0 ? 0
                                : (block[0] * block[2] + block[2] * block[1]) *
@@ -33,6 +34,10 @@ std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
            std::to_string(s.mma[2]) + "]";
   if (std::string error = checkGridSchedule(s.grid); !error.empty())
     return error;
+  if (s.tf32Terms != 1 && s.tf32Terms != 3)
+    return "tf32_terms must be 1 or 3, got " + std::to_string(s.tf32Terms);
+  if (s.tf32Terms == 3 && s.mma != kMmaTF32)
+    return "tf32_terms = 3 splits tf32 operands: mma must be [16, 8, 8]";
   if (s.stages != 0 && (s.stages < 2 || s.stages > 8))
     return "stages must be 0 (register staging) or in [2, 8] (cp.async), "
            "got " +

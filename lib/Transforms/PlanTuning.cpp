@@ -74,6 +74,11 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
     ModuleOp module = getOperation();
     std::optional<schedule::SpaceLevel> level =
         schedule::parseSpaceLevel(space);
+    if (tf32Terms != 1 && tf32Terms != 3) {
+      module.emitError(kPass)
+          << ": tf32-terms must be 1 or 3, got " << tf32Terms;
+      return signalPassFailure();
+    }
     if (!level) {
       module.emitError(kPass) << ": unknown space '" << space
                               << "' (default, small or full)";
@@ -136,8 +141,9 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
         }
         PlannedAnchor &planned = anchors[it->second];
         if (planned.candidates.empty())
-          for (const schedule::AnySchedule &s :
+          for (schedule::AnySchedule s :
                schedule::tuningCandidates(desc, kind, limits, *level)) {
+            schedule::setTF32Terms(s, tf32Terms);
             ScheduleAttrInterface attr = scheduleAttr(&getContext(), s);
             if (!attr || !attr.checkTarget(target).empty() ||
                 !attr.checkProblem(p).empty())

@@ -148,8 +148,9 @@ struct SelectSchedulesPass
                    " (f32 x f32 -> f32 is SIMT; f16 or bf16 operands with "
                    "f16, bf16 or f32 results are tensor-core)");
     }
-    ScheduleAttrInterface chosen = scheduleAttr(
-        &getContext(), schedule::defaultSchedule(desc, kind, limits));
+    schedule::AnySchedule s = schedule::defaultSchedule(desc, kind, limits);
+    schedule::setTF32Terms(s, tf32Terms);
+    ScheduleAttrInterface chosen = scheduleAttr(&getContext(), s);
     // The heuristic picks from the target's space; a misfit is a bug of the
     // heuristic, reported rather than built.
     if (failed(verifySchedule(op, kPass, chosen, p, target)))
@@ -159,6 +160,11 @@ struct SelectSchedulesPass
   }
 
   void runOnOperation() final {
+    if (tf32Terms != 1 && tf32Terms != 3) {
+      getOperation().emitError(kPass)
+          << ": tf32-terms must be 1 or 3, got " << tf32Terms;
+      return signalPassFailure();
+    }
     TargetAttr target = TargetAttr::lookup(getOperation());
     for (linalg::LinalgOp op : collectAnchors(getOperation()))
       if (failed(select(op, target)))

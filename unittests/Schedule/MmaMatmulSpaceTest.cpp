@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Hidet/Schedule/MmaMatmulSpace.h"
+#include "Hidet/Schedule/Heuristic.h"
 
 #include <gtest/gtest.h>
 
@@ -170,6 +171,42 @@ TEST(MmaMatmulSpace, TF32SpaceAndHeuristic) {
   EXPECT_EQ(large.block, (std::array<int64_t, 3>{128, 128, 16}));
   EXPECT_EQ(large.mma, kMmaTF32);
   EXPECT_TRUE(std::find(space.begin(), space.end(), large) != space.end());
+}
+
+TEST(MmaMatmulSpace, SplitTF32Terms) {
+  TargetLimits h100 = TargetLimits::h100();
+  // Three terms only for tf32, and only 1 or 3.
+  MmaMatmulSchedule s = make({128, 128, 16}, {64, 32});
+  s.mma = kMmaTF32;
+  s.tf32Terms = 3;
+  EXPECT_EQ(checkMmaSchedule(s, &h100), "");
+  s.tf32Terms = 2;
+  EXPECT_EQ(checkMmaSchedule(s, &h100), "tf32_terms must be 1 or 3, got 2");
+  MmaMatmulSchedule half = make({128, 128, 32}, {64, 32});
+  half.tf32Terms = 3;
+  EXPECT_EQ(checkMmaSchedule(half, &h100),
+            "tf32_terms = 3 splits tf32 operands: mma must be [16, 8, 8]");
+  // The split fragments count in the register estimate.
+  MmaMatmulSchedule wide = make({128, 128, 16}, {64, 64});
+  wide.mma = kMmaTF32;
+  int64_t one = wide.estimatedRegisters();
+  wide.tf32Terms = 3;
+  EXPECT_GT(wide.estimatedRegisters(), one);
+  // Setting three terms narrows 64 x 64 warp tiles to 64 x 32 (twice the
+  // warps); a schedule that is not tf32 mma.sync is left alone.
+  AnySchedule any = defaultMmaSchedule(1, 4096, 4096, 4096, h100, kMmaTF32);
+  ASSERT_EQ(std::get<MmaMatmulSchedule>(any).warp,
+            (std::array<int64_t, 2>{64, 64}));
+  setTF32Terms(any, 3);
+  const MmaMatmulSchedule &split = std::get<MmaMatmulSchedule>(any);
+  EXPECT_EQ(split.tf32Terms, 3);
+  EXPECT_EQ(split.warp, (std::array<int64_t, 2>{64, 32}));
+  EXPECT_EQ(split.block, (std::array<int64_t, 3>{128, 128, 16}));
+  EXPECT_EQ(checkMmaSchedule(split, &h100), "");
+  AnySchedule f16 = defaultMmaSchedule(1, 4096, 4096, 4096, h100);
+  AnySchedule before = f16;
+  setTF32Terms(f16, 3);
+  EXPECT_EQ(f16, before);
 }
 
 TEST(MmaMatmulSpace, ChecksNameTheField) {

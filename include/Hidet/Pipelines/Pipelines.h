@@ -87,6 +87,11 @@ struct GPUPipelineOptions
       llvm::cl::desc("Run f32 matmuls and convolutions on the tensor cores "
                      "in tf32 (hidet-schedule-anchors{tf32=1})"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> tf32Terms{
+      *this, "tf32-terms",
+      llvm::cl::desc("With tf32: tf32 products per f32 product, 1 or 3 "
+                     "(hidet-select-schedules{tf32-terms})"),
+      llvm::cl::init(1)};
   PassOptions::Option<std::string> tuningRecords{
       *this, "tuning-records",
       llvm::cl::desc("A tuning records file whose schedules the anchors "

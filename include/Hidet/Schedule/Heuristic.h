@@ -74,6 +74,11 @@ TemplateKind defaultTemplate(const GemmDesc &g, const TargetLimits &target,
 AnySchedule defaultSchedule(const GemmDesc &g, TemplateKind kind,
                             const TargetLimits &target);
 
+/// Gives `s` `terms` tf32 products per f32 product
+/// (MmaMatmulSchedule::tf32Terms) when it is a tf32 mma.sync schedule; any
+/// other schedule stays as it is.
+void setTF32Terms(AnySchedule &s, int64_t terms);
+
 } // namespace schedule
 } // namespace hidet
 

@@ -34,6 +34,12 @@ struct MmaMatmulSchedule {
   /// 0: global loads staged in registers, two shared-memory stages
   /// (Hidet's double buffering); N >= 2: an N-stage cp.async pipeline.
   int64_t stages = 0;
+  /// tf32 (m16n8k8) only: the tf32 products that make one f32 product. 1:
+  /// the operands rounded to tf32 (10-bit mantissas); 3: each operand split
+  /// into a tf32 part and the tf32 of its rest, a * b = ah * bh + ah * bl +
+  /// al * bh (the al * bl term is below f32's precision), close to f32
+  /// accuracy for three times the tensor-core work.
+  int64_t tf32Terms = 1;
 
   int64_t numWarps() const {
     return (block[0] / warp[0]) * (block[1] / warp[1]);
@@ -64,7 +70,7 @@ struct MmaMatmulSchedule {
   int64_t estimatedRegisters() const;
   bool operator==(const MmaMatmulSchedule &o) const {
     return block == o.block && warp == o.warp && mma == o.mma &&
-           grid == o.grid && stages == o.stages;
+           grid == o.grid && stages == o.stages && tf32Terms == o.tf32Terms;
   }
 };
 

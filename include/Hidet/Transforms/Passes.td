@@ -132,6 +132,11 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
            "Run f32 anchors without a written schedule on the tensor cores "
            "in tf32 (m16n8k8: inputs rounded to 10-bit mantissas, f32 "
            "accumulation) instead of the SIMT template">,
+    Option<"tf32Terms", "tf32-terms", "int64_t", /*default=*/"1",
+           "With tf32: the tf32 products per f32 product of the schedules "
+           "chosen, 1 or 3 (each operand split into its tf32 rounding and "
+           "the rest: about f32's accuracy for three times the mma work; "
+           "#hidet.mma_matmul's tf32_terms)">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Read each anchor with its fusion group's prologue folded in, as "
            "hidet-schedule-anchors{fuse=1} builds it">,
@@ -179,6 +184,8 @@ def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
            "The candidates of each anchor: default, small or full">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "As hidet-select-schedules{tf32}">,
+    Option<"tf32Terms", "tf32-terms", "int64_t", /*default=*/"1",
+           "As hidet-select-schedules{tf32-terms}">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "As hidet-select-schedules{fuse}">,
     Option<"known", "known", "std::string", [{""}],

@@ -137,6 +137,8 @@ private:
                        mlir::Value p0, mlir::Value q0, mlir::Value frag,
                        mlir::Value index);
   bool useLdmatrix(const SharedTile &tile, bool isA) const;
+  void splitTF32(mlir::Value frag, mlir::Value rest, mlir::Value slot,
+                 int64_t regs);
   mlir::Value mma(mlir::Value a, mlir::Value bv, mlir::Value c);
   void loadFragments(mlir::Value stage, int64_t kk);
   void mmaStep(int64_t kk);
@@ -154,6 +156,8 @@ private:
   // a fragment holds `perReg` elements; a 16-byte piece `kPiece`.
   bool isTF32;
   int64_t mmaK, perReg, kPiece;
+  /// tf32 products per f32 product (MmaMatmulSchedule::tf32Terms).
+  int64_t tf32Terms;
   GemmGrid grid;
   GemmOutput output{};
   SharedTile tileA, tileB;
@@ -168,6 +172,9 @@ private:
   /// The ldmatrix matrix and row this lane addresses.
   mlir::Value matrix, matrixRow;
   mlir::Value accFlat, aFrag, bFrag;
+  /// With three tf32 terms: the rests of the fragments' values (the
+  /// fragments hold their tf32 roundings), indexed as aFrag and bFrag.
+  mlir::Value aRest, bRest;
   /// The warps' epilogue chunks in shared memory: [warps][16][WN + pad] f32.
   mlir::Value chunks;
   TileCopy copyA, copyB;

@@ -115,6 +115,25 @@ bool MatmulBuilder::useLdmatrix(const SharedTile &tile, bool isA) const {
   return !isTF32 || tile.innerDim == (isA ? 1 : 0);
 }
 
+/// Splits the `regs` f32 values of fragment `slot` for three tf32 terms:
+/// each becomes its tf32 rounding (to nearest, ties away: cvt.rna.tf32),
+/// and `rest` gets the remainder, exact in f32, which the mma rounds to
+/// tf32 in turn.
+void MatmulBuilder::splitTF32(Value frag, Value rest, Value slot,
+                              int64_t regs) {
+  auto rna = NVVM::FPRoundingModeAttr::get(ctx, NVVM::FPRoundingMode::RNA);
+  for (int64_t j = 0; j < regs; ++j) {
+    SmallVector<Value> at = {slot, cst(b, loc, j)};
+    Value x = memref::LoadOp::create(b, loc, frag, at);
+    Value bits =
+        NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), x, rna);
+    Value high = arith::BitcastOp::create(b, loc, f32, bits);
+    memref::StoreOp::create(b, loc, high, frag, at);
+    memref::StoreOp::create(b, loc, arith::SubFOp::create(b, loc, x, high),
+                            rest, at);
+  }
+}
+
 /// mma.sync on one 16 x 8 tile: d = a * b + c.
 Value MatmulBuilder::mma(Value a, Value bv, Value c) {
   if (isTF32)
@@ -180,6 +199,14 @@ void MatmulBuilder::loadFragments(Value stage, int64_t kk) {
       return scalarFragments(tileB, stage, /*isA=*/false, p0, q0, bFrag, slot);
     storeRows(ldmatrix(tileB, stage, /*isA=*/false, p0, q0), bFrag, slot, zero);
   });
+  if (tf32Terms != 3)
+    return;
+  fullyUnrolled(b, loc, {MT}, [&](OpBuilder &b, ValueRange mi) {
+    splitTF32(aFrag, aRest, arith::AddIOp::create(b, loc, aHalf, mi[0]), 4);
+  });
+  fullyUnrolled(b, loc, {NT / 2}, [&](OpBuilder &b, ValueRange nj) {
+    splitTF32(bFrag, bRest, arith::AddIOp::create(b, loc, bHalf, nj[0]), 4);
+  });
 }
 
 /// The MT x NT mma instructions of K step `kk`, on the fragments in half
@@ -200,6 +227,12 @@ void MatmulBuilder::mmaStep(int64_t kk) {
     Value bv = loadRows(2, perReg, elt, bFrag, nj, off);
     Value accOff = arith::MulIOp::create(b, loc, t[1], cst(b, loc, 4));
     Value c = loadRows(2, 2, f32, accFlat, t[0], accOff);
+    if (tf32Terms == 3) {
+      // The small terms first, then the large one onto their sum.
+      Value aSlot = arith::AddIOp::create(b, loc, aHalf, t[0]);
+      c = mma(loadRows(4, perReg, elt, aRest, aSlot, zero), bv, c);
+      c = mma(a, loadRows(2, perReg, elt, bRest, nj, off), c);
+    }
     storeRows(mma(a, bv, c), accFlat, t[0], accOff);
   });
 }

@@ -70,6 +70,7 @@ MatmulBuilder::MatmulBuilder(OpBuilder &b, Location loc, const GemmProblem &p,
       threads(sched.numThreads()), elt(p.aElt), f32(b.getF32Type()),
       isBF16(elt.isBF16()), isTF32(elt.isF32()), mmaK(sched.mma[2]),
       perReg(isTF32 ? 1 : 2), kPiece(16 / (isTF32 ? 4 : 2)),
+      tf32Terms(sched.tf32Terms),
       grid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK) {
   // Register staging holds two stages itself; a pipelined schedule's tiles
   // are multi-buffered by hidet-pipeline-shared-copies.
@@ -118,6 +119,10 @@ void MatmulBuilder::buildBlock(const GemmBlock &block, Value threadId) {
                                    MemRefType::get({2 * MT, 4 * perReg}, elt));
   bFrag =
       memref::AllocaOp::create(b, loc, MemRefType::get({NT, 4 * perReg}, elt));
+  if (tf32Terms == 3) {
+    aRest = memref::AllocaOp::create(b, loc, cast<MemRefType>(aFrag.getType()));
+    bRest = memref::AllocaOp::create(b, loc, cast<MemRefType>(bFrag.getType()));
+  }
   mainLoop();
   storeResults();
 }

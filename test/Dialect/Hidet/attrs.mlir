@@ -18,6 +18,11 @@
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 16], stages = 3, swizzle = 8>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8]>}
 "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 64], mma = [16, 8, 8]>} : () -> ()
+// tf32 with split operands; tf32_terms = 1 is the default, not printed.
+// CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 32], mma = [16, 8, 8], stages = 3, tf32_terms = 3>}
+"test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 32], mma = [16, 8, 8], stages = 3, tf32_terms = 3>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 32], mma = [16, 8, 8]>}
+"test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 32], mma = [16, 8, 8], tf32_terms = 1>} : () -> ()
 
 // -----
 
@@ -35,6 +40,17 @@
 // The mma shape is the f16/bf16 instruction's or the tf32 one's.
 // expected-error @+1 {{mma must be [16, 8, 16] (f16/bf16) or [16, 8, 8] (tf32), got [16, 8, 4]}}
 "test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 4]>} : () -> ()
+
+// -----
+
+// tf32 terms: 1 or 3, and 3 only for tf32 operands.
+// expected-error @+1 {{tf32_terms must be 1 or 3, got 2}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 16], warp = [64, 32], mma = [16, 8, 8], tf32_terms = 2>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{tf32_terms = 3 splits tf32 operands: mma must be [16, 8, 8]}}
+"test.op"() {s = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], tf32_terms = 3>} : () -> ()
 
 // -----
 

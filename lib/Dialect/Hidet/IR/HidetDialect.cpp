@@ -169,7 +169,7 @@ LogicalResult
 MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       ArrayRef<int64_t> block, ArrayRef<int64_t> warp,
                       ArrayRef<int64_t> mma, int64_t stages, int64_t swizzle,
-                      int64_t splitK) {
+                      int64_t splitK, int64_t tf32Terms) {
   for (auto [name, list, size] :
        {std::tuple<StringRef, ArrayRef<int64_t>, size_t>{"block", block, 3},
         {"warp", warp, 2},
@@ -181,7 +181,8 @@ MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 {warp[0], warp[1]},
                                 {mma[0], mma[1], mma[2]},
                                 {swizzle, splitK},
-                                stages};
+                                stages,
+                                tf32Terms};
   if (std::string error = schedule::checkMmaSchedule(s); !error.empty())
     return emitError() << error;
   return success();
@@ -190,7 +191,7 @@ MmaMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 MmaMatmulAttr MmaMatmulAttr::get(MLIRContext *ctx,
                                  const schedule::MmaMatmulSchedule &s) {
   return get(ctx, s.block, s.warp, s.mma, s.stages, s.grid.swizzle,
-             s.grid.splitK);
+             s.grid.splitK, s.tf32Terms);
 }
 
 schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
@@ -199,7 +200,8 @@ schedule::MmaMatmulSchedule MmaMatmulAttr::toSchedule() const {
           {warp[0], warp[1]},
           {mma[0], mma[1], mma[2]},
           {getSwizzle(), getSplitK()},
-          getStages()};
+          getStages(),
+          getTf32Terms()};
 }
 
 //===----------------------------------------------------------------------===//

@@ -114,7 +114,12 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
     (the default) loads them into registers and stores them to two stages
     (Hidet's double buffering); N >= 2 copies them with cp.async into N
     stages, N - 1 tiles ahead of the math. The grid fields `swizzle` and
-    `split_k` are those of `#hidet.simt_matmul`.
+    `split_k` are those of `#hidet.simt_matmul`. With f32 operands (`mma =
+    [16, 8, 8]`, tf32), `tf32_terms = 3` splits each operand value into its
+    tf32 rounding and the tf32 of the rest and adds three products per
+    step (all but the product of the rests): about f32's accuracy for three
+    times the mma instructions; 1 (the default) rounds the operands to
+    tf32.
 
     Example (128 x 128 block tiles, 8 warps of 64 x 32, tiles in groups of
     8 rows):
@@ -128,7 +133,9 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
                         Hidet_IntList:$mma,
                         DefaultValuedParameter<"int64_t", "0",
                           "shared-memory pipeline stages">:$stages,
-                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
+                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k,
+                        DefaultValuedParameter<"int64_t", "1",
+                          "tf32 products per f32 product">:$tf32_terms);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
