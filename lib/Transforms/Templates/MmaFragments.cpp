@@ -228,10 +228,19 @@ void MatmulBuilder::mmaStep(int64_t kk) {
     Value accOff = arith::MulIOp::create(b, loc, t[1], cst(b, loc, 4));
     Value c = loadRows(2, 2, f32, accFlat, t[0], accOff);
     if (tf32Terms == 3) {
-      // The small terms first, then the large one onto their sum.
+      // The step's three products, the small ones first, summed by the
+      // tensor cores from zero; then added to the accumulators in f32
+      // (round to nearest). The tensor cores' own accumulation truncates,
+      // an error that grows with K when they carry the accumulators.
       Value aSlot = arith::AddIOp::create(b, loc, aHalf, t[0]);
-      c = mma(loadRows(4, perReg, elt, aRest, aSlot, zero), bv, c);
-      c = mma(a, loadRows(2, perReg, elt, bRest, nj, off), c);
+      Value step = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(VectorType::get({2, 2}, f32)));
+      step = mma(loadRows(4, perReg, elt, aRest, aSlot, zero), bv, step);
+      step = mma(a, loadRows(2, perReg, elt, bRest, nj, off), step);
+      step = mma(a, bv, step);
+      storeRows(arith::AddFOp::create(b, loc, c, step), accFlat, t[0],
+                accOff);
+      return;
     }
     storeRows(mma(a, bv, c), accFlat, t[0], accOff);
   });
