@@ -89,18 +89,16 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // TF32:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 8], stages = 3, swizzle = 8>}
 // With tf32-terms=3 each fragment value is split into its tf32 rounding
-// (cvt.rna) and the rest, and three mma instructions sum the rest of A
-// times B, A times the rest of B, then A times B from zero, which an f32
-// add puts onto the accumulators; the warps take 64 x 32 tiles (the split
-// fragments do not fit in registers beside 64 x 64).
+// (cvt.rna) and the rest, and three mma instructions add the rest of A
+// times B, A times the rest of B, then A times B; the warps take 64 x 32
+// tiles (the split fragments do not fit in registers beside 64 x 64).
 // TF32X3-LABEL: func.func @large(
 // TF32X3:         %[[HI:.*]] = nvvm.convert.float.to.tf32 %[[X:.*]] {rnd = #nvvm.fp_rnd_mode<rna>}
 // TF32X3:         %[[H:.*]] = arith.bitcast %[[HI]] : i32 to f32
 // TF32X3:         arith.subf %[[X]], %[[H]] : f32
-// TF32X3:         %[[D1:.*]] = nvgpu.mma.sync(%[[ARS:.*]], %[[B:.*]], %[[ZERO:.*]]) {mmaShape = [16, 8, 8], tf32Enabled}
+// TF32X3:         %[[D1:.*]] = nvgpu.mma.sync(%[[ARS:.*]], %[[B:.*]], %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3:         %[[D2:.*]] = nvgpu.mma.sync(%[[A:.*]], %[[BRS:.*]], %[[D1]]) {mmaShape = [16, 8, 8], tf32Enabled}
-// TF32X3-NEXT:    %[[D3:.*]] = nvgpu.mma.sync(%[[A]], %[[B]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
-// TF32X3-NEXT:    arith.addf %{{.*}}, %[[D3]] : vector<2x2xf32>
+// TF32X3-NEXT:    nvgpu.mma.sync(%[[A]], %[[B]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8], stages = 3, swizzle = 8, tf32_terms = 3>}
 // HEUR-LABEL: func.func @large(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
