@@ -75,8 +75,8 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
     std::optional<schedule::SpaceLevel> level =
         schedule::parseSpaceLevel(space);
     if (tf32Terms != 1 && tf32Terms != 3) {
-      module.emitError(kPass)
-          << ": tf32-terms must be 1 or 3, got " << tf32Terms;
+      module.emitError(kPass) << ": tf32-terms must be 1 or 3, got "
+                              << static_cast<int64_t>(tf32Terms);
       return signalPassFailure();
     }
     if (!level) {
@@ -151,7 +151,9 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
             std::string text;
             llvm::raw_string_ostream os(text);
             os << attr;
-            planned.candidates.push_back(text);
+            // Candidates that setTF32Terms narrowed may meet others.
+            if (!llvm::is_contained(planned.candidates, text))
+              planned.candidates.push_back(text);
           }
         planned.addKernel(kernel::kernelName(op.getLoc(), kernelKind(kind),
                                              func.getName()));

@@ -161,8 +161,8 @@ struct SelectSchedulesPass
 
   void runOnOperation() final {
     if (tf32Terms != 1 && tf32Terms != 3) {
-      getOperation().emitError(kPass)
-          << ": tf32-terms must be 1 or 3, got " << tf32Terms;
+      getOperation().emitError(kPass) << ": tf32-terms must be 1 or 3, got "
+                                      << static_cast<int64_t>(tf32Terms);
       return signalPassFailure();
     }
     TargetAttr target = TargetAttr::lookup(getOperation());
