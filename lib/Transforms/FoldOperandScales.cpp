@@ -20,6 +20,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
+
 namespace hidet {
 #define GEN_PASS_DEF_FOLDOPERANDSCALES
 #include "Hidet/Transforms/Passes.h.inc"
@@ -37,12 +39,17 @@ struct ScaledOperand {
   SmallVector<Operation *> reshapes;
 };
 
-/// The constant scalar that `v` is, or nothing.
+/// The finite, nonzero constant scalar that `v` is, or nothing (a zero or
+/// an infinity would not scale the sums as it scaled each operand: 0 * inf
+/// is NaN).
 static std::optional<double> constantScalar(Value v) {
   FloatAttr attr;
   if (!matchPattern(v, m_Constant(&attr)))
     return std::nullopt;
-  return attr.getValueAsDouble();
+  double c = attr.getValueAsDouble();
+  if (!std::isfinite(c) || c == 0)
+    return std::nullopt;
+  return c;
 }
 
 /// `v` as a constant multiple of another value: a one-use chain of
@@ -84,7 +91,7 @@ static std::optional<ScaledOperand> scaledOperand(Value v) {
       c = constantScalar(op->getOperand(0));
   } else if (isa<arith::DivFOp>(op) && op->getOperand(0) == arg) {
     if ((c = constantScalar(op->getOperand(1))))
-      c = *c == 0 ? std::optional<double>() : std::optional<double>(1 / *c);
+      c = 1 / *c;
   }
   if (!c)
     return std::nullopt;

@@ -81,15 +81,15 @@ func.func @divided_f32(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<8x4
 // What stays: a contraction that accumulates onto its init (the init would
 // be scaled too); a scaled value that something else reads as well; a scale
 // that is not a constant; a scale read through a transposing map; a
-// constant divided by the operand.
+// constant divided by the operand; a division by zero (0 * inf is NaN).
 // CHECK-LABEL: func.func @kept(
-// CHECK-COUNT-5: linalg.generic
+// CHECK-COUNT-6: linalg.generic
 // CHECK-NOT:     linalg.generic
 // CHECK:         return
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #t2 = affine_map<(d0, d1) -> (d1, d0)>
 func.func @kept(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %acc: tensor<8x8xf32>, %s: f32)
-    -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+    -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
   %z = arith.constant 0.0 : f32
   %c = arith.constant 2.0 : f32
   %e = tensor.empty() : tensor<8x8xf32>
@@ -129,5 +129,12 @@ func.func @kept(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %acc: tensor<8x8xf32>,
     linalg.yield %m : f32
   } -> tensor<8x8xf32>
   %r5 = linalg.matmul ins(%a5, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %r1, %r2, %r3, %r4, %r5, %a2 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+  // a / 0.
+  %a6 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.divf %x, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<8x8xf32>
+  %r6 = linalg.matmul ins(%a6, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r1, %r2, %r3, %r4, %r5, %r6, %a2 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
 }
