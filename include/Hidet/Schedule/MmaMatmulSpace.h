@@ -37,8 +37,9 @@ struct MmaMatmulSchedule {
   /// tf32 (m16n8k8) only: the tf32 products that make one f32 product. 1:
   /// the operands rounded to tf32 (10-bit mantissas); 3: each operand split
   /// into a tf32 part and the tf32 of its rest, a * b = ah * bh + ah * bl +
-  /// al * bh (the al * bl term is below f32's precision), close to f32
-  /// accuracy for three times the tensor-core work.
+  /// al * bh (the al * bl term is below f32's precision): f32 products for
+  /// three times the tensor-core work, though the tensor cores' truncating
+  /// accumulation still errs more than f32 sums over a long K.
   int64_t tf32Terms = 1;
 
   int64_t numWarps() const {

@@ -135,7 +135,8 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     Option<"tf32Terms", "tf32-terms", "int64_t", /*default=*/"1",
            "With tf32: the tf32 products per f32 product of the schedules "
            "chosen, 1 or 3 (each operand split into its tf32 rounding and "
-           "the rest: about f32's accuracy for three times the mma work; "
+           "the rest: exact products for three times the mma work, summed "
+           "by the tensor cores' truncating accumulation; "
            "#hidet.mma_matmul's tf32_terms)">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Read each anchor with its fusion group's prologue folded in, as "

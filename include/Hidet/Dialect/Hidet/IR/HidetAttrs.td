@@ -117,8 +117,10 @@ def Hidet_MmaMatmulAttr : AttrDef<Hidet_Dialect, "MmaMatmul"> {
     `split_k` are those of `#hidet.simt_matmul`. With f32 operands (`mma =
     [16, 8, 8]`, tf32), `tf32_terms = 3` splits each operand value into its
     tf32 rounding and the tf32 of the rest and adds three products per
-    step (all but the product of the rests): about f32's accuracy for three
-    times the mma instructions; 1 (the default) rounds the operands to
+    step (all but the product of the rests) onto the accumulators: f32
+    products for three times the mma instructions, summed by the tensor
+    cores' accumulation, which truncates (an error that grows with K:
+    `docs/AnchorTemplates.md`); 1 (the default) rounds the operands to
     tf32.
 
     Example (128 x 128 block tiles, 8 warps of 64 x 32, tiles in groups of
