@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Data.h"
+#include "Specs.h"
 
 #include <gtest/gtest.h>
 
@@ -23,18 +24,11 @@ using namespace hidet::run;
 
 namespace {
 
-ArgSpec spec(DType dtype, int64_t count) {
-  ArgSpec arg;
-  arg.dtype = dtype;
-  arg.shape = {count};
-  return arg;
-}
-
 template <typename T>
 Closeness check(DType dtype, std::vector<T> out, std::vector<T> expected,
                 double rtol, double atol) {
-  return checkClose(spec(dtype, static_cast<int64_t>(out.size())), out.data(),
-                    expected.data(), rtol, atol);
+  return checkClose(vectorSpec(dtype, static_cast<int64_t>(out.size())),
+                    out.data(), expected.data(), rtol, atol);
 }
 
 TEST(Close, BoundsEachElementByAtolPlusRtolTimesExpected) {
@@ -92,16 +86,17 @@ TEST(Close, ComparesI64Exactly) {
 TEST(Close, ReadsHalfPrecision) {
   std::vector<uint16_t> out = {encodeHalf(1.0)};
   std::vector<uint16_t> expected = {encodeHalf(1.0009765625)};
-  Closeness c =
-      checkClose(spec(DType::F16, 1), out.data(), expected.data(), 0, 0.001);
+  Closeness c = checkClose(vectorSpec(DType::F16, 1), out.data(),
+                           expected.data(), 0, 0.001);
   EXPECT_EQ(c.mismatches, 0);
   EXPECT_EQ(c.maxAbs, 0.0009765625);
-  c = checkClose(spec(DType::F16, 1), out.data(), expected.data(), 0, 0.0009);
+  c = checkClose(vectorSpec(DType::F16, 1), out.data(), expected.data(), 0,
+                 0.0009);
   EXPECT_EQ(c.mismatches, 1);
 }
 
 TEST(Close, NoElements) {
-  ArgSpec arg = spec(DType::F32, 0);
+  ArgSpec arg = vectorSpec(DType::F32, 0);
   Closeness c = checkClose(arg, nullptr, nullptr, 0, 0);
   EXPECT_EQ(c.mismatches, 0);
   EXPECT_EQ(c.worstIndex, -1);

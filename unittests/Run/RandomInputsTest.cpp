@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Data.h"
+#include "Specs.h"
 
 #include <gtest/gtest.h>
 
@@ -21,15 +22,8 @@ using namespace hidet::run;
 
 namespace {
 
-ArgSpec spec(DType dtype, int64_t n) {
-  ArgSpec arg;
-  arg.dtype = dtype;
-  arg.shape = {n};
-  return arg;
-}
-
 std::vector<unsigned char> fill(DType dtype, int64_t n, uint64_t seed) {
-  ArgSpec arg = spec(dtype, n);
+  ArgSpec arg = vectorSpec(dtype, n);
   std::vector<unsigned char> buffer(arg.getSizeBytes());
   std::mt19937_64 rng(seed);
   fillRandom(arg, rng, buffer.data());
