@@ -99,10 +99,24 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   // ... whose 128 blocks give each SM one, not the two that would hide
   // latency: 8 slices of K.
   EXPECT_EQ(skinny.grid.splitK, 8);
-  // A batch counts: 8 batches of 256 x 256 in 64 x 64 tiles give 128
-  // blocks, 97% of the 132 SMs: enough (90% at least).
-  SimtMatmulSchedule batched = defaultSimtSchedule(8, 256, 256, 256, limits);
+  // A batch counts: 16 batches of 256 x 256 in 64 x 64 tiles give 256
+  // blocks, two 4-warp blocks on 97% of the 132 SMs: enough (90% at least).
+  SimtMatmulSchedule batched = defaultSimtSchedule(16, 256, 256, 256, limits);
   EXPECT_EQ(batched.blockM(), 64);
+  EXPECT_EQ(batched.grid.splitK, 1);
+  // 8 batches give 128 blocks: one 4-warp block an SM does not hide the
+  // loop's latencies, so K (32 steps) is split 4 ways (512 blocks).
+  SimtMatmulSchedule fewBatches = defaultSimtSchedule(8, 256, 256, 256, limits);
+  EXPECT_EQ(fewBatches.blockM(), 64);
+  EXPECT_EQ(fewBatches.grid.splitK, 4);
+  // ViT-B/16's 197 tokens at batch 1: 64 x 64 tiles give 144 blocks for
+  // 197 x 2304, split 4 ways (K = 768).
+  SimtMatmulSchedule tokens = defaultSimtSchedule(1, 197, 2304, 768, limits);
+  EXPECT_EQ(tokens.blockM(), 64);
+  EXPECT_EQ(tokens.blockN(), 64);
+  EXPECT_EQ(tokens.grid.splitK, 4);
+  // ... but not where K is too short to split: 12 heads of 197 x 197 x 64.
+  EXPECT_EQ(defaultSimtSchedule(12, 197, 197, 64, limits).grid.splitK, 1);
   // Few output tiles and a long K: 32 x 64 tiles, and split-K up to 6
   // blocks per SM. 128 x 128 gives 8 blocks; 16 slices (the most) give 128.
   SimtMatmulSchedule deep = defaultSimtSchedule(1, 128, 128, 8192, limits);

@@ -56,11 +56,17 @@ std::string checkSimtSchedule(const SimtMatmulSchedule &s,
 std::vector<SimtMatmulSchedule>
 enumerateSimtSpace(const TargetLimits &limits);
 
+/// Warps an SM needs to hide the SIMT loop's latencies: with fewer, the
+/// heuristic splits K.
+inline constexpr int64_t kSimtWarpsPerSM = 8;
+
 /// The heuristic: the largest of three hardware tile shapes (128x128,
 /// 64x64, 32x64) that gives each SM a block for `batch` M x N outputs, else
 /// 32x64, or 16x32 for outputs of at most 16 rows; tiles in groups of 8
 /// rows. 32x64 tiles split K into the most slices (at most 16) that keep 16
-/// K steps each and 6 blocks per SM; the others get defaultGrid's split-K.
+/// K steps each and 6 blocks per SM; larger tiles whose blocks give an SM
+/// fewer than kSimtWarpsPerSM warps split K into slices of 8 K steps at
+/// least; the others get defaultGrid's split-K.
 SimtMatmulSchedule defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
                                        int64_t k, const TargetLimits &limits);
 
