@@ -17,12 +17,10 @@ using namespace hidet::schedule;
 
 int64_t SimtMatmulSchedule::estimatedRegisters() const {
   int64_t threads = numThreads();
-  int64_t accumulators =
-      warpOuter[0] * warpInner[0] * warpOuter[1] * warpInner[1];
   int64_t staged = (blockM() * blockK + blockK * blockN()) / threads;
   int64_t fragments = warpOuter[0] * warpInner[0] + warpOuter[1] * warpInner[1];
   // Addresses, indices and loop state; rounded to the allocation unit (8).
-  int64_t total = accumulators + staged + fragments + 40;
+  int64_t total = accumulators() + staged + fragments + 40;
   return (total + 7) / 8 * 8;
 }
 
@@ -63,8 +61,7 @@ std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
            std::to_string(s.blockK) + " x " + std::to_string(bn) +
            " tiles cannot be split evenly over " + std::to_string(threads) +
            " threads";
-  int64_t perThread =
-      s.warpOuter[0] * s.warpInner[0] * s.warpOuter[1] * s.warpInner[1];
+  int64_t perThread = s.accumulators();
   if (perThread > 256)
     return "warp_outer * warp_inner gives " + std::to_string(perThread) +
            " accumulators per thread; at most 256";

@@ -7,8 +7,8 @@
 // ways (32 K steps, 16 per slice); one SM gets the largest tiles.
 // The template's shared tiles end up in dynamic shared memory
 // (hidet-workgroup-allocs-to-dynamic-shared runs after the templates):
-// 2 x 8 x 32 and 2 x 8 x 64 f32 tiles, 6144 bytes.
-// H100: %[[SMEM:.*]] = arith.constant 6144 : i32
+// 2 x 8 x (32 + 4) and 2 x 8 x 64 f32 tiles (A's rows padded), 6400 bytes.
+// H100: %[[SMEM:.*]] = arith.constant 6400 : i32
 // H100: gpu.launch {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // H100-NOT: memref.alloc() : memref<{{.*}}workgroup
 // H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 2>}

@@ -70,8 +70,10 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // A schedule written on the op overrides the heuristic.
 // HEUR-LABEL: func.func @user_schedule(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
+// A's K rows are padded by 8 against bank conflicts (4 accumulators a
+// thread, k steps of 4).
 // CHECK-LABEL: func.func @user_schedule(
-// CHECK:         memref.alloc() : memref<2x4x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() : memref<2x4x24xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.alloc() : memref<2x4x16xf32, #gpu.address_space<workgroup>>
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
 func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {

@@ -148,6 +148,21 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   EXPECT_EQ(defaultSimtSchedule(1, 16, 16, 16, limits).blockM(), 128);
 }
 
+TEST(SimtMatmulSpace, PadsTheSharedRowsOfA) {
+  // 16 accumulators a thread, k steps of 8: 4 elements after each row of
+  // 32, in both stages.
+  SimtMatmulSchedule small = make({2, 2}, {1, 1}, {4, 8}, {4, 4}, 8);
+  EXPECT_EQ(small.paddingA(), 4);
+  EXPECT_EQ(small.sharedBytes(), 2 * (32 + 4 + 64) * 8 * 4);
+  // Fewer k a row of lanes: more padding.
+  EXPECT_EQ(make({2, 2}, {1, 1}, {4, 8}, {4, 4}, 4).paddingA(), 8);
+  EXPECT_EQ(make({2, 2}, {1, 1}, {4, 8}, {4, 4}, 16).paddingA(), 4);
+  // 64 accumulators: none.
+  SimtMatmulSchedule large = make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8);
+  EXPECT_EQ(large.paddingA(), 0);
+  EXPECT_EQ(large.sharedBytes(), 2 * (128 + 128) * 8 * 4);
+}
+
 TEST(SimtMatmulSpace, ChecksNameTheReason) {
   TargetLimits h100 = TargetLimits::h100();
   EXPECT_NE(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 4}, {4, 4}, 8))

@@ -62,8 +62,11 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   auto tileB = *algebra::TaskMapping::autoMap({BK, BN}, threads);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  // A's rows may be padded (SimtMatmulSchedule::paddingA); the indices
+  // below address the first BM elements of each.
+  int64_t padA = s.toSchedule().paddingA();
   SmallVector<Type> shared = {
-      MemRefType::get({2, BK, BM}, elt, AffineMap(), workgroup),
+      MemRefType::get({2, BK, BM + padA}, elt, AffineMap(), workgroup),
       MemRefType::get({2, BK, BN}, elt, AffineMap(), workgroup)};
 
   createLaunch(
