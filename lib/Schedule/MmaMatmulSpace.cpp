@@ -26,6 +26,13 @@ int64_t MmaMatmulSchedule::estimatedRegisters() const {
 
 static bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+std::string hidet::schedule::checkTF32Terms(int64_t terms,
+                                            const std::string &name) {
+  if (terms == 1 || terms == 3)
+    return "";
+  return name + " must be 1 or 3, got " + std::to_string(terms);
+}
+
 std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
                                               const TargetLimits *limits) {
   if (s.mma != kMma16 && s.mma != kMmaTF32)
@@ -34,8 +41,9 @@ std::string hidet::schedule::checkMmaSchedule(const MmaMatmulSchedule &s,
            std::to_string(s.mma[2]) + "]";
   if (std::string error = checkGridSchedule(s.grid); !error.empty())
     return error;
-  if (s.tf32Terms != 1 && s.tf32Terms != 3)
-    return "tf32_terms must be 1 or 3, got " + std::to_string(s.tf32Terms);
+  if (std::string error = checkTF32Terms(s.tf32Terms, "tf32_terms");
+      !error.empty())
+    return error;
   if (s.tf32Terms == 3 && s.mma != kMmaTF32)
     return "tf32_terms = 3 splits tf32 operands: mma must be [16, 8, 8]";
   if (s.stages != 0 && (s.stages < 2 || s.stages > 8))

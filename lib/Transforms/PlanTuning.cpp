@@ -74,9 +74,9 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
     ModuleOp module = getOperation();
     std::optional<schedule::SpaceLevel> level =
         schedule::parseSpaceLevel(space);
-    if (tf32Terms != 1 && tf32Terms != 3) {
-      module.emitError(kPass) << ": tf32-terms must be 1 or 3, got "
-                              << static_cast<int64_t>(tf32Terms);
+    if (std::string error = schedule::checkTF32Terms(tf32Terms, "tf32-terms");
+        !error.empty()) {
+      module.emitError(kPass) << ": " << error;
       return signalPassFailure();
     }
     if (!level) {

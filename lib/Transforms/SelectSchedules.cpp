@@ -160,9 +160,9 @@ struct SelectSchedulesPass
   }
 
   void runOnOperation() final {
-    if (tf32Terms != 1 && tf32Terms != 3) {
-      getOperation().emitError(kPass) << ": tf32-terms must be 1 or 3, got "
-                                      << static_cast<int64_t>(tf32Terms);
+    if (std::string error = schedule::checkTF32Terms(tf32Terms, "tf32-terms");
+        !error.empty()) {
+      getOperation().emitError(kPass) << ": " << error;
       return signalPassFailure();
     }
     TargetAttr target = TargetAttr::lookup(getOperation());

@@ -75,6 +75,10 @@ struct MmaMatmulSchedule {
   }
 };
 
+/// Why `terms` is not a number of tf32 products per f32 product (1, or 3
+/// for split operands) as `name` ("tf32_terms", "tf32-terms"), or empty.
+std::string checkTF32Terms(int64_t terms, const std::string &name);
+
 /// Why `s` cannot run (a message naming the field), or empty when it can.
 /// Structural checks only when `limits` is null.
 std::string checkMmaSchedule(const MmaMatmulSchedule &s,
