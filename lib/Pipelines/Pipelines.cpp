@@ -90,6 +90,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   select.tf32Terms = options.tf32Terms;
   select.fuse = options.fuse;
   select.tuningRecords = options.tuningRecords;
+  select.attention = options.attention;
   ScheduleAnchorsOptions anchors;
   anchors.fuse = options.fuse;
   // The split-K reduction is an elementwise kernel like the rule-based ones.

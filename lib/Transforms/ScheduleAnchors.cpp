@@ -16,6 +16,7 @@
 
 #include "Fusion/Buffers.h"
 #include "Templates/Anchor.h"
+#include "Templates/Attention.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -111,7 +112,31 @@ struct ScheduleAnchorsPass
       return signalPassFailure();
     }
     TargetAttr target = TargetAttr::lookup(getOperation());
+    // The P V of an attention goes with its Q K^T.
+    llvm::SmallPtrSet<Operation *, 8> built;
     for (linalg::LinalgOp op : collectAnchors(getOperation())) {
+      if (built.contains(op))
+        continue;
+      if (auto attention =
+              op->getAttrOfType<AttentionAttr>(kAttentionAttrName)) {
+        AttentionChain chain;
+        std::string why;
+        if (failed(matchAttention(op, chain, why))) {
+          op->emitError(kPass) << ": '" << kAttentionAttrName
+                               << "' on a batch matmul that is not an "
+                                  "attention's Q K^T: "
+                               << why;
+          return signalPassFailure();
+        }
+        if (std::string bad = checkAttention(chain, attention, target);
+            !bad.empty()) {
+          op->emitError(kPass) << ": " << bad;
+          return signalPassFailure();
+        }
+        built.insert(chain.values);
+        buildAttention(chain, attention);
+        continue;
+      }
       FailureOr<ScheduleAttrInterface> schedule = writtenSchedule(op, kPass);
       if (failed(schedule) ||
           (*schedule && failed(build(op, *schedule, target))))

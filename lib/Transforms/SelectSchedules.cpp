@@ -17,6 +17,7 @@
 #include "Hidet/Transforms/Passes.h"
 
 #include "Templates/Anchor.h"
+#include "Templates/Attention.h"
 
 #include "Hidet/Tuning/Records.h"
 
@@ -159,15 +160,69 @@ struct SelectSchedulesPass
     return success();
   }
 
+  /// Whether `op` is the Q K^T or the P V of an attention built as one
+  /// kernel: the one with a (written or chosen) #hidet.attention, or the P
+  /// V of such a Q K^T. A written #hidet.attention that does not fit is an
+  /// error.
+  FailureOr<bool> selectAttention(linalg::LinalgOp op, TargetAttr target) {
+    if (Attribute written = op->getAttr(kAttentionAttrName)) {
+      AttentionChain chain;
+      std::string why;
+      if (failed(matchAttention(op, chain, why)))
+        return op->emitError(kPass)
+               << ": '" << kAttentionAttrName
+               << "' on a batch matmul that is not an attention's Q K^T: "
+               << why;
+      if (std::string bad =
+              checkAttention(chain, cast<AttentionAttr>(written), target);
+          !bad.empty())
+        return op->emitError(kPass) << ": " << bad;
+      valuesOfAttention.insert(chain.values);
+      return true;
+    }
+    if (valuesOfAttention.contains(op))
+      return true;
+    if (!fuse || !attention || op->hasAttr(kScheduleAttrName))
+      return false;
+    AttentionChain chain;
+    std::string why;
+    if (failed(matchAttention(op, chain, why)) ||
+        chain.values->hasAttr(kScheduleAttrName))
+      return false;
+    AttentionAttr chosen = defaultAttentionSchedule(&getContext());
+    if (std::string bad = checkAttention(chain, chosen, target); !bad.empty()) {
+      op->emitRemark(kPass) << ": not a fused attention: " << bad;
+      return false;
+    }
+    op->setAttr(kAttentionAttrName, chosen);
+    op->emitRemark(kPass) << ": fused attention with the P V at "
+                          << chain.values->getLoc();
+    valuesOfAttention.insert(chain.values);
+    return true;
+  }
+
+  /// The P V of the attentions found so far.
+  llvm::SmallPtrSet<Operation *, 8> valuesOfAttention;
+
   void runOnOperation() final {
+    valuesOfAttention.clear();
     if (std::string error = schedule::checkTF32Terms(tf32Terms, "tf32-terms");
         !error.empty()) {
       getOperation().emitError(kPass) << ": " << error;
       return signalPassFailure();
     }
     TargetAttr target = TargetAttr::lookup(getOperation());
-    for (linalg::LinalgOp op : collectAnchors(getOperation()))
-      if (failed(select(op, target)))
+    SmallVector<linalg::LinalgOp> anchors = collectAnchors(getOperation());
+    llvm::SmallPtrSet<Operation *, 8> inAttention;
+    for (linalg::LinalgOp op : anchors) {
+      FailureOr<bool> fused = selectAttention(op, target);
+      if (failed(fused))
+        return signalPassFailure();
+      if (*fused)
+        inAttention.insert(op);
+    }
+    for (linalg::LinalgOp op : anchors)
+      if (!inAttention.contains(op) && failed(select(op, target)))
         return signalPassFailure();
   }
 };

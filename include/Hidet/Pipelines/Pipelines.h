@@ -92,6 +92,11 @@ struct GPUPipelineOptions
       llvm::cl::desc("With tf32: tf32 products per f32 product, 1 or 3 "
                      "(hidet-select-schedules{tf32-terms})"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> attention{
+      *this, "attention",
+      llvm::cl::desc("With fuse: build each attention (Q K^T, softmax, P V) "
+                     "as one fused kernel (hidet-select-schedules{attention})"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> tuningRecords{
       *this, "tuning-records",
       llvm::cl::desc("A tuning records file whose schedules the anchors "

@@ -80,6 +80,18 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     which is applied to loaded values in registers, leads to a
     register-staged schedule.
 
+    Attentions come first (option `attention`, with `fuse`): a
+    `linalg.batch_matmul` S = Q K^T whose result, through its group's
+    elementwise epilogue, is read only by the ops of a softmax over its
+    rows, whose result is the first operand of a batch matmul O = P V,
+    gets `hidet.attention = #hidet.attention<...>` (64 query rows and 64
+    keys a step) when its operands are f16 or bf16 with head sizes that
+    are multiples of 16 up to 128; neither matmul gets a `hidet.schedule`,
+    and `hidet-schedule-anchors` builds the three as one kernel. A
+    schedule written on either matmul keeps them apart; tuning records do
+    not (the fusion is decided before the matmuls' schedules). Each
+    attention gets a remark.
+
     Templates by element types:
 
     - f32 x f32 -> f32: the paper's SIMT template (`#hidet.simt_matmul`),
@@ -148,6 +160,11 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     Option<"signatures", "signatures", "bool", /*default=*/"false",
            "Emit a remark with each anchor's signature, the key of its "
            "tuning records">,
+    Option<"attention", "attention", "bool", /*default=*/"true",
+           "With fuse: give each attention (a batch matmul Q K^T whose "
+           "scores, through its epilogue, feed a softmax over their rows "
+           "and then the batch matmul P V) the fused attention template "
+           "(#hidet.attention on Q K^T) instead of three kernels">,
   ];
   let dependentDialects = ["::hidet::HidetDialect"];
 }

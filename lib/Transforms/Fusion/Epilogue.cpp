@@ -412,17 +412,18 @@ SmallVector<Value> Epilogue::loadSideInputs(OpBuilder &b, Location loc,
   return loaded;
 }
 
-void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
-                     ArrayRef<Value> sideInputs) const {
+Value Epilogue::apply(OpBuilder &b, Location loc, ValueRange index, Value value,
+                      ArrayRef<Value> sideInputs,
+                      SmallVectorImpl<Value> *resultIndex) const {
   auto vecType = dyn_cast<VectorType>(value.getType());
   int64_t w = vecType ? vecType.getNumElements() : 1;
   SmallVector<Value> loaded(sideInputs);
   if (loaded.empty())
     loaded = loadSideInputs(b, loc, index, w);
   const Value *next = loaded.begin();
-  SmallVector<Value> resultIndex;
+  SmallVector<Value> at;
   SmallVector<SmallVector<Value>> all =
-      stepLoops(b, loc, anchorOut, steps, index, resultIndex);
+      stepLoops(b, loc, anchorOut, steps, index, at);
   for (auto [s, loops] : llvm::zip_equal(steps, all)) {
     linalg::LinalgOp op = s.op;
     SmallVector<Value> args;
@@ -444,11 +445,21 @@ void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
       value = vector::BroadcastOp::create(b, loc, ofWidth(w, outElt), value);
   }
   assert(next == loaded.end() && "too many side inputs");
+  if (resultIndex)
+    resultIndex->assign(at.begin(), at.end());
+  return value;
+}
+
+void Epilogue::store(OpBuilder &b, Location loc, ValueRange index, Value value,
+                     ArrayRef<Value> sideInputs) const {
+  SmallVector<Value> resultIndex;
+  value = apply(b, loc, index, value, sideInputs, &resultIndex);
   Value at = output();
-  if (w == 1) {
+  if (!isa<VectorType>(value.getType())) {
     memref::StoreOp::create(b, loc, value, at, resultIndex);
     return;
   }
+  int64_t w = cast<VectorType>(value.getType()).getNumElements();
   vector::StoreOp::create(b, loc, value, at, resultIndex,
                           /*nontemporal=*/false,
                           kernel::vectorAlign(outputElementType(), w));

@@ -78,6 +78,14 @@ public:
              mlir::Value value,
              llvm::ArrayRef<mlir::Value> sideInputs = {}) const;
 
+  /// The chain's result for `value` at `index`, as `store` computes it,
+  /// without storing it; `resultIndex`, when given, receives its position
+  /// in `output()`.
+  mlir::Value
+  apply(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange index,
+        mlir::Value value, llvm::ArrayRef<mlir::Value> sideInputs = {},
+        llvm::SmallVectorImpl<mlir::Value> *resultIndex = nullptr) const;
+
   /// Loads the side inputs (bias, residual, ...) that `store` applies to the
   /// `width` elements at `index`. A kernel may load them early, so that their
   /// latency overlaps other work (staging the accumulators), and pass them

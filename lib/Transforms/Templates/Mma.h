@@ -87,6 +87,21 @@ struct TileCopy {
 void copyTile(mlir::OpBuilder &b, mlir::Location loc, const GemmProblem &p,
               const GemmBlock &blk, const TileCopy &t, mlir::Value k0);
 
+/// ldmatrix.x4 of the 16 x 16 block at (p0, q0) of `tile` (p its non-k
+/// dimension: m of A, n of B; q its k dimension), as the A fragment of an
+/// m16n8k16 (`isA`) or the B fragments of two n8 tiles; `matrix` and
+/// `matrixRow` are the lane's place in spatial(4, 8) (the row of the
+/// matrix whose address it gives), `elt` the tile's element type.
+mlir::Value ldmatrixX4(mlir::OpBuilder &b, mlir::Location loc,
+                       const SharedTile &tile, mlir::Value stage, bool isA,
+                       mlir::Value p0, mlir::Value q0, mlir::Value matrix,
+                       mlir::Value matrixRow, mlir::Type elt);
+
+/// mma.sync on one 16 x 8 tile, d = a * b + c, of `elt` operands (f16 and
+/// bf16: m16n8k16; f32: tf32, m16n8k8), f32 accumulators (vector<2x2xf32>).
+mlir::Value mmaSync(mlir::OpBuilder &b, mlir::Location loc, mlir::Value a,
+                    mlir::Value bv, mlir::Value c, mlir::Type elt);
+
 /// Builds the kernel(s) of one GEMM, step by step: the launch and its
 /// blocks (build), then in each block the thread's place in the tile
 /// (placeThread), the accumulators (initAccumulators), the copies of the

@@ -33,13 +33,15 @@ using namespace hidet::templates::mma;
 /// covers (p, q) offsets ((i % 2) * 8, (i / 2) * 8), giving the a0..a7
 /// registers of the mma.m16n8k16 A fragment; for B it is ((i / 2) * 8,
 /// (i % 2) * 8), the b0..b3 registers of two n8 fragments.
-Value MatmulBuilder::ldmatrix(const SharedTile &tile, Value stage, bool isA,
-                              Value p0, Value q0) {
+Value mma::ldmatrixX4(OpBuilder &b, Location loc, const SharedTile &tile,
+                      Value stage, bool isA, Value p0, Value q0, Value matrix,
+                      Value matrixRow, Type elt) {
+  int64_t perReg = elt.isF32() ? 1 : 2;
   Value half = arith::RemUIOp::create(b, loc, matrix, cst(b, loc, 2));
   Value pair = arith::DivUIOp::create(b, loc, matrix, cst(b, loc, 2));
   Value pOff = arith::MulIOp::create(b, loc, isA ? half : pair, cst(b, loc, 8));
   Value qOff =
-      arith::MulIOp::create(b, loc, isA ? pair : half, cst(b, loc, kPiece));
+      arith::MulIOp::create(b, loc, isA ? pair : half, cst(b, loc, tile.piece));
   Value pp = arith::AddIOp::create(b, loc, p0, pOff);
   Value qq = arith::AddIOp::create(b, loc, q0, qOff);
   // The row this lane addresses runs along the stored inner dimension: k
@@ -53,6 +55,11 @@ Value MatmulBuilder::ldmatrix(const SharedTile &tile, Value stage, bool isA,
                                    tile.buffer, tile.at(stage, o, stored),
                                    b.getBoolAttr(!kInner),
                                    b.getI32IntegerAttr(4));
+}
+
+Value MatmulBuilder::ldmatrix(const SharedTile &tile, Value stage, bool isA,
+                              Value p0, Value q0) {
+  return ldmatrixX4(b, loc, tile, stage, isA, p0, q0, matrix, matrixRow, elt);
 }
 
 // Fragments are R x W vectors (R registers of W elements); they move to and
@@ -134,13 +141,17 @@ void MatmulBuilder::splitTF32(Value frag, Value rest, Value slot,
   }
 }
 
-/// mma.sync on one 16 x 8 tile: d = a * b + c.
-Value MatmulBuilder::mma(Value a, Value bv, Value c) {
-  if (isTF32)
+/// mma.sync on one 16 x 8 tile: d = a * b + c, of `elt` operands (f32 runs
+/// in tf32, m16n8k8).
+Value mma::mmaSync(OpBuilder &b, Location loc, Value a, Value bv, Value c,
+                   Type elt) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  if (elt.isF32())
     return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
                                     ArrayRef<int64_t>{16, 8, 8},
                                     /*tf32Enabled=*/true);
-  if (!isBF16)
+  if (!elt.isBF16())
     return nvgpu::MmaSyncOp::create(b, loc, a, bv, c,
                                     ArrayRef<int64_t>{16, 8, 16});
   // nvgpu.mma.sync cannot lower bf16 in MLIR 22 (its NVVM conversion does
@@ -176,6 +187,10 @@ Value MatmulBuilder::mma(Value a, Value bv, Value c) {
                                    LLVM::ExtractValueOp::create(b, loc, d, j),
                                    out, ArrayRef<int64_t>{j / 2, j % 2});
   return out;
+}
+
+Value MatmulBuilder::mma(Value a, Value bv, Value c) {
+  return mmaSync(b, loc, a, bv, c, elt);
 }
 
 /// The A and B fragments of K step `kk` of the tile in `stage`, into half

@@ -241,3 +241,34 @@ module attributes {hidet.target = #hidet.target<chip = "sm_80", num_sms = 5000>}
 // expected-error @+1 {{'hidet.target' must be a #hidet.target, got "sm_90a"}}
 module attributes {hidet.target = "sm_90a"} {
 }
+
+// -----
+
+// The fused attention's schedule round-trips, on a batch matmul (its Q K^T)
+// or on the gpu.launch of its kernel.
+// CHECK: linalg.batch_matmul {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>}
+func.func @attention(%q: memref<2x16x16xf16>, %k: memref<2x16x16xf16>, %s: memref<2x16x16xf16>) {
+  linalg.batch_matmul {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>} ins(%q, %k : memref<2x16x16xf16>, memref<2x16x16xf16>) outs(%s : memref<2x16x16xf16>)
+  return
+}
+
+// -----
+
+// expected-error @+1 {{block_q must be a multiple of 16 in [16, 128] (16 query rows a warp), got 24}}
+"test.op"() {s = #hidet.attention<block_q = 24, block_kv = 32>} : () -> ()
+
+// -----
+
+// expected-error @+1 {{block_kv must be a multiple of 16 in [16, 128], got 256}}
+"test.op"() {s = #hidet.attention<block_q = 64, block_kv = 256>} : () -> ()
+
+
+// -----
+
+// expected-error @+1 {{'hidet.attention' must be a #hidet.attention, got 64 : i64}}
+"test.op"() {hidet.attention = 64} : () -> ()
+
+// -----
+
+// expected-error @+1 {{'hidet.attention' must be on a linalg.batch_matmul (the attention's Q K^T) or the gpu.launch of its kernel, not on 'test.op'}}
+"test.op"() {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>} : () -> ()

@@ -70,6 +70,21 @@ LogicalResult HidetDialect::verifyOperationAttribute(Operation *op,
              << fusion.getGroup();
     return success();
   }
+  if (attr.getName() == kAttentionAttrName) {
+    if (!isa<AttentionAttr>(attr.getValue()))
+      return op->emitError("'")
+             << kAttentionAttrName << "' must be a #hidet.attention, got "
+             << attr.getValue();
+    // The attention's Q K^T, or the kernel built from it.
+    StringRef name = op->getName().getStringRef();
+    if (name != "linalg.batch_matmul" && name != "gpu.launch")
+      return op->emitError("'")
+             << kAttentionAttrName
+             << "' must be on a linalg.batch_matmul (the attention's Q K^T) "
+                "or the gpu.launch of its kernel, not on '"
+             << op->getName() << "'";
+    return success();
+  }
   if (attr.getName() != kPipelineStagesAttrName)
     return success();
   auto stages = dyn_cast<IntegerAttr>(attr.getValue());
@@ -268,6 +283,26 @@ TargetAttr TargetAttr::lookup(Operation *op) {
     if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))
       return target;
   return TargetAttr::get(ctx, schedule::kDefaultChip, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+AttentionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t blockQ, int64_t blockKV) {
+  // A warp owns 16 query rows (an mma.m16n8k16 row tile); the key tile is
+  // the k extent of P V's mma steps and the n extent of S's.
+  if (blockQ < 16 || blockQ > 128 || blockQ % 16 != 0)
+    return emitError() << "block_q must be a multiple of 16 in [16, 128] "
+                          "(16 query rows a warp), got "
+                       << blockQ;
+  if (blockKV < 16 || blockKV > 128 || blockKV % 16 != 0)
+    return emitError() << "block_kv must be a multiple of 16 in [16, 128], "
+                          "got "
+                       << blockKV;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -24,6 +24,10 @@ inline constexpr llvm::StringLiteral kScheduleAttrName = "hidet.schedule";
 /// copies `hidet-pipeline-shared-copies` pipelines: the number of stages.
 inline constexpr llvm::StringLiteral kPipelineStagesAttrName =
     "hidet.pipeline_stages";
+/// Name of the discardable attribute (a #hidet.attention) that
+/// `hidet-select-schedules` writes on the first batch matmul of an attention
+/// that `hidet-schedule-anchors` builds as one fused kernel.
+inline constexpr llvm::StringLiteral kAttentionAttrName = "hidet.attention";
 /// Name of the discardable attribute (a #hidet.fusion) that
 /// `hidet-partition` writes on the ops of a fusion group.
 inline constexpr llvm::StringLiteral kFusionAttrName = "hidet.fusion";

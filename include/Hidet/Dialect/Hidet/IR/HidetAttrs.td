@@ -259,6 +259,39 @@ def Hidet_TargetAttr : AttrDef<Hidet_Dialect, "Target"> {
   }];
 }
 
+def Hidet_AttentionAttr : AttrDef<Hidet_Dialect, "Attention"> {
+  let mnemonic = "attention";
+  let summary = "Schedule of the fused attention template.";
+  let description = [{
+    Written by `hidet-select-schedules` as `hidet.attention` on the first
+    batch matmul of an attention, `S = Q K^T` (with its fusion group's
+    elementwise epilogue: a scale, a bias), when the ops after it are a
+    softmax over the rows of `S` and a batch matmul `O = P V` of its result
+    `P`: `hidet-schedule-anchors` then builds the three as one kernel
+    (FlashAttention's), and neither `S` nor `P` reaches memory. A block
+    owns `block_q` query rows of one batch, a warp 16 of them; it walks the
+    keys `block_kv` at a time: `S` of that tile with mma.sync from `Q`'s
+    fragments (held in registers) and the tile of `K` in shared memory,
+    the running row maximum and sum of the softmax (rescaling the partial
+    output when the maximum grows), then `O += P V` with `P`'s fragments
+    taken from `S`'s accumulators. The operands' prologues (transposes,
+    converts) and the second matmul's epilogue fold in as in the GEMM
+    templates. f16 or bf16 operands, f32 accumulation; head sizes are
+    multiples of 16 up to 128.
+
+    ```mlir
+    linalg.batch_matmul {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>, ...}
+    ```
+  }];
+  let parameters = (ins "int64_t":$block_q, "int64_t":$block_kv);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Warps of a block: one per 16 query rows.
+    int64_t numWarps() const { return getBlockQ() / 16; }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Fusion groups
 //===----------------------------------------------------------------------===//

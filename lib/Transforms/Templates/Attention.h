@@ -1,0 +1,68 @@
+//===- Attention.h - The fused attention template ---------------*- C++ -*-===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// An attention after bufferization is three fusion groups' worth of ops:
+// the batch matmul S = Q K^T with its elementwise epilogue (a scale, a
+// bias), the six ops of a softmax over S's rows (as hidet's decomposition
+// writes it: a max, exp(S - max), a sum, a division), and the batch matmul
+// O = P V of the softmax's result with its own prologues and epilogue. An
+// AttentionChain is all of them, read as two GEMM problems; the template
+// (#hidet.attention) computes the chain in one kernel in which S and P
+// never reach memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HIDET_LIB_TRANSFORMS_TEMPLATES_ATTENTION_H
+#define HIDET_LIB_TRANSFORMS_TEMPLATES_ATTENTION_H
+
+#include "GemmProblem.h"
+
+#include "Hidet/Dialect/Hidet/IR/Hidet.h"
+
+namespace hidet {
+namespace templates {
+
+struct AttentionChain {
+  /// S = Q K^T: rows m (queries), columns n (keys), k the head size.
+  mlir::linalg::LinalgOp scores;
+  GemmProblem qk;
+  fusion::Prologue qkPrologue;
+  /// The elementwise ops applied to S before the softmax (may be empty).
+  fusion::Epilogue scoreOps;
+  /// The softmax's ops, in order.
+  llvm::SmallVector<mlir::Operation *> softmax;
+  /// O = P V: rows m, columns the value size, k the keys.
+  mlir::linalg::LinalgOp values;
+  GemmProblem pv;
+  fusion::Prologue pvPrologue;
+  fusion::Epilogue outputOps;
+  mlir::linalg::FillOp qkFill, pvFill;
+  /// The buffers only the chain uses (S, the softmax's temporaries, P).
+  llvm::SmallVector<mlir::Value> temporaries;
+};
+
+/// Reads the batch matmul `scores` as the Q K^T of an attention on buffers,
+/// with its fusion group's prologue and epilogue: the softmax over its rows
+/// and the P V after it. On failure, `why` says what does not match.
+mlir::LogicalResult matchAttention(mlir::linalg::LinalgOp scores,
+                                   AttentionChain &chain, std::string &why);
+
+/// Why `schedule` cannot compute `chain` on `target` (element types, head
+/// sizes, shared memory), or an empty string.
+std::string checkAttention(const AttentionChain &chain, AttentionAttr schedule,
+                           TargetAttr target);
+
+/// Replaces the chain's ops by the kernel of `schedule`, which passed
+/// checkAttention.
+void buildAttention(AttentionChain &chain, AttentionAttr schedule);
+
+/// The schedule hidet-select-schedules gives attentions.
+AttentionAttr defaultAttentionSchedule(mlir::MLIRContext *ctx);
+
+} // namespace templates
+} // namespace hidet
+
+#endif // HIDET_LIB_TRANSFORMS_TEMPLATES_ATTENTION_H

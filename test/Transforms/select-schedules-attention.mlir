@@ -1,0 +1,144 @@
+// RUN: hidet-opt %s -split-input-file --hidet-bufferize --hidet-set-target=chip=sm_90a --hidet-select-schedules -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --hidet-bufferize --hidet-set-target=chip=sm_90a "--hidet-select-schedules=attention=0" | FileCheck %s --check-prefix=OFF
+
+// An attention (scores Q K^T through an elementwise epilogue, a softmax
+// over their rows, the product with V) is given the fused attention
+// template: #hidet.attention on the Q K^T, no hidet.schedule on either
+// matmul. With attention=0 both matmuls get GEMM schedules.
+
+// CHECK-LABEL: func.func @scaled(
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>
+// CHECK-NOT:     hidet.schedule
+// CHECK:         linalg.batch_matmul
+// CHECK-NOT:     hidet.schedule
+// CHECK:         return
+// OFF-LABEL: func.func @scaled(
+// OFF-NOT:       hidet.attention
+// OFF:           linalg.batch_matmul {{.*}}hidet.schedule = #hidet.mma_matmul
+// OFF:           linalg.batch_matmul {{.*}}hidet.schedule = #hidet.mma_matmul
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @scaled(%q: tensor<24x197x64xf16>, %kt: tensor<24x64x197xf16>, %v: tensor<24x197x64xf16>) -> tensor<24x197x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %c = arith.constant 0.125 : f16
+  %e = tensor.empty() : tensor<24x197x197xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<24x197x197xf16>) -> tensor<24x197x197xf16>
+  // expected-remark @+1 {{hidet-select-schedules: fused attention with the P V at}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<24x197x64xf16>, tensor<24x64x197xf16>) outs(%f : tensor<24x197x197xf16>) -> tensor<24x197x197xf16>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<24x197x197xf16>) outs(%e : tensor<24x197x197xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.mulf %a, %c : f16
+    linalg.yield %m : f16
+  } -> tensor<24x197x197xf16>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<24x197x197xf16>) outs(%e : tensor<24x197x197xf16>) -> tensor<24x197x197xf16>
+  %eo = tensor.empty() : tensor<24x197x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<24x197x64xf16>) -> tensor<24x197x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<24x197x197xf16>, tensor<24x197x64xf16>) outs(%fo : tensor<24x197x64xf16>) -> tensor<24x197x64xf16>
+  return %o : tensor<24x197x64xf16>
+}
+
+// -----
+
+// BERT's additive mask (one row of biases per batch, broadcast over heads
+// and queries) is part of the scores' epilogue: still one kernel.
+// CHECK-LABEL: func.func @masked(
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+func.func @masked(%q: tensor<24x128x64xbf16>, %k: tensor<24x128x64xbf16>, %v: tensor<24x128x64xbf16>, %mask: tensor<2x128xbf16>) -> tensor<24x128x64xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %e = tensor.empty() : tensor<24x128x128xbf16>
+  %kt = tensor.empty() : tensor<24x64x128xbf16>
+  %t = linalg.transpose ins(%k : tensor<24x128x64xbf16>) outs(%kt : tensor<24x64x128xbf16>) permutation = [0, 2, 1]
+  %f = linalg.fill ins(%z : bf16) outs(%e : tensor<24x128x128xbf16>) -> tensor<24x128x128xbf16>
+  // expected-remark @+1 {{fused attention}}
+  %s = linalg.batch_matmul ins(%q, %t : tensor<24x128x64xbf16>, tensor<24x64x128xbf16>) outs(%f : tensor<24x128x128xbf16>) -> tensor<24x128x128xbf16>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 12, 128, 128] : tensor<24x128x128xbf16> into tensor<2x12x128x128xbf16>
+  %e4 = tensor.empty() : tensor<2x12x128x128xbf16>
+  %x = linalg.generic {indexing_maps = [#id4, #row, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4, %mask : tensor<2x12x128x128xbf16>, tensor<2x128xbf16>) outs(%e4 : tensor<2x12x128x128xbf16>) {
+  ^bb0(%a: bf16, %m: bf16, %o: bf16):
+    %y = arith.addf %a, %m : bf16
+    linalg.yield %y : bf16
+  } -> tensor<2x12x128x128xbf16>
+  %p4 = linalg.softmax dimension(3) ins(%x : tensor<2x12x128x128xbf16>) outs(%e4 : tensor<2x12x128x128xbf16>) -> tensor<2x12x128x128xbf16>
+  %p = tensor.collapse_shape %p4 [[0, 1], [2], [3]] : tensor<2x12x128x128xbf16> into tensor<24x128x128xbf16>
+  %eo = tensor.empty() : tensor<24x128x64xbf16>
+  %fo = linalg.fill ins(%z : bf16) outs(%eo : tensor<24x128x64xbf16>) -> tensor<24x128x64xbf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<24x128x128xbf16>, tensor<24x128x64xbf16>) outs(%fo : tensor<24x128x64xbf16>) -> tensor<24x128x64xbf16>
+  return %o : tensor<24x128x64xbf16>
+}
+
+// -----
+
+// f32 operands (the SIMT template's) and heads of 8 have no fused
+// template: each matmul gets its own schedule, and a remark says why.
+// CHECK-LABEL: func.func @f32(
+// CHECK-NOT:     hidet.attention
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule = #hidet.simt_matmul
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule = #hidet.simt_matmul
+func.func @f32(%q: tensor<4x32x64xf32>, %kt: tensor<4x64x32xf32>, %v: tensor<4x32x64xf32>) -> tensor<4x32x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  // expected-remark @+1 {{not a fused attention: the fused attention takes f16 or bf16 Q, K and V}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x32x64xf32>, tensor<4x64x32xf32>) outs(%f : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x32x32xf32>) outs(%e : tensor<4x32x32xf32>) -> tensor<4x32x32xf32>
+  %eo = tensor.empty() : tensor<4x32x64xf32>
+  %fo = linalg.fill ins(%z : f32) outs(%eo : tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x32x32xf32>, tensor<4x32x64xf32>) outs(%fo : tensor<4x32x64xf32>) -> tensor<4x32x64xf32>
+  return %o : tensor<4x32x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @head8(
+// CHECK-NOT:     hidet.attention
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule = #hidet.mma_matmul
+func.func @head8(%q: tensor<8x16x8xf16>, %kt: tensor<8x8x16xf16>, %v: tensor<8x16x8xf16>) -> tensor<8x16x8xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x16x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x16x16xf16>) -> tensor<8x16x16xf16>
+  // expected-remark @+1 {{not a fused attention: the fused attention takes head sizes that are multiples of 16 up to 128 (Q K^T's K is 8, P V's N is 8)}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x16x8xf16>, tensor<8x8x16xf16>) outs(%f : tensor<8x16x16xf16>) -> tensor<8x16x16xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<8x16x16xf16>) outs(%e : tensor<8x16x16xf16>) -> tensor<8x16x16xf16>
+  %eo = tensor.empty() : tensor<8x16x8xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<8x16x8xf16>) -> tensor<8x16x8xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<8x16x16xf16>, tensor<8x16x8xf16>) outs(%fo : tensor<8x16x8xf16>) -> tensor<8x16x8xf16>
+  return %o : tensor<8x16x8xf16>
+}
+
+// -----
+
+// Scores that are also a result of the function (another reader), and a
+// softmax that is also returned, keep the three kernels.
+// CHECK-LABEL: func.func @scores_returned(
+// CHECK-NOT:     hidet.attention
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule
+func.func @scores_returned(%q: tensor<4x32x64xf16>, %kt: tensor<4x64x32xf16>, %v: tensor<4x32x64xf16>) -> (tensor<4x32x64xf16>, tensor<4x32x32xf16>) {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x32x32xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x32x32xf16>) -> tensor<4x32x32xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x32x64xf16>, tensor<4x64x32xf16>) outs(%f : tensor<4x32x32xf16>) -> tensor<4x32x32xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x32x32xf16>) outs(%e : tensor<4x32x32xf16>) -> tensor<4x32x32xf16>
+  %eo = tensor.empty() : tensor<4x32x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x32x32xf16>, tensor<4x32x64xf16>) outs(%fo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
+  return %o, %p : tensor<4x32x64xf16>, tensor<4x32x32xf16>
+}
+
+// -----
+
+// A softmax over the other dimension of the scores is not an attention.
+// CHECK-LABEL: func.func @columns(
+// CHECK-NOT:     hidet.attention
+func.func @columns(%q: tensor<4x32x64xf16>, %kt: tensor<4x64x32xf16>, %v: tensor<4x32x64xf16>) -> tensor<4x32x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x32x32xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x32x32xf16>) -> tensor<4x32x32xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x32x64xf16>, tensor<4x64x32xf16>) outs(%f : tensor<4x32x32xf16>) -> tensor<4x32x32xf16>
+  %p = linalg.softmax dimension(1) ins(%s : tensor<4x32x32xf16>) outs(%e : tensor<4x32x32xf16>) -> tensor<4x32x32xf16>
+  %eo = tensor.empty() : tensor<4x32x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x32x32xf16>, tensor<4x32x64xf16>) outs(%fo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
+  return %o : tensor<4x32x64xf16>
+}
