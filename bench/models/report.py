@@ -200,7 +200,7 @@ def hidet_record(res, cfg):
 # the template or rule that built it. Longer first, so that a prefix match
 # finds the most specific.
 KERNEL_KINDS = ("splitk_reduce", "reduce_rows", "row_group", "injective", "transpose",
-                "reduce", "wgmma", "simt", "mma")
+                "attention", "reduce", "wgmma", "simt", "mma")
 
 
 def kernel_kind(name):
@@ -502,7 +502,8 @@ def write_md(path, doc, rows):
         w("`hidet-run --profile`: the forward run directly (not as a graph) with CUDA events "
           "around each kernel, the median of each launch over %s runs, summed by the kind of "
           "kernel (the template or rule that built it: `wgmma`/`mma`/`simt` GEMMs and "
-          "convolutions with their fused prologues and epilogues, `splitk_reduce`, "
+          "convolutions with their fused prologues and epilogues, `attention` for the fused "
+          "attentions (Q K^T, softmax and P V in one kernel), `splitk_reduce`, "
           "`row_group` for softmax and normalization rows, `reduce`/`reduce_rows`, "
           "`injective`, `transpose`). The events add a little time to each launch: the sum "
           "is above the graph replay's time." % (
