@@ -104,6 +104,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
       plan.tf32 = options.tf32;
       plan.tf32Terms = options.tf32Terms;
       plan.fuse = options.fuse;
+      plan.attention = options.attention;
       // What the records already hold is not tuned again.
       plan.known = options.tuningRecords;
       pm.addPass(createPlanTuning(plan));

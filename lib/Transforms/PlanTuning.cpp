@@ -13,6 +13,7 @@
 #include "Hidet/Transforms/Passes.h"
 
 #include "Templates/Anchor.h"
+#include "Templates/Attention.h"
 #include "Utils/KernelBuilder.h"
 
 #include "Hidet/Schedule/TuningSpace.h"
@@ -112,9 +113,22 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
     // The signatures in order of first appearance.
     std::vector<PlannedAnchor> anchors;
     llvm::StringMap<size_t> bySignature;
-    for (auto func : module.getOps<func::FuncOp>())
+    for (auto func : module.getOps<func::FuncOp>()) {
+      // The matmuls of a fused attention have no schedule to tune.
+      llvm::SmallPtrSet<Operation *, 8> inAttention;
       for (linalg::LinalgOp op : collectAnchors(func)) {
-        if (op->hasAttr(kScheduleAttrName))
+        AttentionChain chain;
+        std::string unfit;
+        if (op->hasAttr(kAttentionAttrName) ||
+            (fuse && attention &&
+             isDefaultAttention(op, target, chain, unfit))) {
+          inAttention.insert(op);
+          if (chain.values)
+            inAttention.insert(chain.values);
+        }
+      }
+      for (linalg::LinalgOp op : collectAnchors(func)) {
+        if (op->hasAttr(kScheduleAttrName) || inAttention.contains(op))
           continue;
         GemmProblem p;
         fusion::Prologue prologue;
@@ -160,6 +174,7 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
         planned.addKernel(kernel::kernelName(op.getLoc(), kSplitKReduceKind,
                                              func.getName()));
       }
+    }
 
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
       module.emitError(kPass) << ": cannot create '" << dir

@@ -182,19 +182,16 @@ struct SelectSchedulesPass
     }
     if (valuesOfAttention.contains(op))
       return true;
-    if (!fuse || !attention || op->hasAttr(kScheduleAttrName))
+    if (!fuse || !attention)
       return false;
     AttentionChain chain;
-    std::string why;
-    if (failed(matchAttention(op, chain, why)) ||
-        chain.values->hasAttr(kScheduleAttrName))
-      return false;
-    AttentionAttr chosen = defaultAttentionSchedule(&getContext());
-    if (std::string bad = checkAttention(chain, chosen, target); !bad.empty()) {
-      op->emitRemark(kPass) << ": not a fused attention: " << bad;
+    std::string unfit;
+    if (!isDefaultAttention(op, target, chain, unfit)) {
+      if (!unfit.empty())
+        op->emitRemark(kPass) << ": not a fused attention: " << unfit;
       return false;
     }
-    op->setAttr(kAttentionAttrName, chosen);
+    op->setAttr(kAttentionAttrName, defaultAttentionSchedule(&getContext()));
     op->emitRemark(kPass) << ": fused attention with the P V at "
                           << chain.values->getLoc();
     valuesOfAttention.insert(chain.values);

@@ -210,6 +210,9 @@ def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
            "A records file of earlier tuning (a cache): anchors whose "
            "signature and chip have a record measured by this tuner's "
            "version are not planned again">,
+    Option<"attention", "attention", "bool", /*default=*/"true",
+           "As hidet-select-schedules{attention}: the two batch matmuls of "
+           "an attention it fuses have no schedule and are not planned">,
   ];
 }
 

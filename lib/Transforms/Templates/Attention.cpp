@@ -84,6 +84,20 @@ static bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv) {
   return true;
 }
 
+bool hidet::templates::isDefaultAttention(linalg::LinalgOp scores,
+                                          TargetAttr target,
+                                          AttentionChain &chain,
+                                          std::string &unfit) {
+  std::string why;
+  if (scores->hasAttr(kScheduleAttrName) ||
+      failed(matchAttention(scores, chain, why)) ||
+      chain.values->hasAttr(kScheduleAttrName))
+    return false;
+  unfit = checkAttention(chain, defaultAttentionSchedule(scores->getContext()),
+                         target);
+  return unfit.empty();
+}
+
 /// Whether the tile [rows][cols] of 16-byte pieces spreads evenly over
 /// `threads` (auto_map).
 static bool spreads(int64_t rows, int64_t cols, int64_t threads) {

@@ -62,6 +62,13 @@ void buildAttention(AttentionChain &chain, AttentionAttr schedule);
 /// The schedule hidet-select-schedules gives attentions.
 AttentionAttr defaultAttentionSchedule(mlir::MLIRContext *ctx);
 
+/// Whether `scores`, with no schedule written on it, is fused as an
+/// attention by default: it is an attention's Q K^T (`chain`), its P V has
+/// no written schedule either, and the default schedule fits `target`. When
+/// the chain matched but that schedule does not fit, `unfit` says why.
+bool isDefaultAttention(mlir::linalg::LinalgOp scores, TargetAttr target,
+                        AttentionChain &chain, std::string &unfit);
+
 } // namespace templates
 } // namespace hidet
 
