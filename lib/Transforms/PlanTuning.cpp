@@ -113,19 +113,58 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
     // The signatures in order of first appearance.
     std::vector<PlannedAnchor> anchors;
     llvm::StringMap<size_t> bySignature;
+    // The entry of `signature` (its candidates from `candidates` the first
+    // time), or null when the known records hold a current measurement.
+    auto entry = [&](const std::string &signature,
+                     function_ref<SmallVector<std::string>()> candidates)
+        -> PlannedAnchor * {
+      if (const tuning::TuningRecord *r =
+              tuning::findRecord(knownRecords, signature, target.getChip());
+          r && tuning::isCurrentMeasurement(*r)) {
+        ++knownCount;
+        return nullptr;
+      }
+      auto [it, added] = bySignature.try_emplace(signature, anchors.size());
+      if (added) {
+        anchors.emplace_back();
+        anchors.back().signature = signature;
+        anchors.back().candidates = candidates();
+      }
+      return &anchors[it->second];
+    };
+    auto print = [](Attribute attr) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << attr;
+      return text;
+    };
     for (auto func : module.getOps<func::FuncOp>()) {
-      // The matmuls of a fused attention have no schedule to tune.
+      // A fused attention is one entry; its matmuls have no schedule of
+      // their own.
       llvm::SmallPtrSet<Operation *, 8> inAttention;
       for (linalg::LinalgOp op : collectAnchors(func)) {
         AttentionChain chain;
         std::string unfit;
-        if (op->hasAttr(kAttentionAttrName) ||
-            (fuse && attention &&
-             isDefaultAttention(op, target, chain, unfit))) {
+        if (op->hasAttr(kAttentionAttrName)) {
           inAttention.insert(op);
-          if (chain.values)
+          if (succeeded(matchAttention(op, chain, unfit)))
             inAttention.insert(chain.values);
+          continue;
         }
+        if (!fuse || !attention ||
+            !isDefaultAttention(op, target, chain, unfit))
+          continue;
+        inAttention.insert(op);
+        inAttention.insert(chain.values);
+        PlannedAnchor *planned = entry(attentionSignature(chain), [&]() {
+          SmallVector<std::string> texts;
+          for (AttentionAttr s : attentionCandidates(chain, target, space))
+            texts.push_back(print(s));
+          return texts;
+        });
+        if (planned)
+          planned->addKernel(
+              kernel::kernelName(op.getLoc(), "attention", func.getName()));
       }
       for (linalg::LinalgOp op : collectAnchors(func)) {
         if (op->hasAttr(kScheduleAttrName) || inAttention.contains(op))
@@ -141,20 +180,8 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
             schedule::defaultTemplate(desc, limits, tf32);
         if (kind == schedule::TemplateKind::None)
           continue;
-        std::string signature = anchorSignature(op, prologue);
-        if (const tuning::TuningRecord *r = tuning::findRecord(
-                knownRecords, signature, target.getChip());
-            r && tuning::isCurrentMeasurement(*r)) {
-          ++knownCount;
-          continue;
-        }
-        auto [it, added] = bySignature.try_emplace(signature, anchors.size());
-        if (added) {
-          anchors.emplace_back();
-          anchors.back().signature = signature;
-        }
-        PlannedAnchor &planned = anchors[it->second];
-        if (planned.candidates.empty())
+        PlannedAnchor *planned = entry(anchorSignature(op, prologue), [&]() {
+          SmallVector<std::string> texts;
           for (schedule::AnySchedule s :
                schedule::tuningCandidates(desc, kind, limits, *level)) {
             schedule::setTF32Terms(s, tf32Terms);
@@ -162,17 +189,19 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
             if (!attr || !attr.checkTarget(target).empty() ||
                 !attr.checkProblem(p).empty())
               continue;
-            std::string text;
-            llvm::raw_string_ostream os(text);
-            os << attr;
             // Candidates that setTF32Terms narrowed may meet others.
-            if (!llvm::is_contained(planned.candidates, text))
-              planned.candidates.push_back(text);
+            std::string text = print(attr);
+            if (!llvm::is_contained(texts, text))
+              texts.push_back(text);
           }
-        planned.addKernel(kernel::kernelName(op.getLoc(), kernelKind(kind),
-                                             func.getName()));
-        planned.addKernel(kernel::kernelName(op.getLoc(), kSplitKReduceKind,
-                                             func.getName()));
+          return texts;
+        });
+        if (!planned)
+          continue;
+        planned->addKernel(
+            kernel::kernelName(op.getLoc(), kernelKind(kind), func.getName()));
+        planned->addKernel(
+            kernel::kernelName(op.getLoc(), kSplitKReduceKind, func.getName()));
       }
     }
 

@@ -69,6 +69,44 @@ struct SelectSchedulesPass
     return success();
   }
 
+  /// The attribute of the record of `signature` on `target`'s chip, when
+  /// there is one that parses and passes `check` (which says why not, or
+  /// nothing); a record that does not is reported on `op`.
+  Attribute recordFor(Operation *op, StringRef signature, TargetAttr target,
+                      function_ref<std::string(Attribute)> check) {
+    if (signatures)
+      op->emitRemark(kPass) << ": anchor signature: " << signature;
+    const tuning::TuningRecord *r =
+        records
+            ? tuning::findRecord(*records, signature.str(), target.getChip())
+            : nullptr;
+    if (!r)
+      return {};
+    std::string why;
+    Attribute attr;
+    {
+      // The parser's own diagnostic becomes the reason.
+      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
+        why = d.str();
+        return success();
+      });
+      attr = parseAttribute(r->schedule, &getContext());
+    }
+    if (attr && why.empty())
+      why = check(attr);
+    else if (!attr && why.empty())
+      why = "'" + r->schedule + "' is not an attribute";
+    if (why.empty()) {
+      op->emitRemark(kPass) << ": schedule of tuning record " << r->index
+                            << " of '" << tuningRecords << "'";
+      return attr;
+    }
+    op->emitWarning(kPass) << ": tuning record " << r->index << " of '"
+                           << tuningRecords << "' is not applied: " << why
+                           << "; the heuristic's schedule instead";
+    return {};
+  }
+
   /// The schedule of the record for `op` on `target`, when there is one that
   /// parses and verifies; a record that does not is reported on `op`.
   ScheduleAttrInterface recorded(linalg::LinalgOp op,
@@ -76,40 +114,36 @@ struct SelectSchedulesPass
                                  const GemmProblem &p, TargetAttr target) {
     if (!records && !signatures)
       return {};
-    std::string signature = anchorSignature(op, prologue);
-    if (signatures)
-      op->emitRemark(kPass) << ": anchor signature: " << signature;
-    const tuning::TuningRecord *r =
-        records ? tuning::findRecord(*records, signature, target.getChip())
-                : nullptr;
-    if (!r)
+    return cast_if_present<ScheduleAttrInterface>(recordFor(
+        op, anchorSignature(op, prologue), target, [&](Attribute attr) {
+          auto schedule = dyn_cast<ScheduleAttrInterface>(attr);
+          if (!schedule)
+            return "'" + r2s(attr) + "' is not a schedule attribute";
+          std::string why = schedule.checkTarget(target);
+          return why.empty() ? schedule.checkProblem(p) : why;
+        }));
+  }
+
+  /// The #hidet.attention of the record for `chain` on `target`, as
+  /// `recorded` for the matmuls' schedules.
+  AttentionAttr recordedAttention(const AttentionChain &chain,
+                                  TargetAttr target) {
+    if (!records && !signatures)
       return {};
-    std::string why;
-    ScheduleAttrInterface schedule;
-    {
-      // The parser's own diagnostic becomes the reason.
-      ScopedDiagnosticHandler capture(&getContext(), [&](Diagnostic &d) {
-        why = d.str();
-        return success();
-      });
-      schedule = dyn_cast_if_present<ScheduleAttrInterface>(
-          parseAttribute(r->schedule, &getContext()));
-    }
-    if (!schedule && why.empty())
-      why = "'" + r->schedule + "' is not a schedule attribute";
-    if (schedule && why.empty())
-      why = schedule.checkTarget(target);
-    if (schedule && why.empty())
-      why = schedule.checkProblem(p);
-    if (why.empty()) {
-      op->emitRemark(kPass) << ": schedule of tuning record " << r->index
-                            << " of '" << tuningRecords << "'";
-      return schedule;
-    }
-    op->emitWarning(kPass) << ": tuning record " << r->index << " of '"
-                           << tuningRecords << "' is not applied: " << why
-                           << "; the heuristic's schedule instead";
-    return {};
+    return cast_if_present<AttentionAttr>(recordFor(
+        chain.scores, attentionSignature(chain), target, [&](Attribute attr) {
+          auto schedule = dyn_cast<AttentionAttr>(attr);
+          if (!schedule)
+            return "'" + r2s(attr) + "' is not a #hidet.attention";
+          return checkAttention(chain, schedule, target);
+        }));
+  }
+
+  static std::string r2s(Attribute attr) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << attr;
+    return text;
   }
 
   LogicalResult select(linalg::LinalgOp op, TargetAttr target) {
@@ -191,7 +225,9 @@ struct SelectSchedulesPass
         op->emitRemark(kPass) << ": not a fused attention: " << unfit;
       return false;
     }
-    op->setAttr(kAttentionAttrName, defaultAttentionSchedule(&getContext()));
+    AttentionAttr chosen = recordedAttention(chain, target);
+    op->setAttr(kAttentionAttrName,
+                chosen ? chosen : defaultAttentionSchedule(&getContext()));
     op->emitRemark(kPass) << ": fused attention with the P V at "
                           << chain.values->getLoc();
     valuesOfAttention.insert(chain.values);

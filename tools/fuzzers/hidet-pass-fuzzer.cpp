@@ -7,7 +7,8 @@
 // The input's bytes choose a valid module and a pipeline:
 //
 //  - an anchor (matmul, batch matmul, 2-D convolution) or another op
-//    (elementwise chain, reduction, softmax, transpose) of random extents
+//    (elementwise chain, reduction, softmax, transpose, an attention) of
+//    random extents
 //    and element type, maybe followed by a bias + ReLU epilogue and a
 //    transpose, on tensors through the whole kernel-scheduling flow
 //    (hidet-bufferize, hidet-schedule-kernels), or on buffers with a random
@@ -237,6 +238,79 @@ private:
     return s;
   }
 
+  /// An attention: S = Q K^T (K given as is or transposed, maybe with a
+  /// written #hidet.attention), a scale or a bias row on the scores, a
+  /// softmax over their rows, O = P V; head sizes from the fused template's
+  /// range and outside it.
+  std::string attention(StringRef t) {
+    static const int64_t heads[] = {8, 16, 32, 48, 64, 128, 136};
+    auto head = [&]() {
+      return in.ConsumeBool() ? heads[in.ConsumeIntegralInRange<int>(0, 6)]
+                              : extent();
+    };
+    int64_t bt = in.ConsumeIntegralInRange<int64_t>(1, 6);
+    int64_t m = extent(), n = extent(), d = head(), dv = head();
+    auto ty = [&](std::initializer_list<int64_t> dims) {
+      return "tensor<" + shape(std::vector<int64_t>(dims), t) + ">";
+    };
+    std::string q = ty({bt, m, d}), kt = ty({bt, d, n}), s = ty({bt, m, n});
+    std::string v = ty({bt, n, dv}), o = ty({bt, m, dv});
+    bool transposed = in.ConsumeBool();
+    std::string args = "%q: " + q +
+                       ", %k: " + (transposed ? ty({bt, n, d}) : kt) +
+                       ", %v: " + v;
+    std::string body = "  %z = arith.constant 0.0 : " + t.str() + "\n";
+    std::string keys = "%k";
+    if (transposed) {
+      body += "  %ekt = tensor.empty() : " + kt +
+              "\n  %kt = linalg.transpose ins(%k : " + ty({bt, n, d}) +
+              ") outs(%ekt : " + kt + ") permutation = [0, 2, 1]\n";
+      keys = "%kt";
+    }
+    std::string written;
+    if (in.ConsumeBool())
+      written = llvm::formatv(
+          " {{hidet.attention = #hidet.attention<block_q = {0}, block_kv = "
+          "{1}>}",
+          field({16, 32, 64, 128}), field({16, 32, 64}));
+    body += "  %e = tensor.empty() : " + s +
+            "\n  %f = linalg.fill ins(%z : " + t.str() + ") outs(%e : " + s +
+            ") -> " + s + "\n  %s = linalg.batch_matmul" + written +
+            " ins(%q, " + keys + " : " + q + ", " + kt + ") outs(%f : " + s +
+            ") -> " + s + "\n";
+    std::string scores = "%s";
+    int epilogue = in.ConsumeIntegralInRange<int>(0, 2);
+    if (epilogue == 1)
+      body += "  %x = linalg.generic {indexing_maps = [" + idMap(3) + ", " +
+              idMap(3) + "], iterator_types = [" + parallel(3) +
+              "]} ins(%s : " + s + ") outs(%e : " + s +
+              ") {\n  ^bb0(%p: " + t.str() + ", %w: " + t.str() +
+              "):\n    %c = arith.constant 0.125 : " + t.str() +
+              "\n    %y = arith.mulf %p, %c : " + t.str() +
+              "\n    linalg.yield %y : " + t.str() + "\n  } -> " + s + "\n";
+    if (epilogue == 2) {
+      args += ", %bias: tensor<" + std::to_string(n) + "x" + t.str() + ">";
+      body += "  %x = linalg.generic {indexing_maps = [" + idMap(3) + ", " +
+              lastMap(3) + ", " + idMap(3) + "], iterator_types = [" +
+              parallel(3) + "]} ins(%s, %bias : " + s + ", tensor<" +
+              std::to_string(n) + "x" + t.str() + ">) outs(%e : " + s +
+              ") {\n  ^bb0(%p: " + t.str() + ", %b: " + t.str() +
+              ", %w: " + t.str() +
+              "):\n    %y = arith.addf %p, %b : " + t.str() +
+              "\n    linalg.yield %y : " + t.str() + "\n  } -> " + s + "\n";
+    }
+    if (epilogue)
+      scores = "%x";
+    body += "  %p = linalg.softmax dimension(2) ins(" + scores + " : " + s +
+            ") outs(%e : " + s + ") -> " + s +
+            "\n  %eo = tensor.empty() : " + o +
+            "\n  %fo = linalg.fill ins(%z : " + t.str() + ") outs(%eo : " + o +
+            ") -> " + o + "\n  %o = linalg.batch_matmul ins(%p, %v : " + s +
+            ", " + v + ") outs(%fo : " + o + ") -> " + o + "\n";
+    return "func.func @f(" + args + ") -> " + o + " {\n" + body +
+           "  return %o : " + o + "\n}\n";
+  }
+
   std::string onTensors() {
     std::string t = elt();
     std::string ct = t == "f32" || in.ConsumeBool() ? t : "f32";
@@ -324,6 +398,10 @@ private:
     if (what == 2 || what == 3) {
       // A sum over one dimension, or a softmax over the last.
       std::vector<int64_t> rs(s.begin(), s.end() - 1);
+      // A softmax is sometimes an attention's (the choice is made last, so
+      // that the inputs that chose a softmax before still do).
+      if (what == 3 && in.ConsumeIntegralInRange<int>(0, 3) == 3)
+        return attention(t);
       if (what == 3) {
         return head + " -> " + ty + " {\n  %e = tensor.empty() : " + ty +
                "\n  %r = linalg.softmax dimension(" +

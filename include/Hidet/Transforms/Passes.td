@@ -88,9 +88,11 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     keys a step) when its operands are f16 or bf16 with head sizes that
     are multiples of 16 up to 128; neither matmul gets a `hidet.schedule`,
     and `hidet-schedule-anchors` builds the three as one kernel. A
-    schedule written on either matmul keeps them apart; tuning records do
-    not (the fusion is decided before the matmuls' schedules). Each
-    attention gets a remark.
+    schedule written on either matmul keeps them apart. With tuning records,
+    a record keyed by the attention's signature (`attention(<Q K^T's
+    signature>; <P V's signature>)`) gives its #hidet.attention; records of
+    the single matmuls do not keep the fusion from happening. Each attention
+    gets a remark.
 
     Templates by element types:
 
@@ -211,8 +213,9 @@ def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
            "signature and chip have a record measured by this tuner's "
            "version are not planned again">,
     Option<"attention", "attention", "bool", /*default=*/"true",
-           "As hidet-select-schedules{attention}: the two batch matmuls of "
-           "an attention it fuses have no schedule and are not planned">,
+           "As hidet-select-schedules{attention}: an attention it fuses is "
+           "one entry, its #hidet.attention block sizes the candidates, and "
+           "its two batch matmuls are not planned">,
   ];
 }
 

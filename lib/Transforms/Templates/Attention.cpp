@@ -30,6 +30,7 @@
 
 #include "Attention.h"
 
+#include "Anchor.h"
 #include "Mma.h"
 
 #include "../Fusion/Buffers.h"
@@ -82,6 +83,30 @@ static bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv) {
     if (x->apply || x->valid || pieceWidth(*x, outerIsRow) != kPiece)
       return false;
   return true;
+}
+
+std::string hidet::templates::attentionSignature(const AttentionChain &chain) {
+  return "attention(" + anchorSignature(chain.scores, chain.qkPrologue) + "; " +
+         anchorSignature(chain.values, chain.pvPrologue) + ")";
+}
+
+SmallVector<AttentionAttr>
+hidet::templates::attentionCandidates(const AttentionChain &chain,
+                                      TargetAttr target, StringRef level) {
+  MLIRContext *ctx = chain.scores->getContext();
+  AttentionAttr first = defaultAttentionSchedule(ctx);
+  SmallVector<AttentionAttr> out;
+  if (checkAttention(chain, first, target).empty())
+    out.push_back(first);
+  if (level == "default")
+    return out;
+  for (int64_t bq : {16, 32, 64, 128})
+    for (int64_t bkv : {16, 32, 64, 128}) {
+      auto s = AttentionAttr::get(ctx, bq, bkv);
+      if (s != first && checkAttention(chain, s, target).empty())
+        out.push_back(s);
+    }
+  return out;
 }
 
 bool hidet::templates::isDefaultAttention(linalg::LinalgOp scores,
@@ -213,6 +238,21 @@ private:
       out = vector::InsertOp::create(
           b, loc, reg(v, r), out, ArrayRef<int64_t>{static_cast<int64_t>(i)});
     return out;
+  }
+  /// The two m16n8k16 of A fragment `a` and n tiles 2 nj, 2 nj + 1 of k
+  /// step kk of the B operand `tile` (one ldmatrix.x4), onto the
+  /// accumulators `array`.
+  void mmaPair(Value a, const SharedTile &tile, Value stage, int64_t nj,
+               int64_t kk, Value array) {
+    Value v =
+        ldmatrixX4(b, loc, tile, stage, /*isA=*/false, cst(b, loc, nj * 16),
+                   cst(b, loc, kk * 16), matrix, matrixRow, elt);
+    for (int64_t h = 0; h < 2; ++h) {
+      int64_t t = 2 * nj + h;
+      Value c = accumulators(array, t);
+      storeAccumulators(mmaSync(b, loc, a, regs(v, {2 * h, 2 * h + 1}), c, elt),
+                        array, t);
+    }
   }
   Value shuffleXor(Value v, int64_t offset) {
     return gpu::ShuffleOp::create(b, loc, v, offset, kernel::kWarpSize,
@@ -349,7 +389,6 @@ void AttentionBuilder::body(gpu::LaunchOp launch, const GemmBlock &blk) {
   rowSum = memref::AllocaOp::create(b, loc, MemRefType::get({2}, f32));
   tid = launch.getThreadIds().x;
   batch = blk.batch;
-  SmallVector<Type, 2> two(2, b.getIndexType());
   Value warp =
       arith::DivUIOp::create(b, loc, tid, cst(b, loc, kernel::kWarpSize));
   Value lane =
@@ -362,14 +401,11 @@ void AttentionBuilder::body(gpu::LaunchOp launch, const GemmBlock &blk) {
   Value warpRow =
       arith::MulIOp::create(b, loc, warpPos.getResult(0), cst(b, loc, 16));
   row0 = arith::AddIOp::create(b, loc, blk.m0, warpRow);
-  auto quad = hidet::tm::SpatialOp::create(
-      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {8, 4}));
-  group = quad.getResult(0);
-  inGroup = quad.getResult(1);
-  auto ldPos = hidet::tm::SpatialOp::create(
-      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {4, 8}));
-  matrix = ldPos.getResult(0);
-  matrixRow = ldPos.getResult(1);
+  LanePlace place = placeLane(b, loc, lane);
+  group = place.group;
+  inGroup = place.inGroup;
+  matrix = place.matrix;
+  matrixRow = place.matrixRow;
   flatQ = flatten(b, loc, qk.a.buffer);
   flatK = flatten(b, loc, qk.b.buffer);
   flatV = flatten(b, loc, pv.b.buffer);
@@ -464,18 +500,9 @@ void AttentionBuilder::scores(Value stage) {
               b, loc, VectorType::get({2}, elt), qFrag,
               ValueRange{cst(b, loc, kk), cst(b, loc, r), cst(b, loc, 0)}),
           a, ArrayRef<int64_t>{r});
-    for (int64_t nj = 0; nj < BKV / 16; ++nj) {
-      // K's tile is [key][d]: for S = Q K^T it is B = K^T stored k-inner.
-      Value v =
-          ldmatrixX4(b, loc, kTile, stage, /*isA=*/false, cst(b, loc, nj * 16),
-                     cst(b, loc, kk * 16), matrix, matrixRow, elt);
-      for (int64_t h = 0; h < 2; ++h) {
-        int64_t t = 2 * nj + h;
-        Value c = accumulators(acc, t);
-        storeAccumulators(
-            mmaSync(b, loc, a, regs(v, {2 * h, 2 * h + 1}), c, elt), acc, t);
-      }
-    }
+    // K's tile is [key][d]: for S = Q K^T it is B = K^T stored k-inner.
+    for (int64_t nj = 0; nj < BKV / 16; ++nj)
+      mmaPair(a, kTile, stage, nj, kk, acc);
   }
 }
 
@@ -556,18 +583,9 @@ void AttentionBuilder::accumulate(Value stage) {
       a = vector::InsertOp::create(b, loc, castTo(b, loc, pair, elt), a,
                                    ArrayRef<int64_t>{r});
     }
-    for (int64_t nj = 0; nj < DV / 16; ++nj) {
-      // V's tile is [key][dv]: B stored n-inner, read transposed.
-      Value v =
-          ldmatrixX4(b, loc, vTile, stage, /*isA=*/false, cst(b, loc, nj * 16),
-                     cst(b, loc, kk * 16), matrix, matrixRow, elt);
-      for (int64_t h = 0; h < 2; ++h) {
-        int64_t t = 2 * nj + h;
-        Value c = accumulators(out, t);
-        storeAccumulators(
-            mmaSync(b, loc, a, regs(v, {2 * h, 2 * h + 1}), c, elt), out, t);
-      }
-    }
+    // V's tile is [key][dv]: B stored n-inner, read transposed.
+    for (int64_t nj = 0; nj < DV / 16; ++nj)
+      mmaPair(a, vTile, stage, nj, kk, out);
   }
 }
 

@@ -62,6 +62,17 @@ void buildAttention(AttentionChain &chain, AttentionAttr schedule);
 /// The schedule hidet-select-schedules gives attentions.
 AttentionAttr defaultAttentionSchedule(mlir::MLIRContext *ctx);
 
+/// The key of `chain` in tuning records: both matmuls' anchor signatures
+/// (with their prologues and epilogues).
+std::string attentionSignature(const AttentionChain &chain);
+
+/// The tuning candidates of `chain` on `target` at `level` ("default": the
+/// default schedule alone; "small" and "full": every block_q and block_kv
+/// of 16, 32, 64 and 128 that fits), the default first.
+llvm::SmallVector<AttentionAttr>
+attentionCandidates(const AttentionChain &chain, TargetAttr target,
+                    llvm::StringRef level);
+
 /// Whether `scores`, with no schedule written on it, is fused as an
 /// attention by default: it is an attention's Q K^T (`chain`), its P V has
 /// no written schedule either, and the default schedule fits `target`. When

@@ -97,6 +97,15 @@ mlir::Value ldmatrixX4(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value p0, mlir::Value q0, mlir::Value matrix,
                        mlir::Value matrixRow, mlir::Type elt);
 
+/// A lane's place in the mma.sync layouts: (groupID, threadID_in_group) of
+/// the C fragment, spatial(8, 4) over the lanes; and the ldmatrix matrix and
+/// row whose address it gives, spatial(4, 8) (lane l: row l % 8 of matrix
+/// l / 8).
+struct LanePlace {
+  mlir::Value group, inGroup, matrix, matrixRow;
+};
+LanePlace placeLane(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lane);
+
 /// mma.sync on one 16 x 8 tile, d = a * b + c, of `elt` operands (f16 and
 /// bf16: m16n8k16; f32: tf32, m16n8k8), f32 accumulators (vector<2x2xf32>).
 mlir::Value mmaSync(mlir::OpBuilder &b, mlir::Location loc, mlir::Value a,

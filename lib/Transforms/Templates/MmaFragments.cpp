@@ -57,6 +57,17 @@ Value mma::ldmatrixX4(OpBuilder &b, Location loc, const SharedTile &tile,
                                    b.getI32IntegerAttr(4));
 }
 
+LanePlace mma::placeLane(OpBuilder &b, Location loc, Value lane) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type, 2> two(2, b.getIndexType());
+  auto quad = hidet::tm::SpatialOp::create(
+      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {8, 4}));
+  auto ldPos = hidet::tm::SpatialOp::create(
+      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {4, 8}));
+  return {quad.getResult(0), quad.getResult(1), ldPos.getResult(0),
+          ldPos.getResult(1)};
+}
+
 Value MatmulBuilder::ldmatrix(const SharedTile &tile, Value stage, bool isA,
                               Value p0, Value q0) {
   return ldmatrixX4(b, loc, tile, stage, isA, p0, q0, matrix, matrixRow, elt);

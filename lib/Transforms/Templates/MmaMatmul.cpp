@@ -138,17 +138,11 @@ void MatmulBuilder::placeThread() {
       b, loc, two, warp, hidet::tm::SpatialAttr::get(ctx, {BM / WM, BN / WN}));
   wm0 = arith::MulIOp::create(b, loc, warpPos.getResult(0), cst(b, loc, WM));
   wn0 = arith::MulIOp::create(b, loc, warpPos.getResult(1), cst(b, loc, WN));
-  // spatial(8, 4) of the C fragment: (groupID, threadID_in_group).
-  auto quad = hidet::tm::SpatialOp::create(
-      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {8, 4}));
-  group = quad.getResult(0);
-  inGroup = quad.getResult(1);
-  // spatial(4, 8) of ldmatrix: lane l gives the address of row l % 8 of
-  // matrix l / 8.
-  auto ldPos = hidet::tm::SpatialOp::create(
-      b, loc, two, lane, hidet::tm::SpatialAttr::get(ctx, {4, 8}));
-  matrix = ldPos.getResult(0);
-  matrixRow = ldPos.getResult(1);
+  LanePlace place = placeLane(b, loc, lane);
+  group = place.group;
+  inGroup = place.inGroup;
+  matrix = place.matrix;
+  matrixRow = place.matrixRow;
 }
 
 void MatmulBuilder::forAccumulators(
