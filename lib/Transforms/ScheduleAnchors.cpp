@@ -17,6 +17,7 @@
 #include "Fusion/Buffers.h"
 #include "Templates/Anchor.h"
 #include "Templates/Attention.h"
+#include "Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -83,13 +84,7 @@ struct ScheduleAnchorsPass
     Operation *before = at->getPrevNode();
     schedule.buildKernel(b, op.getLoc(), p, target, reduceBlockSize);
     // Record the decision on the GEMM kernel (the first launch it built).
-    Block::iterator it =
-        before ? std::next(before->getIterator()) : at->getBlock()->begin();
-    for (; &*it != at; ++it)
-      if (isa<gpu::LaunchOp>(*it)) {
-        it->setAttr(kScheduleAttrName, schedule);
-        break;
-      }
+    kernel::recordOnFirstLaunch(before, at, kScheduleAttrName, schedule);
     op->erase();
     if (!epilogue.empty())
       epilogue.erase();

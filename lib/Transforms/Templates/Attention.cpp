@@ -620,14 +620,7 @@ void hidet::templates::buildAttention(AttentionChain &chain,
   OpBuilder b(at);
   Operation *before = at->getPrevNode();
   AttentionBuilder(b, loc, chain, schedule).build();
-  // Record the decision on the kernel.
-  Block::iterator it =
-      before ? std::next(before->getIterator()) : at->getBlock()->begin();
-  for (; &*it != at; ++it)
-    if (isa<gpu::LaunchOp>(*it)) {
-      it->setAttr(kAttentionAttrName, schedule);
-      break;
-    }
+  recordOnFirstLaunch(before, at, kAttentionAttrName, schedule);
   // The chain's ops, last first, then what only they used.
   chain.values->erase();
   chain.pvFill->erase();

@@ -93,6 +93,17 @@ void createLaunch(OpBuilder &b, Location loc, StringRef kind,
   gpu::TerminatorOp::create(b, loc);
 }
 
+void recordOnFirstLaunch(Operation *before, Operation *at, StringRef name,
+                         Attribute value) {
+  Block::iterator it =
+      before ? std::next(before->getIterator()) : at->getBlock()->begin();
+  for (; &*it != at; ++it)
+    if (isa<gpu::LaunchOp>(*it)) {
+      it->setAttr(name, value);
+      return;
+    }
+}
+
 llvm::MaybeAlign vectorAlign(Type elt, int64_t width) {
   return llvm::MaybeAlign(width * ((elt.getIntOrFloatBitWidth() + 7) / 8));
 }
