@@ -30,7 +30,6 @@
 
 #include "Attention.h"
 
-#include "Anchor.h"
 #include "Mma.h"
 
 #include "../Fusion/Buffers.h"
@@ -54,108 +53,28 @@ using namespace hidet::kernel;
 using namespace hidet::templates;
 using namespace hidet::templates::mma;
 
-/// Elements in a 16-byte piece of the 16-bit operands.
-static constexpr int64_t kPiece = 8;
-/// Largest head size: the accumulators of a warp's rows live in registers.
-static constexpr int64_t kMaxHead = 128;
-
-AttentionAttr hidet::templates::defaultAttentionSchedule(MLIRContext *ctx) {
-  // 64 query rows (4 warps) and 32 keys a step: on the H100, ViT-B/16's
-  // attention at batch 32 (384 x 197 x 197, head size 64) took 0.047 ms
-  // so, against 0.052 with 64 keys a step and 0.055 with 128 rows.
-  return AttentionAttr::get(ctx, 64, 32);
-}
-
 /// Elements per global load of `x` into a tile whose outer dimension is
 /// `x`'s rows (`outerIsRow`) or columns: its vector width along the tile's
 /// inner dimension, or 1.
-static int64_t pieceWidth(const GemmOperand &x, bool outerIsRow) {
+int64_t hidet::templates::attentionPieceWidth(const GemmOperand &x,
+                                              bool outerIsRow) {
   int tileInner = outerIsRow ? 1 : 0;
-  return x.innerDim == tileInner ? std::min<int64_t>(x.vectorWidth, kPiece) : 1;
+  return x.innerDim == tileInner
+             ? std::min<int64_t>(x.vectorWidth, kAttentionPiece)
+             : 1;
 }
 
 /// Whether every tile can be copied with cp.async: 16-byte pieces, no
 /// values computed on the way (an elementwise prologue) or padding.
-static bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv) {
+bool hidet::templates::attentionCopiesAsync(const GemmProblem &qk,
+                                            const GemmProblem &pv) {
   const std::pair<const GemmOperand *, bool> operands[] = {
       {&qk.a, true}, {&qk.b, false}, {&pv.b, true}};
   for (auto [x, outerIsRow] : operands)
-    if (x->apply || x->valid || pieceWidth(*x, outerIsRow) != kPiece)
+    if (x->apply || x->valid ||
+        attentionPieceWidth(*x, outerIsRow) != kAttentionPiece)
       return false;
   return true;
-}
-
-std::string hidet::templates::attentionSignature(const AttentionChain &chain) {
-  return "attention(" + anchorSignature(chain.scores, chain.qkPrologue) + "; " +
-         anchorSignature(chain.values, chain.pvPrologue) + ")";
-}
-
-SmallVector<AttentionAttr>
-hidet::templates::attentionCandidates(const AttentionChain &chain,
-                                      TargetAttr target, StringRef level) {
-  MLIRContext *ctx = chain.scores->getContext();
-  AttentionAttr first = defaultAttentionSchedule(ctx);
-  SmallVector<AttentionAttr> out;
-  if (checkAttention(chain, first, target).empty())
-    out.push_back(first);
-  if (level == "default")
-    return out;
-  for (int64_t bq : {16, 32, 64, 128})
-    for (int64_t bkv : {16, 32, 64, 128}) {
-      auto s = AttentionAttr::get(ctx, bq, bkv);
-      if (s != first && checkAttention(chain, s, target).empty())
-        out.push_back(s);
-    }
-  return out;
-}
-
-bool hidet::templates::isDefaultAttention(linalg::LinalgOp scores,
-                                          TargetAttr target,
-                                          AttentionChain &chain,
-                                          std::string &unfit) {
-  std::string why;
-  if (scores->hasAttr(kScheduleAttrName) ||
-      failed(matchAttention(scores, chain, why)) ||
-      chain.values->hasAttr(kScheduleAttrName))
-    return false;
-  unfit = checkAttention(chain, defaultAttentionSchedule(scores->getContext()),
-                         target);
-  return unfit.empty();
-}
-
-/// Whether the tile [rows][cols] of 16-byte pieces spreads evenly over
-/// `threads` (auto_map).
-static bool spreads(int64_t rows, int64_t cols, int64_t threads) {
-  return algebra::TaskMapping::autoMap({rows, cols / kPiece}, threads)
-      .has_value();
-}
-
-std::string hidet::templates::checkAttention(const AttentionChain &chain,
-                                             AttentionAttr schedule,
-                                             TargetAttr target) {
-  const GemmProblem &qk = chain.qk, &pv = chain.pv;
-  if (!(qk.aElt.isF16() || qk.aElt.isBF16()) || qk.bElt != qk.aElt ||
-      pv.bElt != qk.aElt)
-    return "the fused attention takes f16 or bf16 Q, K and V";
-  if (qk.k % 16 != 0 || qk.k > kMaxHead || pv.n % 16 != 0 || pv.n > kMaxHead)
-    return "the fused attention takes head sizes that are multiples of 16 "
-           "up to " +
-           std::to_string(kMaxHead) + " (Q K^T's K is " + std::to_string(qk.k) +
-           ", P V's N is " + std::to_string(pv.n) + ")";
-  int64_t bq = schedule.getBlockQ(), bkv = schedule.getBlockKv();
-  int64_t threads = schedule.numWarps() * kernel::kWarpSize;
-  if (!spreads(bq, qk.k, threads) || !spreads(bkv, qk.k, threads) ||
-      !spreads(bkv, pv.n, threads))
-    return "the tiles of Q, K and V do not spread over the block's " +
-           std::to_string(threads) + " threads in 16-byte pieces";
-  int64_t stages = attentionCopiesAsync(qk, pv) ? 2 : 1;
-  int64_t bytes = 2 * (bq * qk.k + stages * bkv * (qk.k + pv.n));
-  schedule::TargetLimits limits = target.getLimits();
-  if (bytes > limits.maxSharedBytesPerBlock)
-    return "the tiles take " + std::to_string(bytes) +
-           " bytes of shared memory, more than a block has (" +
-           std::to_string(limits.maxSharedBytesPerBlock) + ")";
-  return "";
 }
 
 namespace {
@@ -171,9 +90,9 @@ public:
         f32(b.getF32Type()) {
     async = attentionCopiesAsync(qk, pv);
     int64_t stages = async ? 2 : 0;
-    qTile = {BQ, D, /*innerDim=*/1, kPiece, 0, Value()};
-    kTile = {D, BKV, /*innerDim=*/0, kPiece, stages, Value()};
-    vTile = {BKV, DV, /*innerDim=*/1, kPiece, stages, Value()};
+    qTile = {BQ, D, /*innerDim=*/1, kAttentionPiece, 0, Value()};
+    kTile = {D, BKV, /*innerDim=*/0, kAttentionPiece, stages, Value()};
+    vTile = {BKV, DV, /*innerDim=*/1, kAttentionPiece, stages, Value()};
   }
 
   void build();
@@ -310,22 +229,22 @@ void AttentionBuilder::copyTile(const SharedTile &tile, const GemmOperand &x,
                                 Value flat, bool outerIsRow, Value base,
                                 int64_t limit, Value stage,
                                 SmallVectorImpl<Value> &tokens) {
-  int64_t width = pieceWidth(x, outerIsRow);
+  int64_t width = attentionPieceWidth(x, outerIsRow);
   auto pieces = *algebra::TaskMapping::autoMap(
-      {tile.outer(), tile.inner() / kPiece}, threads);
+      {tile.outer(), tile.inner() / kAttentionPiece}, threads);
   algebra::Shape rep = pieces.getFactors()[0].getShape();
   algebra::Shape spat = pieces.getFactors()[1].getShape();
   SmallVector<Type, 2> two(2, b.getIndexType());
   auto pos = hidet::tm::SpatialOp::create(
       b, loc, two, tid, hidet::tm::SpatialAttr::get(b.getContext(), spat));
-  auto pieceType = VectorType::get({kPiece}, elt);
+  auto pieceType = VectorType::get({kAttentionPiece}, elt);
   auto partType = width == 1 ? elt : Type(VectorType::get({width}, elt));
   for (int64_t r0 = 0; r0 < rep[0]; ++r0)
     for (int64_t r1 = 0; r1 < rep[1]; ++r1) {
       Value o = affine(b, loc, cst(b, loc, r0), spat[0], pos.getResult(0));
       Value i = arith::MulIOp::create(
           b, loc, affine(b, loc, cst(b, loc, r1), spat[1], pos.getResult(1)),
-          cst(b, loc, kPiece));
+          cst(b, loc, kAttentionPiece));
       Value g = arith::AddIOp::create(b, loc, base, o);
       Value inOuter = lessThan(b, loc, g, limit);
       Value yes = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
@@ -346,21 +265,22 @@ void AttentionBuilder::copyTile(const SharedTile &tile, const GemmOperand &x,
         Value src = clampedOffset(b, loc, x, batch, row, inRow, col, inCol);
         Value count = arith::SelectOp::create(
             b, loc, insideOperand(b, loc, x, row, inRow, col, inCol),
-            cst(b, loc, kPiece), cst(b, loc, 0));
+            cst(b, loc, kAttentionPiece), cst(b, loc, 0));
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
             b, loc, tile.buffer, dst, flat, ValueRange{src},
-            b.getIndexAttr(kPiece), count, /*bypassL1=*/b.getUnitAttr()));
+            b.getIndexAttr(kAttentionPiece), count,
+            /*bypassL1=*/b.getUnitAttr()));
         continue;
       }
       Value piece = arith::ConstantOp::create(b, loc, b.getZeroAttr(pieceType));
-      for (int64_t e = 0; e < kPiece; e += width) {
+      for (int64_t e = 0; e < kAttentionPiece; e += width) {
         Value row, col, inRow, inCol;
         element(e, row, col, inRow, inCol);
         Value off = clampedOffset(b, loc, x, batch, row, inRow, col, inCol);
         Value part = loadOperandOrZero(
             b, loc, insideOperand(b, loc, x, row, inRow, col, inCol), x, flat,
             off, partType);
-        if (width == kPiece) {
+        if (width == kAttentionPiece) {
           piece = part;
           continue;
         }
@@ -373,7 +293,8 @@ void AttentionBuilder::copyTile(const SharedTile &tile, const GemmOperand &x,
         }
       }
       vector::StoreOp::create(b, loc, piece, tile.buffer, dst,
-                              /*nontemporal=*/false, vectorAlign(elt, kPiece));
+                              /*nontemporal=*/false,
+                              vectorAlign(elt, kAttentionPiece));
     }
 }
 

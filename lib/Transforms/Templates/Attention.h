@@ -25,6 +25,10 @@
 namespace hidet {
 namespace templates {
 
+/// Elements in a 16-byte piece of the 16-bit operands, the unit of the
+/// template's shared tiles and copies.
+constexpr int64_t kAttentionPiece = 8;
+
 struct AttentionChain {
   /// S = Q K^T: rows m (queries), columns n (keys), k the head size.
   mlir::linalg::LinalgOp scores;
@@ -54,6 +58,16 @@ mlir::LogicalResult matchAttention(mlir::linalg::LinalgOp scores,
 /// sizes, shared memory), or an empty string.
 std::string checkAttention(const AttentionChain &chain, AttentionAttr schedule,
                            TargetAttr target);
+
+/// Elements per global load of operand `x` into a shared tile whose outer
+/// dimension is `x`'s rows (`outerIsRow`) or columns: its vector width
+/// along the tile's inner dimension (at most 16 bytes), or 1.
+int64_t attentionPieceWidth(const GemmOperand &x, bool outerIsRow);
+
+/// Whether every tile (Q [m][k], K [n][k], V [n][dv]) can be copied with
+/// cp.async: 16-byte pieces, and no values computed on the way (an
+/// elementwise prologue) or padding.
+bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv);
 
 /// Replaces the chain's ops by the kernel of `schedule`, which passed
 /// checkAttention.

@@ -1,0 +1,106 @@
+//===- AttentionSchedule.cpp - Schedules of the fused attention -----------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What hidet-select-schedules and hidet-plan-tuning decide about an
+// attention: whether a #hidet.attention fits it and the target, the default
+// schedule, the tuning candidates and the key of its tuning records.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Attention.h"
+
+#include "Anchor.h"
+
+#include "../Utils/KernelBuilder.h"
+
+#include "Hidet/Algebra/TaskMapping.h"
+
+using namespace mlir;
+using namespace hidet;
+using namespace hidet::templates;
+
+/// Largest head size: the accumulators of a warp's rows live in registers.
+static constexpr int64_t kMaxHead = 128;
+
+AttentionAttr hidet::templates::defaultAttentionSchedule(MLIRContext *ctx) {
+  // 64 query rows (4 warps) and 32 keys a step: on the H100, ViT-B/16's
+  // attention at batch 32 (384 x 197 x 197, head size 64) took 0.047 ms
+  // so, against 0.052 with 64 keys a step and 0.055 with 128 rows.
+  return AttentionAttr::get(ctx, 64, 32);
+}
+
+std::string hidet::templates::attentionSignature(const AttentionChain &chain) {
+  return "attention(" + anchorSignature(chain.scores, chain.qkPrologue) + "; " +
+         anchorSignature(chain.values, chain.pvPrologue) + ")";
+}
+
+SmallVector<AttentionAttr>
+hidet::templates::attentionCandidates(const AttentionChain &chain,
+                                      TargetAttr target, StringRef level) {
+  MLIRContext *ctx = chain.scores->getContext();
+  AttentionAttr first = defaultAttentionSchedule(ctx);
+  SmallVector<AttentionAttr> out;
+  if (checkAttention(chain, first, target).empty())
+    out.push_back(first);
+  if (level == "default")
+    return out;
+  for (int64_t bq : {16, 32, 64, 128})
+    for (int64_t bkv : {16, 32, 64, 128}) {
+      auto s = AttentionAttr::get(ctx, bq, bkv);
+      if (s != first && checkAttention(chain, s, target).empty())
+        out.push_back(s);
+    }
+  return out;
+}
+
+bool hidet::templates::isDefaultAttention(linalg::LinalgOp scores,
+                                          TargetAttr target,
+                                          AttentionChain &chain,
+                                          std::string &unfit) {
+  std::string why;
+  if (scores->hasAttr(kScheduleAttrName) ||
+      failed(matchAttention(scores, chain, why)) ||
+      chain.values->hasAttr(kScheduleAttrName))
+    return false;
+  unfit = checkAttention(chain, defaultAttentionSchedule(scores->getContext()),
+                         target);
+  return unfit.empty();
+}
+
+/// Whether the tile [rows][cols] of 16-byte pieces spreads evenly over
+/// `threads` (auto_map).
+static bool spreads(int64_t rows, int64_t cols, int64_t threads) {
+  return algebra::TaskMapping::autoMap({rows, cols / kAttentionPiece}, threads)
+      .has_value();
+}
+
+std::string hidet::templates::checkAttention(const AttentionChain &chain,
+                                             AttentionAttr schedule,
+                                             TargetAttr target) {
+  const GemmProblem &qk = chain.qk, &pv = chain.pv;
+  if (!(qk.aElt.isF16() || qk.aElt.isBF16()) || qk.bElt != qk.aElt ||
+      pv.bElt != qk.aElt)
+    return "the fused attention takes f16 or bf16 Q, K and V";
+  if (qk.k % 16 != 0 || qk.k > kMaxHead || pv.n % 16 != 0 || pv.n > kMaxHead)
+    return "the fused attention takes head sizes that are multiples of 16 "
+           "up to " +
+           std::to_string(kMaxHead) + " (Q K^T's K is " + std::to_string(qk.k) +
+           ", P V's N is " + std::to_string(pv.n) + ")";
+  int64_t bq = schedule.getBlockQ(), bkv = schedule.getBlockKv();
+  int64_t threads = schedule.numWarps() * kernel::kWarpSize;
+  if (!spreads(bq, qk.k, threads) || !spreads(bkv, qk.k, threads) ||
+      !spreads(bkv, pv.n, threads))
+    return "the tiles of Q, K and V do not spread over the block's " +
+           std::to_string(threads) + " threads in 16-byte pieces";
+  int64_t stages = attentionCopiesAsync(qk, pv) ? 2 : 1;
+  int64_t bytes = 2 * (bq * qk.k + stages * bkv * (qk.k + pv.n));
+  schedule::TargetLimits limits = target.getLimits();
+  if (bytes > limits.maxSharedBytesPerBlock)
+    return "the tiles take " + std::to_string(bytes) +
+           " bytes of shared memory, more than a block has (" +
+           std::to_string(limits.maxSharedBytesPerBlock) + ")";
+  return "";
+}
