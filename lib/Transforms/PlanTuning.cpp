@@ -147,12 +147,12 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
         std::string unfit;
         if (op->hasAttr(kAttentionAttrName)) {
           inAttention.insert(op);
-          if (succeeded(matchAttention(op, chain, unfit)))
+          if (succeeded(matchAttention(op, chain, unfit, kPass)))
             inAttention.insert(chain.values);
           continue;
         }
         if (!fuse || !attention ||
-            !isDefaultAttention(op, target, chain, unfit))
+            !isDefaultAttention(op, target, chain, unfit, kPass))
           continue;
         inAttention.insert(op);
         inAttention.insert(chain.values);

@@ -116,7 +116,7 @@ struct ScheduleAnchorsPass
               op->getAttrOfType<AttentionAttr>(kAttentionAttrName)) {
         AttentionChain chain;
         std::string why;
-        if (failed(matchAttention(op, chain, why))) {
+        if (failed(matchAttention(op, chain, why, kPass))) {
           op->emitError(kPass) << ": '" << kAttentionAttrName
                                << "' on a batch matmul that is not an "
                                   "attention's Q K^T: "

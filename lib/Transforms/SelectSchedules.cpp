@@ -202,7 +202,7 @@ struct SelectSchedulesPass
     if (Attribute written = op->getAttr(kAttentionAttrName)) {
       AttentionChain chain;
       std::string why;
-      if (failed(matchAttention(op, chain, why)))
+      if (failed(matchAttention(op, chain, why, kPass)))
         return op->emitError(kPass)
                << ": '" << kAttentionAttrName
                << "' on a batch matmul that is not an attention's Q K^T: "
@@ -220,7 +220,7 @@ struct SelectSchedulesPass
       return false;
     AttentionChain chain;
     std::string unfit;
-    if (!isDefaultAttention(op, target, chain, unfit)) {
+    if (!isDefaultAttention(op, target, chain, unfit, kPass)) {
       if (!unfit.empty())
         op->emitRemark(kPass) << ": not a fused attention: " << unfit;
       return false;

@@ -50,9 +50,11 @@ struct AttentionChain {
 
 /// Reads the batch matmul `scores` as the Q K^T of an attention on buffers,
 /// with its fusion group's prologue and epilogue: the softmax over its rows
-/// and the P V after it. On failure, `why` says what does not match.
+/// and the P V after it. On failure, `why` says what does not match; a
+/// folded prologue that no template reads is an error of `pass`, emitted.
 mlir::LogicalResult matchAttention(mlir::linalg::LinalgOp scores,
-                                   AttentionChain &chain, std::string &why);
+                                   AttentionChain &chain, std::string &why,
+                                   llvm::StringRef pass);
 
 /// Why `schedule` cannot compute `chain` on `target` (element types, head
 /// sizes, shared memory), or an empty string.
@@ -92,7 +94,8 @@ attentionCandidates(const AttentionChain &chain, TargetAttr target,
 /// no written schedule either, and the default schedule fits `target`. When
 /// the chain matched but that schedule does not fit, `unfit` says why.
 bool isDefaultAttention(mlir::linalg::LinalgOp scores, TargetAttr target,
-                        AttentionChain &chain, std::string &unfit);
+                        AttentionChain &chain, std::string &unfit,
+                        llvm::StringRef pass);
 
 } // namespace templates
 } // namespace hidet

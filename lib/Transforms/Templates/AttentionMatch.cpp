@@ -214,24 +214,31 @@ static bool hasPlainMaps(linalg::LinalgOp op, bool plainA) {
   return !plainA || maps[0] == AffineMap::get(4, 0, {b, m, k}, ctx);
 }
 
+/// The linalg.fill of zero that starts `op`'s output, or null.
+static linalg::FillOp zeroFillBefore(linalg::LinalgOp op, ValueRange reads) {
+  linalg::FillOp fill =
+      fusion::fillBefore(op, op.getDpsInitOperand(0)->get(), reads);
+  return fill && isFillOf(fill, [](APFloat v) { return v.isZero(); })
+             ? fill
+             : linalg::FillOp();
+}
+
 LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
                                                AttentionChain &chain,
-                                               std::string &why) {
-  static constexpr llvm::StringLiteral kPass = "hidet-attention";
+                                               std::string &why,
+                                               StringRef pass) {
   if (!isa<linalg::BatchMatmulOp>(scores) ||
       !hasPlainMaps(scores, /*plainA=*/false)) {
     why = "not a batch matmul";
     return failure();
   }
   chain.scores = scores;
-  if (matchAnchor(scores, {}, /*fuse=*/true, /*remarks=*/false, kPass, chain.qk,
+  if (matchAnchor(scores, {}, /*fuse=*/true, /*remarks=*/false, pass, chain.qk,
                   chain.qkPrologue, why) != AnchorMatch::Gemm)
     return failure();
   Value s = scores.getDpsInitOperand(0)->get();
-  chain.qkFill =
-      fusion::fillBefore(scores, s, {chain.qk.a.buffer, chain.qk.b.buffer});
-  if (!chain.qkFill ||
-      !isFillOf(chain.qkFill, [](APFloat v) { return v.isZero(); })) {
+  chain.qkFill = zeroFillBefore(scores, {chain.qk.a.buffer, chain.qk.b.buffer});
+  if (!chain.qkFill) {
     why = "Q K^T does not start from zero";
     return failure();
   }
@@ -260,7 +267,7 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
     return failure();
   }
   chain.values = values;
-  if (matchAnchor(values, {}, /*fuse=*/true, /*remarks=*/false, kPass, chain.pv,
+  if (matchAnchor(values, {}, /*fuse=*/true, /*remarks=*/false, pass, chain.pv,
                   chain.pvPrologue, why) != AnchorMatch::Gemm)
     return failure();
   if (!chain.pvPrologue.empty() && chain.pvPrologue.read(0).buffer &&
@@ -268,10 +275,8 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
     why = "P V reads P through a prologue";
     return failure();
   }
-  Value o = values.getDpsInitOperand(0)->get();
-  chain.pvFill = fusion::fillBefore(values, o, {chain.pv.b.buffer});
-  if (!chain.pvFill ||
-      !isFillOf(chain.pvFill, [](APFloat v) { return v.isZero(); })) {
+  chain.pvFill = zeroFillBefore(values, {chain.pv.b.buffer});
+  if (!chain.pvFill) {
     why = "P V does not start from zero";
     return failure();
   }

@@ -59,10 +59,10 @@ hidet::templates::attentionCandidates(const AttentionChain &chain,
 bool hidet::templates::isDefaultAttention(linalg::LinalgOp scores,
                                           TargetAttr target,
                                           AttentionChain &chain,
-                                          std::string &unfit) {
+                                          std::string &unfit, StringRef pass) {
   std::string why;
   if (scores->hasAttr(kScheduleAttrName) ||
-      failed(matchAttention(scores, chain, why)) ||
+      failed(matchAttention(scores, chain, why, pass)) ||
       chain.values->hasAttr(kScheduleAttrName))
     return false;
   unfit = checkAttention(chain, defaultAttentionSchedule(scores->getContext()),
