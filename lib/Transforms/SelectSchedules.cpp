@@ -227,7 +227,7 @@ struct SelectSchedulesPass
     }
     AttentionAttr chosen = recordedAttention(chain, target);
     op->setAttr(kAttentionAttrName,
-                chosen ? chosen : defaultAttentionSchedule(&getContext()));
+                chosen ? chosen : defaultAttentionSchedule(chain, target));
     op->emitRemark(kPass) << ": fused attention with the P V at "
                           << chain.values->getLoc();
     valuesOfAttention.insert(chain.values);

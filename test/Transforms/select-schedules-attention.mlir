@@ -7,7 +7,7 @@
 // matmul. With attention=0 both matmuls get GEMM schedules.
 
 // CHECK-LABEL: func.func @scaled(
-// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 32, block_kv = 32>
 // CHECK-NOT:     hidet.schedule
 // CHECK:         linalg.batch_matmul
 // CHECK-NOT:     hidet.schedule
@@ -41,7 +41,7 @@ func.func @scaled(%q: tensor<24x197x64xf16>, %kt: tensor<24x64x197xf16>, %v: ten
 // BERT's additive mask (one row of biases per batch, broadcast over heads
 // and queries) is part of the scores' epilogue: still one kernel.
 // CHECK-LABEL: func.func @masked(
-// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 32, block_kv = 32>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #row = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 func.func @masked(%q: tensor<24x128x64xbf16>, %k: tensor<24x128x64xbf16>, %v: tensor<24x128x64xbf16>, %mask: tensor<2x128xbf16>) -> tensor<24x128x64xbf16> {
@@ -65,6 +65,25 @@ func.func @masked(%q: tensor<24x128x64xbf16>, %k: tensor<24x128x64xbf16>, %v: te
   %fo = linalg.fill ins(%z : bf16) outs(%eo : tensor<24x128x64xbf16>) -> tensor<24x128x64xbf16>
   %o = linalg.batch_matmul ins(%p, %v : tensor<24x128x128xbf16>, tensor<24x128x64xbf16>) outs(%fo : tensor<24x128x64xbf16>) -> tensor<24x128x64xbf16>
   return %o : tensor<24x128x64xbf16>
+}
+
+// -----
+
+// BERT-base at batch 1: 12 heads of 128 queries make 48 blocks of 32 rows,
+// fewer than half the H100's 132 SMs, so the default takes 16-row blocks.
+// CHECK-LABEL: func.func @few_blocks(
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 16, block_kv = 32>
+func.func @few_blocks(%q: tensor<12x128x64xf16>, %kt: tensor<12x64x128xf16>, %v: tensor<12x128x64xf16>) -> tensor<12x128x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<12x128x128xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<12x128x128xf16>) -> tensor<12x128x128xf16>
+  // expected-remark @+1 {{fused attention}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<12x128x64xf16>, tensor<12x64x128xf16>) outs(%f : tensor<12x128x128xf16>) -> tensor<12x128x128xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<12x128x128xf16>) outs(%e : tensor<12x128x128xf16>) -> tensor<12x128x128xf16>
+  %eo = tensor.empty() : tensor<12x128x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<12x128x64xf16>) -> tensor<12x128x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<12x128x128xf16>, tensor<12x128x64xf16>) outs(%fo : tensor<12x128x64xf16>) -> tensor<12x128x64xf16>
+  return %o : tensor<12x128x64xf16>
 }
 
 // -----

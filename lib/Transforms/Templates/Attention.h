@@ -75,8 +75,11 @@ bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv);
 /// checkAttention.
 void buildAttention(AttentionChain &chain, AttentionAttr schedule);
 
-/// The schedule hidet-select-schedules gives attentions.
-AttentionAttr defaultAttentionSchedule(mlir::MLIRContext *ctx);
+/// The schedule hidet-select-schedules gives `chain` on `target`: 32 query
+/// rows and 32 keys a step, or 16 rows when 32-row blocks would leave more
+/// than half the SMs idle.
+AttentionAttr defaultAttentionSchedule(const AttentionChain &chain,
+                                       TargetAttr target);
 
 /// The key of `chain` in tuning records: both matmuls' anchor signatures
 /// (with their prologues and epilogues).
