@@ -140,8 +140,10 @@ void hidet::buildGPULoweringPipeline(OpPassManager &pm,
   // Constants and index arithmetic hoisted out of the launches must go back
   // in before outlining, or they become kernel parameters and the device
   // code loses loop bounds, strides and shuffle offsets as constants.
-  addPipeline(pm, "func.func(gpu-launch-sink-index-computations),"
-                  "gpu-kernel-outlining");
+  // Outlining keeps the launches' NVVM hints (the templates' resident
+  // blocks per SM) on the kernels.
+  addPipeline(pm, "func.func(gpu-launch-sink-index-computations)");
+  pm.addPass(createOutlineKernels());
   // Upstream gpu-to-llvm lowers allocations and copies only in their async
   // form; make the host side async (it still waits at the end of each
   // function).

@@ -14,7 +14,7 @@
 // least 16 per slice; 308 blocks). Tiles go in groups of 8 rows.
 // HEUR-LABEL: func.func @default_schedule(
 // HEUR:         tm.num_workers #tm.spatial<[1, 4, 77]>
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>, nvvm.minctasm = 7 : i32}
 // The kernel with the largest tiles: a block per C tile
 // (spatial over the batch, the K slices and the 3 x 4 = 12 tiles of 333 x
 // 444), the warp and lane positions
@@ -58,7 +58,7 @@
 // CHECK:               memref.store %{{.*}}, %[[BS]][%[[OTHER]], {{.*}}]
 // CHECK:               gpu.barrier
 // CHECK-NEXT:        }
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>, nvvm.minctasm = 2 : i32}
 // CHECK-NOT:     linalg.matmul
 func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
   linalg.matmul ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
@@ -69,13 +69,13 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 
 // A schedule written on the op overrides the heuristic.
 // HEUR-LABEL: func.func @user_schedule(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}
 // A's K rows are padded by 8 against bank conflicts (4 accumulators a
 // thread, k steps of 4).
 // CHECK-LABEL: func.func @user_schedule(
 // CHECK:         memref.alloc() : memref<2x4x24xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.alloc() : memref<2x4x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}
 func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
       ins(%a, %b : memref<200x96xf32>, memref<96x72xf32>) outs(%c : memref<200x72xf32>)
@@ -103,7 +103,7 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // TF32X3-NEXT:    nvgpu.mma.sync(%[[A]], %[[B]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8], stages = 3, swizzle = 8, tf32_terms = 3>}
 // HEUR-LABEL: func.func @large(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>, nvvm.minctasm = 2 : i32}
 // CHECK-LABEL: func.func @large(
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
@@ -122,7 +122,7 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<20
 // HEUR:           memref.atomic_rmw addi %{{.*}}, %[[CTRS]]
 // HEUR:           scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
 // HEUR-COUNT-8:     vector.load %{{.*}} : memref<16640xf32>, vector<2xf32>
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>, nvvm.minctasm = 9 : i32}
 // HEUR-NEXT:    memref.dealloc
 // CHECK-LABEL: func.func @small(
 func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x130xf32>) {
@@ -326,7 +326,7 @@ func.func @batch_broadcast(%a: memref<6x128x64xf16>, %b: memref<64x256xf16>, %c:
 // CHECK:           arith.muli %[[BATCH]], %c2048
 // CHECK:           memref.load %[[FA]][{{.*}}] : memref<8192xf32>
 // CHECK:           math.fma
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>, nvvm.minctasm = 9 : i32}
 func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memref<4x64x64xf32>) {
   linalg.batch_matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
       ins(%a, %b : memref<4x64x32xf32>, memref<4x32x64xf32>) outs(%c : memref<4x64x64xf32>)

@@ -948,6 +948,37 @@ def ExternDynamicShared
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def OutlineKernels : Pass<"hidet-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Upstream's gpu-kernel-outlining, keeping the launches' "
+                "nvvm.* attributes on the kernels.";
+  let description = [{
+    A template that plans its kernel for a number of resident blocks per SM
+    records that promise on its `gpu.launch` as `nvvm.minctasm` (with the
+    block size that `known_block_size` gives, ptxas then keeps the kernel's
+    registers within `65536 / (blocks x threads)`). Upstream's
+    `gpu-kernel-outlining` creates the `gpu.func` without the launch's
+    attributes; this pass runs it and moves every attribute of the `nvvm`
+    namespace of each outlined launch onto its kernel, from where
+    `convert-gpu-to-nvvm` carries it to the `llvm.func` and the NVPTX back
+    end to PTX (`.minnctapersm`):
+
+    ```mlir
+    gpu.launch blocks(...) in (...) threads(...) in (...) {
+      ...
+    } {nvvm.minctasm = 2 : i32}
+    // becomes
+    gpu.launch_func @k::@k blocks in (...) threads in (...) args(...)
+    gpu.module @k {
+      gpu.func @k(...) kernel attributes {known_block_size = ...,
+                                          nvvm.minctasm = 2 : i32} {...}
+    }
+    ```
+
+    Other attributes of a launch are dropped as upstream drops them.
+    `hidet-lower-gpu` runs it where it would run `gpu-kernel-outlining`.
+  }];
+}
+
 def GpuModuleToBinary : Pass<"hidet-gpu-module-to-binary"> {
   let summary = "Serializes gpu.modules to gpu.binary ops, in parallel.";
   let description = [{

@@ -33,6 +33,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -64,14 +65,26 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   // A's rows may be padded (SimtMatmulSchedule::paddingA); the indices
   // below address the first BM elements of each.
-  int64_t padA = s.toSchedule().paddingA();
+  schedule::SimtMatmulSchedule sched = s.toSchedule();
+  int64_t padA = sched.paddingA();
   SmallVector<Type> shared = {
       MemRefType::get({2, BK, BM + padA}, elt, AffineMap(), workgroup),
       MemRefType::get({2, BK, BN}, elt, AffineMap(), workgroup)};
 
+  // The blocks per SM that the schedule was chosen for (its estimate of the
+  // registers a thread takes): promised to ptxas, which otherwise may take
+  // more registers (the masks of a partial edge tile) and halve them.
+  int64_t resident = schedule::residentBlocks(
+      threads, sched.estimatedRegisters(), sched.sharedBytes(),
+      TargetAttr::lookup(b.getInsertionBlock()->getParentOp()).getLimits());
+
   createLaunch(
-      b, loc, kernelKind(schedule::TemplateKind::Simt), grid.mapping(ctx, p), /*workersPerBlock=*/1, threads,
+      b, loc, kernelKind(schedule::TemplateKind::Simt), grid.mapping(ctx, p),
+      /*workersPerBlock=*/1, threads,
       [&](OpBuilder &b, gpu::LaunchOp launch) {
+        if (resident > 1)
+          launch->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                          b.getI32IntegerAttr(resident));
         SmallVector<Value> buffers = allocateShared(b, loc, shared);
         Value As = buffers[0], Bs = buffers[1];
         Value flatA = flatten(b, loc, p.a.buffer);

@@ -55,13 +55,13 @@ void createLaunch(
     llvm::function_ref<void(mlir::OpBuilder &, mlir::gpu::LaunchOp)> body,
     mlir::TypeRange workgroupBuffers = {});
 
-/// Alignment of a vector of `width` elements of `elt`.
 /// Sets `name` = `value` on the first gpu.launch between `before` (or the
 /// start of `at`'s block when null) and `at`: a template's decision recorded
 /// on the kernel it built there.
 void recordOnFirstLaunch(mlir::Operation *before, mlir::Operation *at,
                          llvm::StringRef name, mlir::Attribute value);
 
+/// Alignment of a vector of `width` elements of `elt`.
 llvm::MaybeAlign vectorAlign(mlir::Type elt, int64_t width);
 
 /// Whether elements of `t` may be loaded and stored as vectors: integers and
