@@ -11,9 +11,9 @@
 // H100: %[[SMEM:.*]] = arith.constant 6400 : i32
 // H100: gpu.launch {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // H100-NOT: memref.alloc() : memref<{{.*}}workgroup
-// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 2>, nvvm.minctasm = 7 : i32}
+// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 2>}
 // ONE: gpu.launch
-// ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>, nvvm.minctasm = 2 : i32}
+// ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // With anchors=0 the matmul gets the rule-based scheduler's naive kernel
 // (a thread per output element, a serial K loop): the GPU reference of the
 // benchmarks.

@@ -103,7 +103,7 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // TF32X3-NEXT:    nvgpu.mma.sync(%[[A]], %[[B]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8], stages = 3, swizzle = 8, tf32_terms = 3>}
 // HEUR-LABEL: func.func @large(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>, nvvm.minctasm = 2 : i32}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
 // CHECK-LABEL: func.func @large(
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
@@ -326,7 +326,7 @@ func.func @batch_broadcast(%a: memref<6x128x64xf16>, %b: memref<64x256xf16>, %c:
 // CHECK:           arith.muli %[[BATCH]], %c2048
 // CHECK:           memref.load %[[FA]][{{.*}}] : memref<8192xf32>
 // CHECK:           math.fma
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>, nvvm.minctasm = 9 : i32}
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
 func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memref<4x64x64xf32>) {
   linalg.batch_matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
       ins(%a, %b : memref<4x64x32xf32>, memref<4x32x64xf32>) outs(%c : memref<4x64x64xf32>)
