@@ -6,13 +6,13 @@
 // ldmatrix), the scores' epilogue (the scale), the running row maximum
 // across the 4 lanes of a row (xor shuffles 1 and 2), exp, and P V with
 // V's fragments by ldmatrix.trans; the output goes out after the loop.
-// The default schedule's blocks take 32 query rows (2 warps): 24 x 7 blocks.
+// The default schedule's blocks take 64 query rows (4 warps): 24 x 4 blocks.
 // CHECK-LABEL: func.func @scaled(
 // CHECK-NOT:     linalg.batch_matmul
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c168, {{.*}} threads({{.*}}) in (%{{.*}} = %c64, {{.*}} function(@scaled_attention)
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c96, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} function(@scaled_attention)
 // CHECK-COUNT-8:   nvgpu.device_async_copy
 // CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
-// CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK:           scf.for %[[KV:.*]] = %c0 to %c197 step %c32 {
 // CHECK:             nvgpu.device_async_copy
 // CHECK:             nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
@@ -29,7 +29,7 @@
 // CHECK:           }
 // CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK:           arith.divf
-// CHECK:         } {hidet.attention = #hidet.attention<block_q = 32, block_kv = 32>}
+// CHECK:         } {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>}
 // CHECK-NOT:     gpu.launch
 // CHECK:         return
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

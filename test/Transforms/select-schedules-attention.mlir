@@ -7,7 +7,7 @@
 // matmul. With attention=0 both matmuls get GEMM schedules.
 
 // CHECK-LABEL: func.func @scaled(
-// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 32, block_kv = 32>
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>
 // CHECK-NOT:     hidet.schedule
 // CHECK:         linalg.batch_matmul
 // CHECK-NOT:     hidet.schedule
@@ -39,7 +39,9 @@ func.func @scaled(%q: tensor<24x197x64xf16>, %kt: tensor<24x64x197xf16>, %v: ten
 // -----
 
 // BERT's additive mask (one row of biases per batch, broadcast over heads
-// and queries) is part of the scores' epilogue: still one kernel.
+// and queries) is part of the scores' epilogue: still one kernel. 24 heads
+// of 128 queries make 48 blocks of 64 rows, fewer than half the H100's 132
+// SMs: the default takes 32 rows.
 // CHECK-LABEL: func.func @masked(
 // CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 32, block_kv = 32>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -69,8 +71,8 @@ func.func @masked(%q: tensor<24x128x64xbf16>, %k: tensor<24x128x64xbf16>, %v: te
 
 // -----
 
-// BERT-base at batch 1: 12 heads of 128 queries make 48 blocks of 32 rows,
-// fewer than half the H100's 132 SMs, so the default takes 16-row blocks.
+// BERT-base at batch 1: 12 heads of 128 queries make 24 blocks of 64 rows
+// and 48 of 32, fewer than half the H100's 132 SMs: the default takes 16.
 // CHECK-LABEL: func.func @few_blocks(
 // CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 16, block_kv = 32>
 func.func @few_blocks(%q: tensor<12x128x64xf16>, %kt: tensor<12x64x128xf16>, %v: tensor<12x128x64xf16>) -> tensor<12x128x64xf16> {

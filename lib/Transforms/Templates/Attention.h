@@ -75,9 +75,9 @@ bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv);
 /// checkAttention.
 void buildAttention(AttentionChain &chain, AttentionAttr schedule);
 
-/// The schedule hidet-select-schedules gives `chain` on `target`: 32 query
-/// rows and 32 keys a step, or 16 rows when 32-row blocks would leave more
-/// than half the SMs idle.
+/// The schedule hidet-select-schedules gives `chain` on `target`: 64 query
+/// rows and 32 keys a step, with the rows halved (down to 16) while the
+/// blocks would leave more than half the SMs idle.
 AttentionAttr defaultAttentionSchedule(const AttentionChain &chain,
                                        TargetAttr target);
 

@@ -28,15 +28,19 @@ static constexpr int64_t kMaxHead = 128;
 AttentionAttr
 hidet::templates::defaultAttentionSchedule(const AttentionChain &chain,
                                            TargetAttr target) {
-  // 32 query rows (2 warps) and 32 keys a step. On the H100 (f16, heads of
-  // 64) it was the fastest of the 16..64 x 32/64 pairs at ViT-B/16's
-  // 384 x 197 x 197 (0.0437 ms against 0.0465 with 64 rows and 0.052 with
-  // 64 rows x 64 keys) and 12 x 197 x 197, and at BERT-base's masked
-  // 384 x 128 x 128. When 32-row blocks leave more than half the SMs
-  // without one (BERT-base at batch 1: 12 heads x 4 blocks on 132 SMs),
-  // 16-row blocks double the blocks: 0.0072 ms against 0.0075 there.
-  int64_t blocks = chain.qk.batch * llvm::divideCeil(chain.qk.m, 32);
-  int64_t rows = 2 * blocks < target.getLimits().numSMs ? 16 : 32;
+  // 64 query rows (4 warps) and 32 keys a step, halving the rows (down to
+  // 16) while the blocks would leave more than half the SMs without one.
+  // On the H100 (f16, heads of 64), in whole models: BERT-base and GPT-2 at
+  // batch 32 (384 x 128 x 128) took 0.034 and 0.040 ms an attention with
+  // 64 rows, 0.041 and 0.048 with 32; at batch 1 (12 heads, 24 blocks of
+  // 64 rows on 132 SMs) 16 rows made the models 7% and 4% faster. Alone,
+  // ViT-B/16's 12 x 197 x 197 took 0.0091 ms with 32 rows against 0.0095
+  // with 64 and 0.0094 with 16; at batch 32 the models measured the same
+  // with 64 and 32 rows.
+  int64_t rows = 64;
+  while (rows > 16 && 2 * chain.qk.batch * llvm::divideCeil(chain.qk.m, rows) <
+                          target.getLimits().numSMs)
+    rows /= 2;
   return AttentionAttr::get(chain.scores->getContext(), rows, 32);
 }
 
