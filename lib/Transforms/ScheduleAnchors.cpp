@@ -129,7 +129,7 @@ struct ScheduleAnchorsPass
           return signalPassFailure();
         }
         built.insert(chain.values);
-        buildAttention(chain, attention);
+        buildAttention(chain, attention, attentionSkipMasked);
         continue;
       }
       FailureOr<ScheduleAttrInterface> schedule = writtenSchedule(op, kPass);

@@ -1,4 +1,5 @@
 // RUN: hidet-opt %s -split-input-file --hidet-bufferize --hidet-schedule-kernels -verify-diagnostics | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --hidet-bufferize "--hidet-schedule-kernels=attention-skip-masked=1" -verify-diagnostics | FileCheck %s --check-prefix=SKIP
 
 // The fused attention kernel: one launch (the schedule on it) where three
 // kernels were. Q's tile and double-buffered tiles of K and V come by
@@ -7,6 +8,11 @@
 // across the 4 lanes of a row (xor shuffles 1 and 2), exp, and P V with
 // V's fragments by ldmatrix.trans; the output goes out after the loop.
 // The default schedule's blocks take 64 query rows (4 warps): 24 x 4 blocks.
+// With attention-skip-masked, a scale alone masks nothing: no test.
+// SKIP-LABEL: func.func @scaled(
+// SKIP:         scf.for
+// SKIP-NOT:       gpu.shuffle  xor %{{.*}}, %c16_i32
+// SKIP:           nvgpu.mma.sync
 // CHECK-LABEL: func.func @scaled(
 // CHECK-NOT:     linalg.batch_matmul
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c96, {{.*}} threads({{.*}}) in (%{{.*}} = %c128, {{.*}} function(@scaled_attention)
@@ -118,4 +124,59 @@ func.func @written(%q: tensor<4x32x64xf16>, %kt: tensor<4x64x32xf16>, %v: tensor
   %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x32x32xf16>, tensor<4x32x64xf16>) outs(%fo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
   return %o : tensor<4x32x64xf16>
+}
+
+// -----
+
+// A causal mask (a select of -inf above the diagonal). With
+// attention-skip-masked, each key tile first evaluates the epilogue on a
+// zero score at the warp's positions; unless one of them is above -1e4 (the
+// OR of the lanes by xor shuffles), the warp skips the tile's scores,
+// softmax step and product with V. By default every warp computes every
+// tile.
+// CHECK-LABEL: func.func @causal(
+// CHECK:         scf.for %{{.*}} = %c0 to %c100 step %c32 {
+// CHECK-NOT:       arith.cmpf ogt
+// CHECK-NOT:       scf.if %{{[^ ]*}} {
+// CHECK:           nvgpu.mma.sync
+// SKIP-LABEL: func.func @causal(
+// SKIP:         %[[BOUND:.*]] = arith.constant -1.000000e+04 : f32
+// SKIP:         scf.for %{{.*}} = %c0 to %c100 step %c32 {
+// SKIP:           gpu.barrier
+// SKIP:           gpu.barrier
+// SKIP-NOT:       nvgpu.mma.sync
+// SKIP:           arith.cmpi ule
+// SKIP:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : f16
+// SKIP:           arith.cmpf ogt, %{{.*}}, %[[BOUND]] : f32
+// SKIP:           gpu.shuffle  xor %{{.*}}, %c16_i32, %c32_i32 : i32
+// SKIP:           %[[LIVE:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32 : i32
+// SKIP-NEXT:      scf.if %[[LIVE]] {
+// SKIP:             nvgpu.mma.sync
+// SKIP:             math.exp
+// SKIP:             nvgpu.mma.sync
+// SKIP:           }
+// SKIP-NOT:       gpu.barrier
+// SKIP:         }
+func.func @causal(%q: tensor<6x100x64xf16>, %kt: tensor<6x64x100xf16>, %v: tensor<6x100x64xf16>) -> tensor<6x100x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<6x100x100xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>
+  // expected-remark @+1 {{fused attention}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<6x100x64xf16>, tensor<6x64x100xf16>) outs(%f : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<6x100x100xf16>) outs(%e : tensor<6x100x100xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %c = arith.constant 0.125 : f16
+    %y = arith.mulf %a, %c : f16
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %keep = arith.cmpi ule, %j, %i : index
+    %ninf = arith.constant 0xFC00 : f16
+    %w = arith.select %keep, %y, %ninf : f16
+    linalg.yield %w : f16
+  } -> tensor<6x100x100xf16>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<6x100x100xf16>) outs(%e : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>
+  %eo = tensor.empty() : tensor<6x100x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<6x100x64xf16>) -> tensor<6x100x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<6x100x100xf16>, tensor<6x100x64xf16>) outs(%fo : tensor<6x100x64xf16>) -> tensor<6x100x64xf16>
+  return %o : tensor<6x100x64xf16>
 }

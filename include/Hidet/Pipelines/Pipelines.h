@@ -125,6 +125,12 @@ struct GPUPipelineOptions
                      "instead of a second kernel "
                      "(hidet-schedule-anchors{split-k-in-kernel})"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> attentionSkipMasked{
+      *this, "attention-skip-masked",
+      llvm::cl::desc("Fused attentions skip, per warp, the key tiles that "
+                     "their scores' mask hides entirely "
+                     "(hidet-schedule-anchors{attention-skip-masked})"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Let kernels use approximate division and math "

@@ -326,6 +326,13 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "kernel's hidet.persistent_counters) adds the slices in order and "
            "applies the epilogue; by default a second kernel adds them (on "
            "the H100 it was 6-16% faster on whole models at batch 1)">,
+    Option<"attentionSkipMasked", "attention-skip-masked", "bool",
+           /*default=*/"false",
+           "In a fused attention whose scores' epilogue selects a constant "
+           "of at most -1e4 (a mask, as GPT-2's causal one), a warp skips "
+           "the key tiles whose every score the epilogue would mask: it "
+           "evaluates the epilogue on a zero score at its positions first "
+           "(their softmax weights underflow to 0 in f32)">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Fuse each anchor's #hidet.fusion group into its kernel: the "
            "epilogue chain applied to the results, index-only and "

@@ -82,10 +82,11 @@ namespace {
 class AttentionBuilder {
 public:
   AttentionBuilder(OpBuilder &b, Location loc, const AttentionChain &chain,
-                   AttentionAttr schedule)
+                   AttentionAttr schedule, bool skipMasked)
       : b(b), loc(loc), qk(chain.qk), pv(chain.pv),
         scoreOps(chain.scoreOps.empty() ? nullptr : &chain.scoreOps),
-        BQ(schedule.getBlockQ()), BKV(schedule.getBlockKv()), D(qk.k), DV(pv.n),
+        skipMasked(skipMasked && masksScores(chain)), BQ(schedule.getBlockQ()),
+        BKV(schedule.getBlockKv()), D(qk.k), DV(pv.n),
         threads(schedule.numWarps() * kernel::kWarpSize), elt(qk.aElt),
         f32(b.getF32Type()) {
     async = attentionCopiesAsync(qk, pv);
@@ -106,6 +107,7 @@ private:
     return nvgpu::DeviceAsyncCreateGroupOp::create(
         b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), tokens);
   }
+  Value tileLive(Value kv0);
   void scores(Value stage);
   void softmaxStep(Value kv0);
   void accumulate(Value stage);
@@ -183,6 +185,8 @@ private:
   Location loc;
   const GemmProblem &qk, &pv;
   const fusion::Epilogue *scoreOps;
+  /// Whether a warp skips the key tiles that the scores' mask hides.
+  bool skipMasked;
   int64_t BQ, BKV, D, DV, threads;
   Type elt, f32;
   SharedTile qTile, kTile, vTile;
@@ -392,9 +396,18 @@ void AttentionBuilder::body(gpu::LaunchOp launch, const GemmBlock &blk) {
                tokens);
     }
     gpu::BarrierOp::create(b, loc);
-    scores(stage);
-    softmaxStep(kv0);
-    accumulate(stage);
+    {
+      // No barrier inside: a warp may skip it all.
+      OpBuilder::InsertionGuard math(b);
+      if (skipMasked) {
+        auto live = scf::IfOp::create(b, loc, tileLive(kv0),
+                                      /*withElseRegion=*/false);
+        b.setInsertionPoint(live.thenBlock()->getTerminator());
+      }
+      scores(stage);
+      softmaxStep(kv0);
+      accumulate(stage);
+    }
     // The next step's copies overwrite this step's stage.
     if (async)
       gpu::BarrierOp::create(b, loc);
@@ -404,6 +417,42 @@ void AttentionBuilder::body(gpu::LaunchOp launch, const GemmBlock &blk) {
     nvgpu::DeviceAsyncWaitOp::create(b, loc, asyncGroup({}),
                                      b.getI32IntegerAttr(0));
   finish(blk);
+}
+
+/// Whether some score of the warp's 16 x BKV positions of the key tile at
+/// `kv0` may have a softmax weight: a position inside S where the scores'
+/// epilogue maps a zero score above kMaskedScore (a mask selects its
+/// constant whatever the score). The same for every lane of the warp.
+Value AttentionBuilder::tileLive(Value kv0) {
+  Value zero = castTo(b, loc, f32Const(0), qk.cElt);
+  Value bound = f32Const(kMaskedScore);
+  Value any = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  for (int64_t i = 0; i < 2; ++i) {
+    Value row = affine(b, loc, cst(b, loc, i), 8,
+                       arith::AddIOp::create(b, loc, row0, group));
+    Value rowIn = lessThan(b, loc, row, qk.m);
+    Value safeRow = arith::MinUIOp::create(b, loc, row, cst(b, loc, qk.m - 1));
+    for (int64_t t = 0; t < BKV / 8; ++t)
+      for (int64_t j = 0; j < 2; ++j) {
+        Value col = arith::AddIOp::create(
+            b, loc, kv0, affine(b, loc, inGroup, 2, cst(b, loc, t * 8 + j)));
+        Value safeCol =
+            arith::MinUIOp::create(b, loc, col, cst(b, loc, qk.n - 1));
+        SmallVector<Value> at = qk.c.position(b, loc, batch, safeRow, safeCol);
+        Value v = castTo(b, loc, scoreOps->apply(b, loc, at, zero), f32);
+        Value live =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v, bound);
+        live = arith::AndIOp::create(b, loc, live, rowIn);
+        live = arith::AndIOp::create(b, loc, live, lessThan(b, loc, col, qk.n));
+        any = arith::OrIOp::create(b, loc, any, live);
+      }
+  }
+  Value x = arith::ExtUIOp::create(b, loc, b.getI32Type(), any);
+  for (int64_t offset = 1; offset < kernel::kWarpSize; offset *= 2)
+    x = arith::OrIOp::create(b, loc, x, shuffleXor(x, offset));
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, x,
+      arith::ConstantIntOp::create(b, loc, x.getType(), 0));
 }
 
 /// The warp's 16 x BKV scores of the key tile, into `acc`.
@@ -531,7 +580,7 @@ void AttentionBuilder::finish(const GemmBlock &blk) {
 }
 
 void hidet::templates::buildAttention(AttentionChain &chain,
-                                      AttentionAttr schedule) {
+                                      AttentionAttr schedule, bool skipMasked) {
   GemmProblem &pv = chain.pv;
   if (!chain.outputOps.empty())
     pv.epilogue = &chain.outputOps;
@@ -540,7 +589,7 @@ void hidet::templates::buildAttention(AttentionChain &chain,
   Location loc = chain.scores.getLoc();
   OpBuilder b(at);
   Operation *before = at->getPrevNode();
-  AttentionBuilder(b, loc, chain, schedule).build();
+  AttentionBuilder(b, loc, chain, schedule, skipMasked).build();
   recordOnFirstLaunch(before, at, kAttentionAttrName, schedule);
   // The chain's ops, last first, then what only they used.
   chain.values->erase();

@@ -73,7 +73,18 @@ bool attentionCopiesAsync(const GemmProblem &qk, const GemmProblem &pv);
 
 /// Replaces the chain's ops by the kernel of `schedule`, which passed
 /// checkAttention.
-void buildAttention(AttentionChain &chain, AttentionAttr schedule);
+void buildAttention(AttentionChain &chain, AttentionAttr schedule,
+                    bool skipMasked = false);
+
+/// Whether the scores' epilogue of `chain` masks: one of its ops selects a
+/// constant of at most kMaskedScore. Only then does skipping masked key
+/// tiles (buildAttention's `skipMasked`) apply.
+bool masksScores(const AttentionChain &chain);
+
+/// A score the epilogue gives a position at most this is masked: its
+/// softmax weight exp(s - m) is 0 in f32 for any row maximum m above
+/// kMaskedScore + 104.
+constexpr double kMaskedScore = -1e4;
 
 /// The schedule hidet-select-schedules gives `chain` on `target`: 64 query
 /// rows and 32 keys a step, with the rows halved (down to 16) while the

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace hidet;
@@ -329,4 +330,21 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
     chain.temporaries.push_back(t);
   }
   return success();
+}
+
+bool hidet::templates::masksScores(const AttentionChain &chain) {
+  for (Operation *op : chain.scoreOps.ops()) {
+    bool masks = false;
+    op->walk([&](arith::SelectOp select) {
+      for (Value v : {select.getTrueValue(), select.getFalseValue()}) {
+        FloatAttr c;
+        if (matchPattern(v, m_Constant(&c)) &&
+            c.getValueAsDouble() <= kMaskedScore)
+          masks = true;
+      }
+    });
+    if (masks)
+      return true;
+  }
+  return false;
 }

@@ -6,11 +6,14 @@
 // through registers instead of cp.async) over 50 keys; values of 32 beside
 // queries and keys of 64, 200 queries over 131 keys. The reference
 // (Inputs/attention.ref.mlir) computes everything in f32 on the CPU and
-// rounds the output once.
+// rounds the output once. The same with attention-skip-masked, whose warps
+// skip the key tiles above the causal diagonal.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %S/Inputs/attention.ref.mlir --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-compile %s -o %t.skip.so --runtime-dir=%hidet_libs --pipeline-options="attention-skip-masked=1"
+// RUN: hidet-run %t.skip.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // CHECK-DAG: masked_bf16 PASS
 // CHECK-DAG: causal_f16 PASS
 // CHECK-DAG: head128_kt_f16 PASS
