@@ -40,9 +40,7 @@ struct OutlineKernels : hidet::impl::OutlineKernelsBase<OutlineKernels> {
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
-    OpPassManager pm(ModuleOp::getOperationName());
-    pm.addPass(createGpuKernelOutliningPass());
-    pm.getDependentDialects(registry);
+    createGpuKernelOutliningPass()->getDependentDialects(registry);
   }
 
   void runOnOperation() override {

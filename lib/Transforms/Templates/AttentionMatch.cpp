@@ -333,18 +333,14 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
 }
 
 bool hidet::templates::masksScores(const AttentionChain &chain) {
-  for (Operation *op : chain.scoreOps.ops()) {
-    bool masks = false;
+  bool masks = false;
+  for (Operation *op : chain.scoreOps.ops())
     op->walk([&](arith::SelectOp select) {
       for (Value v : {select.getTrueValue(), select.getFalseValue()}) {
         FloatAttr c;
-        if (matchPattern(v, m_Constant(&c)) &&
-            c.getValueAsDouble() <= kMaskedScore)
-          masks = true;
+        masks |= matchPattern(v, m_Constant(&c)) &&
+                 c.getValueAsDouble() <= kMaskedScore;
       }
     });
-    if (masks)
-      return true;
-  }
-  return false;
+  return masks;
 }
