@@ -67,7 +67,8 @@ AnySchedule hidet::schedule::defaultSchedule(const GemmDesc &g,
   case TemplateKind::None:
     return std::monostate();
   case TemplateKind::Simt:
-    return defaultSimtSchedule(g.batch, g.m, g.n, g.k, target);
+    return defaultSimtSchedule(g.batch, g.m, g.n, g.k, target,
+                               g.asyncCopy && target.hasAsyncCopy);
   case TemplateKind::Mma:
     return defaultMmaSchedule(g.batch, g.m, g.n, g.k, target, mmaShapeFor(g),
                               g.asyncCopy && target.hasAsyncCopy);

@@ -17,7 +17,8 @@ using namespace hidet::schedule;
 
 int64_t SimtMatmulSchedule::estimatedRegisters() const {
   int64_t threads = numThreads();
-  int64_t staged = (blockM() * blockK + blockK * blockN()) / threads;
+  int64_t staged =
+      stages != 0 ? 0 : (blockM() * blockK + blockK * blockN()) / threads;
   int64_t fragments = warpOuter[0] * warpInner[0] + warpOuter[1] * warpInner[1];
   // Addresses, indices and loop state; rounded to the allocation unit (8).
   int64_t total = accumulators() + staged + fragments + 40;
@@ -27,7 +28,7 @@ int64_t SimtMatmulSchedule::estimatedRegisters() const {
 bool SimtMatmulSchedule::operator==(const SimtMatmulSchedule &o) const {
   return blockWarps == o.blockWarps && warpOuter == o.warpOuter &&
          warpMid == o.warpMid && warpInner == o.warpInner &&
-         blockK == o.blockK && grid == o.grid;
+         blockK == o.blockK && grid == o.grid && stages == o.stages;
 }
 
 std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
@@ -52,6 +53,10 @@ std::string hidet::schedule::checkSimtSchedule(const SimtMatmulSchedule &s,
   if (threads > maxThreads)
     return "block_warps gives " + std::to_string(threads) +
            " threads per block; at most " + std::to_string(maxThreads);
+  if (s.stages != 0 && (s.stages < 2 || s.stages > 8))
+    return "stages must be 0 (register staging) or in [2, 8] (cp.async), "
+           "got " +
+           std::to_string(s.stages);
   if (s.blockK <= 0 || s.blockK > 64)
     return "block_k must be in [1, 64], got " + std::to_string(s.blockK);
   int64_t bm = s.blockM(), bn = s.blockN();
@@ -90,17 +95,57 @@ hidet::schedule::enumerateSimtSpace(const TargetLimits &limits) {
         for (const auto &wi : warpInner)
           for (int64_t bk : blockK)
             for (int64_t swizzle : kSwizzleValues)
-              for (int64_t split : kSplitKValues) {
-                SimtMatmulSchedule s{bw, wo, wm, wi, bk, {swizzle, split}};
-                if (checkSimtSchedule(s, &limits).empty())
-                  space.push_back(s);
-              }
+              for (int64_t split : kSplitKValues)
+                for (int64_t stages : kSimtStageValues) {
+                  SimtMatmulSchedule s{bw, wo, wm, wi, bk};
+                  s.grid = {swizzle, split};
+                  s.stages = stages;
+                  if (checkSimtSchedule(s, &limits).empty())
+                    space.push_back(s);
+                }
   return space;
 }
 
+namespace {
+/// The cp.async form of the heuristic's 128 x 128 tile (256 threads) or
+/// its 64 x 128 half, given `blocks` of `s`'s tile. Measured on the H100
+/// against register staging (graph replay, medians of 200; cuBLAS with
+/// TF32 off in the same run): 128 x 128 tiles on 128 threads of 8 x 16
+/// accumulators, 3 stages: 4096 x 3072 x 768 0.474 -> 0.420 ms (cuBLAS
+/// 0.409), 6304 x 3072 x 768 0.823 -> 0.691 (0.675), 2048^3 0.398 -> 0.367
+/// (0.341); the 256-thread tile with 4 stages came between (0.453, 0.748,
+/// 0.384). 64 x 128 tiles, 4 stages: 4096 x 768 x 3072 0.459 -> 0.426
+/// (0.412), 4096 x 768 x 768 0.121 -> 0.113 (0.121). The smaller tiles
+/// measured no faster with cp.async (197 x 2304 x 768 and 128 x 3072 x 768,
+/// 3 or 4 stages: 0.95x to 1.01x), so they keep register staging.
+void withAsyncCopies(SimtMatmulSchedule &s, int64_t blocks,
+                     const TargetLimits &limits) {
+  static const SimtMatmulSchedule full = {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8};
+  static const SimtMatmulSchedule half = {{2, 2}, {2, 2}, {4, 8}, {4, 4}, 8};
+  SimtMatmulSchedule plain = s;
+  plain.grid = {};
+  if (plain == half) {
+    s.stages = 4;
+    return;
+  }
+  if (!(plain == full))
+    return;
+  // 128 threads of 128 accumulators: two blocks an SM make the 8 warps the
+  // FMA loop wants (kSimtWarpsPerSM).
+  SimtMatmulSchedule wide = {{2, 2}, {2, 2}, {4, 8}, {8, 4}, 8, s.grid, 3};
+  if (s.grid.splitK == 1 && fillsTheGpu(blocks, 2, limits) &&
+      checkSimtSchedule(wide, &limits).empty()) {
+    s = wide;
+    return;
+  }
+  s.stages = 4;
+}
+} // namespace
+
 SimtMatmulSchedule
 hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
-                                     int64_t k, const TargetLimits &limits) {
+                                     int64_t k, const TargetLimits &limits,
+                                     bool asyncCopy) {
   static const SimtMatmulSchedule candidates[] = {
       {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8}, // 128 x 128, 256 threads
       {{2, 2}, {2, 1}, {4, 8}, {4, 4}, 8}, //  64 x  64, 128 threads
@@ -180,5 +225,7 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
   }
   pick.grid = defaultGrid(fallback, blocksOf(pick), residentOf(pick),
                           (k + pick.blockK - 1) / pick.blockK, limits);
+  if (asyncCopy)
+    withAsyncCopies(pick, blocksOf(pick), limits);
   return pick;
 }

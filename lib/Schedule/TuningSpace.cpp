@@ -35,7 +35,8 @@ bool near(const WgmmaMatmulSchedule &s, const WgmmaMatmulSchedule &d) {
 
 bool same(const SimtMatmulSchedule &a, const SimtMatmulSchedule &b) {
   return near(a, b) && a.blockWarps == b.blockWarps &&
-         a.warpOuter == b.warpOuter && a.warpMid == b.warpMid;
+         a.warpOuter == b.warpOuter && a.warpMid == b.warpMid &&
+         a.stages == b.stages;
 }
 bool same(const MmaMatmulSchedule &a, const MmaMatmulSchedule &b) {
   return near(a, b) && a.block == b.block && a.warp == b.warp;

@@ -9,9 +9,9 @@
 // the size of the H100 space (hardware values filtered by threads, shared
 // memory and registers), the heuristic's pick for its shape, and the
 // schedule written on the op.
-// CHECK: anchor linalg.matmul 4096x4096x1024 f32 x f32 -> f32: template simt_matmul, 10980 schedules
-// CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>
-// CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 10980 schedules
+// CHECK: anchor linalg.matmul 4096x4096x1024 f32 x f32 -> f32: template simt_matmul, 33420 schedules
+// CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>
+// CHECK: anchor linalg.matmul 1x4096x4096 f32 x f32 -> f32: template simt_matmul, 33420 schedules
 // CHECK-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>
 // CHECK-NEXT: written on the op: #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>
 // CHECK: anchor linalg.matmul 64x64x64 f16 x f16 -> f16: template wgmma_matmul, 1290 schedules
@@ -40,10 +40,10 @@
 // alone: the two f16 matmuls, the batched matmul and the convolution take
 // the Hopper template, 910 lines each (5 split-K values): 550 schedules
 // persistent, 360 not, since 64-row tiles must be persistent).
-// COUNT: 21960
+// COUNT: 66840
 // MMACOUNT: 13310
 // ONESM: anchor linalg.matmul 1x4096x4096
-// ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2]
+// ONESM-NEXT: default: #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>
 
 func.func @large(%a: tensor<4096x1024xf32>, %b: tensor<1024x4096xf32>, %c: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<4096x1024xf32>, tensor<1024x4096xf32>) outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>

@@ -17,13 +17,56 @@
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>, nvvm.minctasm = 7 : i32}
 // The kernel with the largest tiles: a block per C tile
 // (spatial over the batch, the K slices and the 3 x 4 = 12 tiles of 333 x
-// 444), the warp and lane positions
-// from the spatial factors, the accumulators in a private array addressed by
-// the fully unrolled repeat factors, and a K loop over two shared-memory
-// stages: the auto_map tile loads of A (k-major) and B of the next step go
-// to registers before the FMAs (register double buffering) and to the other
-// stage after them, with one barrier per step.
+// 444), the warp and lane positions from the spatial factors, and the
+// accumulators in a private array addressed by the fully unrolled repeat
+// factors. The operands allow cp.async, so the heuristic's 128 x 128 tile
+// runs on 128 threads of 16 x 8 accumulators with 3 stages: the K loop,
+// marked for hidet-pipeline-shared-copies, copies the tiles by masked
+// transfers into one shared tile each (the pass multi-buffers them): A
+// (333 x 555, k contiguous) an element at a time into its k-major tile,
+// whose rows are padded by 4, with consecutive lanes on consecutive k
+// (auto_map over 128 x 8); B (444 columns, a multiple of 4) 4 elements at
+// a time along N (auto_map over 8 x 32 pieces). Then a barrier and the
+// FMAs on the tiles, without a stage index.
 // CHECK-LABEL: func.func @default_schedule(
+// CHECK:         tm.num_workers #tm.spatial<[1, 1, 12]>
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c128,
+// CHECK:           %[[AS:.*]] = memref.alloc() : memref<8x132xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<333x555xf32> into memref<184815xf32>
+// CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<555x444xf32> into memref<246420xf32>
+// CHECK:             tm.spatial <[2, 2]> on
+// CHECK:             tm.spatial <[4, 8]> on
+// CHECK:             %[[ACC:.*]] = memref.alloca() : memref<16x8xf32>
+// CHECK-NOT:         memref.alloca
+// CHECK:             tm.spatial <[16, 8]> on
+// CHECK:             tm.spatial <[4, 32]> on
+// CHECK:             scf.for
+// CHECK-NEXT:          gpu.barrier
+// CHECK-COUNT-8:       vector.transfer_read %[[FA]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<184815xf32>, vector<1xf32>
+// CHECK-COUNT-2:       vector.transfer_read %[[FB]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<246420xf32>, vector<4xf32>
+// CHECK-NEXT:          vector.transfer_write %{{.*}}, %[[BS]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<4xf32>, memref<8x128xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:          gpu.barrier
+// CHECK-NEXT:          tm.repeat (%[[KK:.*]]) in <[8], unroll = [full]> {
+// CHECK:                 memref.load %[[AS]][%[[KK]], %{{.*}}] : memref<8x132xf32, #gpu.address_space<workgroup>>
+// CHECK:                 memref.load %[[BS]][%[[KK]], %{{.*}}] : memref<8x128xf32, #gpu.address_space<workgroup>>
+// CHECK:                 math.fma
+// CHECK:             } {hidet.pipeline_stages = 3 : i64}
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
+// CHECK-NOT:     linalg.matmul
+func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
+  linalg.matmul ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
+  return
+}
+
+// -----
+
+// `stages = 0` (written here; the heuristic's choice where a prologue rules
+// out cp.async): two shared-memory stages fed through registers. The
+// auto_map tile loads of A (k-major) and B of the next step go to
+// registers before the FMAs (register double buffering) and to the other
+// stage after them, with one barrier per step.
+// CHECK-LABEL: func.func @register_staging(
 // CHECK:         tm.num_workers #tm.spatial<[1, 1, 12]>
 // CHECK:         gpu.launch {{.*}} {
 // CHECK:           %[[AS:.*]] = memref.alloc() : memref<2x8x128xf32, #gpu.address_space<workgroup>>
@@ -58,10 +101,11 @@
 // CHECK:               memref.store %{{.*}}, %[[BS]][%[[OTHER]], {{.*}}]
 // CHECK:               gpu.barrier
 // CHECK-NEXT:        }
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>, nvvm.minctasm = 2 : i32}
-// CHECK-NOT:     linalg.matmul
-func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
-  linalg.matmul ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>, nvvm.minctasm = 2 : i32}
+// CHECK-NOT:     hidet.pipeline_stages
+func.func @register_staging(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
+  linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+    ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
   return
 }
 
@@ -103,7 +147,7 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // TF32X3-NEXT:    nvgpu.mma.sync(%[[A]], %[[B]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8], stages = 3, swizzle = 8, tf32_terms = 3>}
 // HEUR-LABEL: func.func @large(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
 // CHECK-LABEL: func.func @large(
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)

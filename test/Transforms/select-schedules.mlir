@@ -9,15 +9,18 @@
 // that has a template, for the target: the A100 (sm_80, 108 SMs, 163 KiB
 // of shared memory per block), the A40 (sm_86, 84 SMs) and the H100
 // (sm_90a, 132 SMs, wgmma). It builds nothing: the ops stay linalg.
+// The f32 GEMM's operands allow cp.async: 64 x 128 tiles with 4 stages
+// where 128 x 128 ones leave SMs without two blocks (108 and 84 SMs, and
+// 114 by balance), else 128 x 128 tiles on 128 threads with 3 stages.
 // SM80:  module attributes {hidet.target = #hidet.target<chip = "sm_80">}
 // SM80-LABEL: func.func @f32(
-// SM80:    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// SM80:    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, stages = 4>}
 // SM86-LABEL: func.func @f32(
-// SM86:    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// SM86:    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, stages = 4>}
 // SM90A-LABEL: func.func @f32(
-// SM90A:   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// SM90A:   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
 // PCIE-LABEL: func.func @f32(
-// PCIE:    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// PCIE:    linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, stages = 4>}
 func.func @f32(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
   return
@@ -75,5 +78,28 @@ func.func @written(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<
 func.func @int(%a: memref<8x8xi32>, %b: memref<8x8xi32>, %c: memref<8x8xi32>) {
   // expected-remark @+1 {{hidet-select-schedules: left to the rule-based scheduler: only floating-point operands have a template}}
   linalg.matmul ins(%a, %b : memref<8x8xi32>, memref<8x8xi32>) outs(%c : memref<8x8xi32>)
+  return
+}
+
+// -----
+
+// An elementwise prologue on A is applied in registers, which cp.async
+// cannot do: the 128 x 128 tiles keep 256 threads and register staging,
+// as do the 64 x 128 ones of 108 SMs.
+// SM80-LABEL: func.func @f32_prologue(
+// SM80:          linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+// SM86-LABEL: func.func @f32_prologue(
+// PCIE-LABEL: func.func @f32_prologue(
+// SM90A-LABEL: func.func @f32_prologue(
+// SM90A:         linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>, hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8>}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f32_prologue(%x: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
+  %a = memref.alloc() : memref<2048x64xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : memref<2048x64xf32>) outs(%a : memref<2048x64xf32>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  }
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
   return
 }

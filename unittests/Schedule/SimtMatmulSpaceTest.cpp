@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -33,7 +34,7 @@ TEST(SimtMatmulSpace, EveryScheduleIsValidAndDistinct) {
   std::vector<SimtMatmulSchedule> space = enumerateSimtSpace(h100);
   ASSERT_FALSE(space.empty());
   std::set<std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                      int64_t, int64_t, int64_t, int64_t, int64_t>>
+                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>>
       seen;
   for (const SimtMatmulSchedule &s : space) {
     EXPECT_EQ(checkSimtSchedule(s, &h100), "");
@@ -41,11 +42,11 @@ TEST(SimtMatmulSpace, EveryScheduleIsValidAndDistinct) {
     EXPECT_LE(s.sharedBytes(), h100.maxSharedBytesPerBlock);
     EXPECT_LE(s.estimatedRegisters(), h100.maxRegistersPerThread);
     EXPECT_EQ(s.warpMid[0] * s.warpMid[1], 32);
-    EXPECT_TRUE(
-        seen.insert({s.blockWarps[0], s.blockWarps[1], s.warpOuter[0],
-                     s.warpOuter[1], s.warpMid[0], s.warpMid[1], s.warpInner[0],
-                     s.warpInner[1], s.blockK, s.grid.swizzle, s.grid.splitK})
-            .second);
+    EXPECT_TRUE(seen.insert({s.blockWarps[0], s.blockWarps[1], s.warpOuter[0],
+                             s.warpOuter[1], s.warpMid[0], s.warpMid[1],
+                             s.warpInner[0], s.warpInner[1], s.blockK,
+                             s.grid.swizzle, s.grid.splitK, s.stages})
+                    .second);
   }
   // The space is fixed by the hardware, not by inputs: enumerating twice
   // gives the same schedules in the same order.
@@ -161,6 +162,54 @@ TEST(SimtMatmulSpace, PadsTheSharedRowsOfA) {
   SimtMatmulSchedule large = make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8);
   EXPECT_EQ(large.paddingA(), 0);
   EXPECT_EQ(large.sharedBytes(), 2 * (128 + 128) * 8 * 4);
+  // cp.async: padded whatever the accumulators, in every stage; no
+  // registers for staged loads.
+  SimtMatmulSchedule copied = large;
+  copied.stages = 3;
+  EXPECT_EQ(copied.paddingA(), 4);
+  EXPECT_EQ(copied.sharedBytes(), 3 * (128 + 4 + 128) * 8 * 4);
+  EXPECT_EQ(copied.estimatedRegisters(), large.estimatedRegisters() - 8);
+}
+
+TEST(SimtMatmulSpace, HeuristicCopiesLargeTilesWithCpAsync) {
+  TargetLimits limits; // 132 SMs
+  // BERT's 4096 x 3072 x 768: 768 blocks of 128 x 128, two an SM and
+  // more: 128 threads of 8 x 16 accumulators, 3 cp.async stages.
+  SimtMatmulSchedule wide =
+      defaultSimtSchedule(1, 4096, 3072, 768, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(wide.blockM(), 128);
+  EXPECT_EQ(wide.blockN(), 128);
+  EXPECT_EQ(wide.numThreads(), 128);
+  EXPECT_EQ(wide.accumulators(), 128);
+  EXPECT_EQ(wide.stages, 3);
+  EXPECT_EQ(wide.grid.splitK, 1);
+  // Without cp.async (a prologue): 256 threads, register staging.
+  SimtMatmulSchedule plain = defaultSimtSchedule(1, 4096, 3072, 768, limits);
+  EXPECT_EQ(plain.numThreads(), 256);
+  EXPECT_EQ(plain.stages, 0);
+  EXPECT_EQ(plain.blockM(), 128);
+  // 2048 x 1024: 128 blocks, one an SM: the 256-thread tile, 4 stages.
+  SimtMatmulSchedule one =
+      defaultSimtSchedule(1, 2048, 1024, 1024, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(one.numThreads(), 256);
+  EXPECT_EQ(one.blockM(), 128);
+  EXPECT_EQ(one.stages, 4);
+  // 4096 x 768 takes the 64 x 128 half tiles (balance), 4 stages.
+  SimtMatmulSchedule half =
+      defaultSimtSchedule(1, 4096, 768, 3072, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(half.blockM(), 64);
+  EXPECT_EQ(half.blockN(), 128);
+  EXPECT_EQ(half.stages, 4);
+  // Smaller tiles keep register staging: ViT-B/16's 197 x 2304 x 768.
+  SimtMatmulSchedule tokens =
+      defaultSimtSchedule(1, 197, 2304, 768, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(tokens.blockM(), 64);
+  EXPECT_EQ(tokens.stages, 0);
+  EXPECT_EQ(tokens.grid.splitK, 4);
+  // Each is in the space.
+  std::vector<SimtMatmulSchedule> space = enumerateSimtSpace(limits);
+  for (const SimtMatmulSchedule &s : {wide, one, half, tokens})
+    EXPECT_NE(std::find(space.begin(), space.end(), s), space.end());
 }
 
 TEST(SimtMatmulSpace, ChecksNameTheReason) {
@@ -189,6 +238,11 @@ TEST(SimtMatmulSpace, ChecksNameTheReason) {
   SimtMatmulSchedule heavy = make({1, 1}, {2, 2}, {4, 8}, {8, 8}, 8);
   EXPECT_EQ(checkSimtSchedule(heavy), "");
   EXPECT_NE(checkSimtSchedule(heavy, &h100).find("registers per thread"),
+            std::string::npos);
+  SimtMatmulSchedule staged = make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8);
+  staged.stages = 1;
+  EXPECT_NE(checkSimtSchedule(staged).find(
+                "stages must be 0 (register staging) or in [2, 8]"),
             std::string::npos);
   // The grid fields.
   SimtMatmulSchedule split = make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8);

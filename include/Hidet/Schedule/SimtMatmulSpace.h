@@ -32,6 +32,10 @@ struct SimtMatmulSchedule {
   std::array<int64_t, 2> blockWarps, warpOuter, warpMid, warpInner;
   int64_t blockK;
   GridSchedule grid = {};
+  /// 0: global loads staged in registers, two shared-memory stages
+  /// (Hidet's double buffering); N >= 2: cp.async copies into N stages,
+  /// N - 1 K tiles ahead of the math.
+  int64_t stages = 0;
 
   int64_t numThreads() const { return blockWarps[0] * blockWarps[1] * 32; }
   int64_t blockM() const {
@@ -45,24 +49,31 @@ struct SimtMatmulSchedule {
     return warpOuter[0] * warpInner[0] * warpOuter[1] * warpInner[1];
   }
   /// Padding (elements) after each K row of A's shared tile, which is
-  /// k-major (BK rows of BM): the global loads give a warp's lanes BK
-  /// consecutive k of 32 / BK rows of A, so without it their stores fall
-  /// into 32 / BK banks (8-way conflicts at BK = 8). max(4, 32 / BK) more
-  /// spreads them (a multiple of 4 keeps the rows 16-byte aligned for the
-  /// vector loads of the FMA loop). Only for threads of at most 32
-  /// accumulators: on the H100 it made those kernels up to 1.15x faster
-  /// (128 x 3072 x 768 1.13x, 197 x 2304 x 768 1.15x, 333 x 444 x 555
-  /// 1.05x), while the tiles of 64, whose kernels take 127 registers, came
-  /// out 6-7% slower with it (4096 x 768 x 3072, 4096 x 768 x 768).
+  /// k-major (BK rows of BM): the global loads (or cp.async copies) give a
+  /// warp's lanes BK consecutive k of 32 / BK rows of A, so without it
+  /// their stores fall into 32 / BK banks (8-way conflicts at BK = 8).
+  /// max(4, 32 / BK) more spreads them (a multiple of 4 keeps the rows
+  /// 16-byte aligned for the vector loads of the FMA loop). With cp.async,
+  /// and with register staging for threads of at most 32 accumulators. On
+  /// the H100, register staging: up to 1.15x faster (128 x 3072 x 768
+  /// 1.13x, 197 x 2304 x 768 1.15x, 333 x 444 x 555 1.05x), while the tiles
+  /// of 64, whose kernels take 127 registers, came out 6-7% slower with it
+  /// (4096 x 768 x 3072, 4096 x 768 x 768); cp.async (3 stages): 1.27x at
+  /// 4096 x 3072 x 768 (0.591 -> 0.466 ms), 1.24x at 4096 x 768 x 3072.
   int64_t paddingA() const {
-    return accumulators() <= 32 ? std::max<int64_t>(4, 32 / blockK) : 0;
+    return accumulators() <= 32 || stages != 0
+               ? std::max<int64_t>(4, 32 / blockK)
+               : 0;
   }
-  /// Shared memory of the A and B tiles, two stages, in bytes (f32).
+  /// Shared-memory stages of the A and B tiles.
+  int64_t sharedStages() const { return stages == 0 ? 2 : stages; }
+  /// Shared memory of the A and B tiles, all stages, in bytes (f32).
   int64_t sharedBytes() const {
-    return 2 * (blockM() + paddingA() + blockN()) * blockK * 4;
+    return sharedStages() * (blockM() + paddingA() + blockN()) * blockK * 4;
   }
-  /// Registers per thread: accumulators, the staged global loads of both
-  /// tiles, and a reserve for addresses and loop state.
+  /// Registers per thread: accumulators, the global loads of both tiles
+  /// staged in registers (none with cp.async), and a reserve for addresses
+  /// and loop state.
   int64_t estimatedRegisters() const;
   bool operator==(const SimtMatmulSchedule &o) const;
 };
@@ -71,6 +82,10 @@ struct SimtMatmulSchedule {
 /// Structural checks only when `limits` is null.
 std::string checkSimtSchedule(const SimtMatmulSchedule &s,
                               const TargetLimits *limits = nullptr);
+
+/// The `stages` values of the space: register staging, or 3 or 4 cp.async
+/// stages (what the heuristic takes).
+inline constexpr int64_t kSimtStageValues[] = {0, 3, 4};
 
 /// The valid schedules for `limits`, in a fixed order.
 std::vector<SimtMatmulSchedule>
@@ -86,9 +101,13 @@ inline constexpr int64_t kSimtWarpsPerSM = 8;
 /// rows. 32x64 tiles split K into the most slices (at most 16) that keep 16
 /// K steps each and 6 blocks per SM; larger tiles whose blocks give an SM
 /// fewer than kSimtWarpsPerSM warps split K into slices of 8 K steps at
-/// least; the others get defaultGrid's split-K.
+/// least; the others get defaultGrid's split-K. With `asyncCopy` (the
+/// operands allow cp.async), the 128-row tiles and their 64 x 128 halves
+/// copy with cp.async, and 128 x 128 tiles that give each SM two blocks
+/// unsplit take 128 threads of 128 accumulators instead of 256 of 64.
 SimtMatmulSchedule defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
-                                       int64_t k, const TargetLimits &limits);
+                                       int64_t k, const TargetLimits &limits,
+                                       bool asyncCopy = false);
 
 } // namespace schedule
 } // namespace hidet

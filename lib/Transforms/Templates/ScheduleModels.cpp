@@ -56,12 +56,18 @@ struct SimtMatmulModel
     return schedule::checkSimtSchedule(
         cast<SimtMatmulAttr>(attr).toSchedule(), &limits);
   }
-  std::string checkProblem(Attribute, const GemmProblem &p) const {
-    if (schedule::isF32Gemm(describeGemm(p)))
-      return "";
-    return "a #hidet.simt_matmul computes f32 x f32 -> f32, but this " +
-           p.kind + " is " + typesOf(p) +
-           " (16-bit operands take #hidet.mma_matmul or #hidet.wgmma_matmul)";
+  std::string checkProblem(Attribute attr, const GemmProblem &p) const {
+    if (!schedule::isF32Gemm(describeGemm(p)))
+      return "a #hidet.simt_matmul computes f32 x f32 -> f32, but this " +
+             p.kind + " is " + typesOf(p) +
+             " (16-bit operands take #hidet.mma_matmul or "
+             "#hidet.wgmma_matmul)";
+    int64_t stages = cast<SimtMatmulAttr>(attr).getStages();
+    if (stages != 0)
+      if (std::string why = whyNoAsyncCopy(p); !why.empty())
+        return llvm::formatv("stages = {0} needs cp.async: {1}", stages, why)
+            .str();
+    return "";
   }
   SmallVector<Attribute> getSpace(Attribute attr, TargetAttr target) const {
     return attrsOf<SimtMatmulAttr>(

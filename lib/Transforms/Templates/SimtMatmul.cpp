@@ -15,9 +15,13 @@
 // also address the thread's accumulators (a private array that lives in
 // registers). Each K step stages BM x BK of A (k-major) and BK x BN of B in
 // shared memory with auto_map loads, zero-filled past the matrix edges, so
-// any M, N, K works. Shared memory has two stages: the global loads of the
-// next step are issued into registers before the current step's FMAs and
-// stored to the other stage after them, with one barrier per step.
+// any M, N, K works. With `stages = 0`, shared memory has two stages: the
+// global loads of the next step are issued into registers before the
+// current step's FMAs and stored to the other stage after them, with one
+// barrier per step. With `stages = N`, the tiles are copied by masked
+// vector transfers (of 4 bytes where the operand's contiguous dimension is
+// not the tile's, as for a row-major A, whose tile is k-major), which
+// hidet-pipeline-shared-copies turns into N stages of cp.async.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,11 +41,42 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::kernel;
 using namespace hidet::templates;
+
+namespace {
+/// How a thread's cp.async copies cover an operand's K tile: pieces of
+/// `width` elements along the dimension that is contiguous in global
+/// memory (`fast`, 0: rows, 1: columns of the logical tile), `rep` pieces
+/// per thread at the spatial position (s0, s1) in (slow, fast) order, so
+/// that consecutive lanes copy consecutive pieces.
+struct AsyncTileCopy {
+  bool isA = false;
+  int fast = 1;
+  int64_t width = 1;
+  algebra::Shape rep, spat;
+  Value s0, s1;
+};
+
+/// Elements per copy of `x` into a tile whose contiguous logical dimension
+/// is `tileInner`: up to 4 (16 bytes of f32) along it where `x` is
+/// contiguous there too, so that the pieces still split evenly over the
+/// threads; else 1.
+int64_t asyncCopyWidth(const GemmOperand &x, int tileInner, int64_t rows,
+                       int64_t cols, int64_t threads) {
+  if (x.innerDim != tileInner)
+    return 1;
+  for (int64_t w = std::min<int64_t>(x.vectorWidth, 4); w > 1; w /= 2)
+    if ((tileInner == 0 ? rows : cols) % w == 0 &&
+        (rows * cols / w) % threads == 0)
+      return w;
+  return 1;
+}
+} // namespace
 
 void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                        const GemmProblem &p, SimtMatmulAttr s,
@@ -67,9 +102,23 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
   // below address the first BM elements of each.
   schedule::SimtMatmulSchedule sched = s.toSchedule();
   int64_t padA = sched.paddingA();
-  SmallVector<Type> shared = {
-      MemRefType::get({2, BK, BM + padA}, elt, AffineMap(), workgroup),
-      MemRefType::get({2, BK, BN}, elt, AffineMap(), workgroup)};
+  // With cp.async, one tile each, which the pipelining multi-buffers.
+  bool async = s.getStages() != 0;
+  auto tileType = [&](int64_t inner) {
+    SmallVector<int64_t, 3> shape;
+    if (!async)
+      shape.push_back(2);
+    shape.append({BK, inner});
+    return MemRefType::get(shape, elt, AffineMap(), workgroup);
+  };
+  SmallVector<Type> shared = {tileType(BM + padA), tileType(BN)};
+  // Indices of element (k, x) of a shared tile at `stage` (none with
+  // cp.async).
+  auto tileAt = [async](Value stage, Value k, Value x) -> SmallVector<Value> {
+    if (async)
+      return {k, x};
+    return {stage, k, x};
+  };
 
   // The blocks per SM that the schedule was chosen for (its estimate of the
   // registers a thread takes), promised to ptxas where the grid has partial
@@ -177,8 +226,6 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                 t.s1 = pos.getResult(1);
                 return t;
               };
-              TileLoad loadA = makeTileLoad(tileA, /*isA=*/true);
-              TileLoad loadB = makeTileLoad(tileB, /*isA=*/false);
               // Visits the thread's tasks (r, c) of a tile and their register
               // slots.
               auto forTileTasks =
@@ -230,10 +277,10 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                 fullyUnrolled(b, loc, {BK}, [&](OpBuilder &b, ValueRange kk) {
                   forTasks([&](OpBuilder &b, Value row, Value col, Value sr,
                                Value sc) {
-                    Value a = memref::LoadOp::create(
-                        b, loc, As, ValueRange{stage, kk[0], row});
+                    Value a = memref::LoadOp::create(b, loc, As,
+                                                     tileAt(stage, kk[0], row));
                     Value bv = memref::LoadOp::create(
-                        b, loc, Bs, ValueRange{stage, kk[0], col});
+                        b, loc, Bs, tileAt(stage, kk[0], col));
                     Value c =
                         memref::LoadOp::create(b, loc, acc, ValueRange{sr, sc});
                     // One fused multiply-add per product, as cuBLAS does; it
@@ -244,17 +291,97 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                   });
                 });
               };
-              pipelining::emitDoubleBufferedKLoop(
-                  b, loc, blk.kBegin, blk.kEnd, BK,
-                  [&](OpBuilder &b, Value k0) {
-                    fetch(loadA, k0);
-                    fetch(loadB, k0);
-                  },
-                  [&](OpBuilder &b, Value stage) {
-                    stash(loadA, stage);
-                    stash(loadB, stage);
-                  },
-                  compute);
+              // cp.async: the tile A (k-major, contiguous along M) or B
+              // (contiguous along N) in pieces along the operand's
+              // contiguous dimension.
+              auto makeAsyncCopy = [&](bool isA) {
+                const GemmOperand &x = isA ? p.a : p.b;
+                int64_t rows = isA ? BM : BK, cols = isA ? BK : BN;
+                AsyncTileCopy t;
+                t.isA = isA;
+                t.fast = x.innerDim == 0 ? 0 : 1;
+                t.width = asyncCopyWidth(x, isA ? 0 : 1, rows, cols, threads);
+                int64_t fastExtent = (t.fast == 0 ? rows : cols) / t.width;
+                int64_t slowExtent = t.fast == 0 ? cols : rows;
+                auto pieces = *algebra::TaskMapping::autoMap(
+                    {slowExtent, fastExtent}, threads);
+                t.rep = pieces.getFactors()[0].getShape();
+                t.spat = pieces.getFactors()[1].getShape();
+                auto pos = hidet::tm::SpatialOp::create(
+                    b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
+                    hidet::tm::SpatialAttr::get(ctx, t.spat));
+                t.s0 = pos.getResult(0);
+                t.s1 = pos.getResult(1);
+                return t;
+              };
+              // The K tile starting at k0 as masked transfers, zero past the
+              // edges; unrolled here (not in a tm.repeat) so that they are
+              // ops of the K loop's body, which the pipelining schedules.
+              auto copyAsync = [&](OpBuilder &b, const AsyncTileCopy &t,
+                                   Value k0) {
+                const GemmOperand &x = t.isA ? p.a : p.b;
+                auto type = VectorType::get({t.width}, elt);
+                auto maskType = VectorType::get({t.width}, b.getI1Type());
+                Value zero =
+                    arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
+                for (int64_t r0 = 0; r0 < t.rep[0]; ++r0)
+                  for (int64_t r1 = 0; r1 < t.rep[1]; ++r1) {
+                    Value slow =
+                        affine(b, loc, cst(b, loc, r0), t.spat[0], t.s0);
+                    Value fast = arith::MulIOp::create(
+                        b, loc,
+                        affine(b, loc, cst(b, loc, r1), t.spat[1], t.s1),
+                        cst(b, loc, t.width));
+                    Value r = t.fast == 0 ? fast : slow;
+                    Value c = t.fast == 0 ? slow : fast;
+                    Value gr =
+                        arith::AddIOp::create(b, loc, t.isA ? m0 : k0, r);
+                    Value gc =
+                        arith::AddIOp::create(b, loc, t.isA ? k0 : n0, c);
+                    Value inRow = lessThan(b, loc, gr, t.isA ? M : K);
+                    Value inCol = lessThan(b, loc, gc, t.isA ? K : N);
+                    Value src = clampedOffset(b, loc, x, blk.batch, gr, inRow,
+                                              gc, inCol);
+                    Value srcElements = arith::SelectOp::create(
+                        b, loc, insideOperand(b, loc, x, gr, inRow, gc, inCol),
+                        cst(b, loc, t.width), cst(b, loc, 0));
+                    Value mask = vector::CreateMaskOp::create(b, loc, maskType,
+                                                              srcElements);
+                    Value v = vector::TransferReadOp::create(
+                        b, loc, type, t.isA ? flatA : flatB, ValueRange{src},
+                        AffineMapAttr::get(b.getDimIdentityMap()), zero, mask,
+                        b.getBoolArrayAttr({true}));
+                    vector::TransferWriteOp::create(
+                        b, loc, v, t.isA ? As : Bs,
+                        t.isA ? ValueRange{c, r} : ValueRange{r, c},
+                        /*inBounds=*/ArrayRef<bool>{true});
+                  }
+              };
+              if (async) {
+                AsyncTileCopy copyA = makeAsyncCopy(/*isA=*/true);
+                AsyncTileCopy copyB = makeAsyncCopy(/*isA=*/false);
+                pipelining::emitStagedCopyKLoop(
+                    b, loc, blk.kBegin, blk.kEnd, BK, s.getStages(),
+                    [&](OpBuilder &b, Value k0) {
+                      copyAsync(b, copyA, k0);
+                      copyAsync(b, copyB, k0);
+                    },
+                    [&](OpBuilder &b) { compute(b, Value()); });
+              } else {
+                TileLoad loadA = makeTileLoad(tileA, /*isA=*/true);
+                TileLoad loadB = makeTileLoad(tileB, /*isA=*/false);
+                pipelining::emitDoubleBufferedKLoop(
+                    b, loc, blk.kBegin, blk.kEnd, BK,
+                    [&](OpBuilder &b, Value k0) {
+                      fetch(loadA, k0);
+                      fetch(loadB, k0);
+                    },
+                    [&](OpBuilder &b, Value stage) {
+                      stash(loadA, stage);
+                      stash(loadB, stage);
+                    },
+                    compute);
+              }
               forTasks(
                   [&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
                     Value gr = arith::AddIOp::create(b, loc, m0, row);

@@ -8,6 +8,11 @@
 "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>} : () -> ()
 // CHECK: "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
 "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 1, split_k = 1>} : () -> ()
+// cp.async stages; 0 (register staging) is the default, not printed.
+// CHECK: "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
+"test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>} : () -> ()
+// CHECK: "test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
+"test.op"() {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, stages = 0>} : () -> ()
 
 // The tensor-core schedule round-trips, with and without grid fields.
 // CHECK: "test.op"() {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 16], swizzle = 8>}
@@ -272,3 +277,9 @@ func.func @attention(%q: memref<2x16x16xf16>, %k: memref<2x16x16xf16>, %s: memre
 
 // expected-error @+1 {{'hidet.attention' must be on a linalg.batch_matmul (the attention's Q K^T) or the gpu.launch of its kernel, not on 'test.op'}}
 "test.op"() {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>} : () -> ()
+
+// -----
+
+// SIMT stages: 0 (register staging) or 2 to 8 cp.async stages.
+// expected-error @+1 {{stages must be 0 (register staging) or in [2, 8] (cp.async), got 1}}
+"test.op"() {s = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, stages = 1>} : () -> ()

@@ -127,7 +127,7 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        ArrayRef<int64_t> blockWarps,
                        ArrayRef<int64_t> warpOuter, ArrayRef<int64_t> warpMid,
                        ArrayRef<int64_t> warpInner, int64_t blockK,
-                       int64_t swizzle, int64_t splitK) {
+                       int64_t swizzle, int64_t splitK, int64_t stages) {
   for (auto [name, list] :
        {std::pair<StringRef, ArrayRef<int64_t>>{"block_warps", blockWarps},
         {"warp_outer", warpOuter},
@@ -143,7 +143,8 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  {warpMid[0], warpMid[1]},
                                  {warpInner[0], warpInner[1]},
                                  blockK,
-                                 {swizzle, splitK}};
+                                 {swizzle, splitK},
+                                 stages};
   if (std::string error = schedule::checkSimtSchedule(s); !error.empty())
     return emitError() << error;
   return success();
@@ -152,16 +153,20 @@ SimtMatmulAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 SimtMatmulAttr SimtMatmulAttr::get(MLIRContext *ctx,
                                    const schedule::SimtMatmulSchedule &s) {
   return get(ctx, s.blockWarps, s.warpOuter, s.warpMid, s.warpInner, s.blockK,
-             s.grid.swizzle, s.grid.splitK);
+             s.grid.swizzle, s.grid.splitK, s.stages);
 }
 
 schedule::SimtMatmulSchedule SimtMatmulAttr::toSchedule() const {
   auto pair = [](ArrayRef<int64_t> v) {
     return std::array<int64_t, 2>{v[0], v[1]};
   };
-  return {pair(getBlockWarps()), pair(getWarpOuter()),
-          pair(getWarpMid()),    pair(getWarpInner()),
-          getBlockK(),           {getSwizzle(), getSplitK()}};
+  return {pair(getBlockWarps()),
+          pair(getWarpOuter()),
+          pair(getWarpMid()),
+          pair(getWarpInner()),
+          getBlockK(),
+          {getSwizzle(), getSplitK()},
+          getStages()};
 }
 
 int64_t SimtMatmulAttr::getNumThreads() const {

@@ -54,8 +54,14 @@ def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
     (`warp_mid` is a 32-lane spatial shape), so the block tile is
     `block_warps * warp_outer * warp_mid * warp_inner` in each dimension and
     each thread accumulates `warp_outer * warp_inner` outputs in registers.
-    Each step of the K loop stages a `BM x block_k` tile of A and a
-    `block_k x BN` tile of B in shared memory (zero-filled past the edges).
+    Each step of the K loop stages a `BM x block_k` tile of A (k-major) and
+    a `block_k x BN` tile of B in shared memory (zero-filled past the
+    edges). `stages` picks how the tiles get there: 0 (the default) loads
+    them into registers and stores them to two stages (Hidet's double
+    buffering); N >= 2 copies them with cp.async into N stages, N - 1 K
+    tiles ahead of the math: 4-byte copies where the operand's contiguous
+    dimension is not the tile's (A as it usually is), up to 16 bytes where
+    it is. Not with a prologue, which needs the values in registers.
     The grid fields `swizzle` (tile rows per group of the grouped tile
     order; 1, the default, is row-major order) and `split_k` (K slices
     computed by separate blocks and summed by a second kernel; 1, the
@@ -71,7 +77,9 @@ def Hidet_SimtMatmulAttr : AttrDef<Hidet_Dialect, "SimtMatmul"> {
   let parameters = (ins Hidet_IntList:$block_warps, Hidet_IntList:$warp_outer,
                         Hidet_IntList:$warp_mid, Hidet_IntList:$warp_inner,
                         "int64_t":$block_k,
-                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k);
+                        Hidet_GridField:$swizzle, Hidet_GridField:$split_k,
+                        DefaultValuedParameter<"int64_t", "0",
+                          "shared-memory pipeline stages">:$stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
