@@ -43,6 +43,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::kernel;
@@ -200,6 +202,14 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                                         output.loadInit(b, loc, blk, gr, gc),
                                         acc, ValueRange{sr, sc});
               });
+              // The thread's position in the spatial factor `spat` of a tile
+              // mapping.
+              auto threadPosition = [&](const algebra::Shape &spat) {
+                auto pos = hidet::tm::SpatialOp::create(
+                    b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
+                    hidet::tm::SpatialAttr::get(ctx, spat));
+                return std::make_pair(pos.getResult(0), pos.getResult(1));
+              };
               // Tile loads go global -> registers -> shared memory. The
               // auto_map tile mapping is repeat(R) * spatial(S): the spatial
               // part is the thread's fixed position, the repeat index its
@@ -219,11 +229,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                 t.spat = mapping.getFactors()[1].getShape();
                 t.regs = memref::AllocaOp::create(
                     b, loc, MemRefType::get({t.rep[0] * t.rep[1]}, elt));
-                auto pos = hidet::tm::SpatialOp::create(
-                    b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
-                    hidet::tm::SpatialAttr::get(ctx, t.spat));
-                t.s0 = pos.getResult(0);
-                t.s1 = pos.getResult(1);
+                std::tie(t.s0, t.s1) = threadPosition(t.spat);
                 return t;
               };
               // Visits the thread's tasks (r, c) of a tile and their register
@@ -307,11 +313,7 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                     {slowExtent, fastExtent}, threads);
                 t.rep = pieces.getFactors()[0].getShape();
                 t.spat = pieces.getFactors()[1].getShape();
-                auto pos = hidet::tm::SpatialOp::create(
-                    b, loc, TypeRange{b.getIndexType(), b.getIndexType()}, tid,
-                    hidet::tm::SpatialAttr::get(ctx, t.spat));
-                t.s0 = pos.getResult(0);
-                t.s1 = pos.getResult(1);
+                std::tie(t.s0, t.s1) = threadPosition(t.spat);
                 return t;
               };
               // The K tile starting at k0 as masked transfers, zero past the
