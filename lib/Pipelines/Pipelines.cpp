@@ -67,6 +67,8 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
   addPipeline(pm, "buffer-results-to-out-params{hoist-static-allocs=1 "
                   "modify-public-functions=1},"
                   "canonicalize");
+  // Results returned through a reshape are computed in their outputs.
+  pm.addNestedPass<func::FuncOp>(createResultsInPlace());
   pm.addNestedPass<func::FuncOp>(createCopiesToLinalg());
 }
 

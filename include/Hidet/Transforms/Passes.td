@@ -830,6 +830,41 @@ def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def ResultsInPlace : Pass<"hidet-results-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Computes results returned through a reshape in their output "
+                "buffers.";
+  let description = [{
+    After `buffer-results-to-out-params`, a result that the function
+    returned as a reshape of its own allocation (a GEMM computed on 2-D rows
+    and returned as batch x tokens x features) is a copy of that reshape
+    into the output buffer: upstream hoists only allocations returned as
+    they are. This pass replaces the allocation with the inverse reshape of
+    the output buffer (`memref.collapse_shape` for an `expand_shape`, and
+    the reverse) and drops the copy, so the producers write the output
+    directly. It applies where the output buffer is a function argument
+    used by the copy alone, both layouts are the identity, the allocation
+    is static, and every other use of the allocation comes before the copy
+    in its block (its deallocations are dropped with it).
+
+    Example:
+
+    ```mlir
+    %a = memref.alloc() : memref<32x24xf32>
+    linalg.matmul ins(...) outs(%a : memref<32x24xf32>)
+    %e = memref.expand_shape %a [[0, 1], [2]] output_shape [4, 8, 24] ...
+    memref.copy %e, %out : memref<4x8x24xf32> to memref<4x8x24xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %a = memref.collapse_shape %out [[0, 1], [2]] : memref<4x8x24xf32> into memref<32x24xf32>
+    linalg.matmul ins(...) outs(%a : memref<32x24xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def CopiesToLinalg : Pass<"hidet-copies-to-linalg", "::mlir::func::FuncOp"> {
   let summary = "Rewrites memref.copy as linalg.copy.";
   let description = [{
