@@ -89,6 +89,22 @@ Value hidet::templates::loadOperandOrZero(OpBuilder &b, Location loc,
       vec ? Type(VectorType::get({width}, stored)) : stored);
 }
 
+void hidet::templates::emitMaskedCopy(OpBuilder &b, Location loc, Value inside,
+                                      Value flat, Value offset, int64_t width,
+                                      Type elt, Value dst, ValueRange indices) {
+  Value srcElements = arith::SelectOp::create(
+      b, loc, inside, cst(b, loc, width), cst(b, loc, 0));
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, VectorType::get({width}, b.getI1Type()), srcElements);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
+  Value v = vector::TransferReadOp::create(
+      b, loc, VectorType::get({width}, elt), flat, ValueRange{offset},
+      AffineMapAttr::get(b.getDimIdentityMap()), zero, mask,
+      b.getBoolArrayAttr({true}));
+  vector::TransferWriteOp::create(b, loc, v, dst, indices,
+                                  /*inBounds=*/ArrayRef<bool>{true});
+}
+
 Value hidet::templates::flatten(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   if (type.getRank() == 1)

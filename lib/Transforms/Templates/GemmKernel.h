@@ -56,6 +56,14 @@ mlir::Value loadOperandOrZero(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value flat, mlir::Value offset,
                               mlir::Type type);
 
+/// Copies `width` elements of `flat` (1-D) from `offset` to `dst` at
+/// `indices` as a masked vector transfer pair, which
+/// hidet-pipeline-shared-copies turns into a cp.async: where `inside` is
+/// false nothing is read and zeros are written.
+void emitMaskedCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value inside,
+                    mlir::Value flat, mlir::Value offset, int64_t width,
+                    mlir::Type elt, mlir::Value dst, mlir::ValueRange indices);
+
 /// `buffer` (a static memref with the identity layout) as a 1-D memref,
 /// which `GemmOperand::offset` indexes.
 mlir::Value flatten(mlir::OpBuilder &b, mlir::Location loc, mlir::Value buffer);

@@ -116,9 +116,6 @@ static Value pieceOffset(OpBuilder &b, Location loc, const GemmBlock &blk,
 void hidet::templates::mma::copyTile(OpBuilder &b, Location loc,
                                      const GemmProblem &p, const GemmBlock &blk,
                                      const TileCopy &t, Value k0) {
-  auto type = VectorType::get({t.width}, t.elt);
-  auto maskType = VectorType::get({t.width}, b.getI1Type());
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(t.elt));
   // The repeat factor is unrolled here, not in a tm.repeat, so that the
   // copies are ops of the K loop's body, which the pipelining schedules.
   for (int64_t r0 = 0; r0 < t.rep[0]; ++r0)
@@ -130,20 +127,11 @@ void hidet::templates::mma::copyTile(OpBuilder &b, Location loc,
       Value stored = t.tile.storedInner(b, loc, o, i);
       for (int64_t e = 0; e < t.tile.piece; e += t.width) {
         PieceElement at = pieceElement(b, loc, p, blk, t, k0, o, i, e);
-        Value src = pieceOffset(b, loc, blk, t, at);
-        Value srcElements = arith::SelectOp::create(
-            b, loc, at.inside, cst(b, loc, t.width), cst(b, loc, 0));
-        Value mask =
-            vector::CreateMaskOp::create(b, loc, maskType, srcElements);
-        Value v = vector::TransferReadOp::create(
-            b, loc, type, t.flat, ValueRange{src},
-            AffineMapAttr::get(b.getDimIdentityMap()), zero, mask,
-            b.getBoolArrayAttr({true}));
-        vector::TransferWriteOp::create(
-            b, loc, v, t.tile.buffer,
+        emitMaskedCopy(
+            b, loc, at.inside, t.flat, pieceOffset(b, loc, blk, t, at), t.width,
+            t.elt, t.tile.buffer,
             t.tile.at(Value(), o,
-                      arith::AddIOp::create(b, loc, stored, cst(b, loc, e))),
-            /*inBounds=*/ArrayRef<bool>{true});
+                      arith::AddIOp::create(b, loc, stored, cst(b, loc, e))));
       }
     }
 }

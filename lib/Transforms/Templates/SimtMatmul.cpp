@@ -41,7 +41,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <tuple>
 
@@ -322,10 +321,6 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
               auto copyAsync = [&](OpBuilder &b, const AsyncTileCopy &t,
                                    Value k0) {
                 const GemmOperand &x = t.isA ? p.a : p.b;
-                auto type = VectorType::get({t.width}, elt);
-                auto maskType = VectorType::get({t.width}, b.getI1Type());
-                Value zero =
-                    arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
                 for (int64_t r0 = 0; r0 < t.rep[0]; ++r0)
                   for (int64_t r1 = 0; r1 < t.rep[1]; ++r1) {
                     Value slow =
@@ -344,19 +339,11 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                     Value inCol = lessThan(b, loc, gc, t.isA ? K : N);
                     Value src = clampedOffset(b, loc, x, blk.batch, gr, inRow,
                                               gc, inCol);
-                    Value srcElements = arith::SelectOp::create(
+                    emitMaskedCopy(
                         b, loc, insideOperand(b, loc, x, gr, inRow, gc, inCol),
-                        cst(b, loc, t.width), cst(b, loc, 0));
-                    Value mask = vector::CreateMaskOp::create(b, loc, maskType,
-                                                              srcElements);
-                    Value v = vector::TransferReadOp::create(
-                        b, loc, type, t.isA ? flatA : flatB, ValueRange{src},
-                        AffineMapAttr::get(b.getDimIdentityMap()), zero, mask,
-                        b.getBoolArrayAttr({true}));
-                    vector::TransferWriteOp::create(
-                        b, loc, v, t.isA ? As : Bs,
-                        t.isA ? ValueRange{c, r} : ValueRange{r, c},
-                        /*inBounds=*/ArrayRef<bool>{true});
+                        t.isA ? flatA : flatB, src, t.width, elt,
+                        t.isA ? As : Bs,
+                        t.isA ? ValueRange{c, r} : ValueRange{r, c});
                   }
               };
               if (async) {
