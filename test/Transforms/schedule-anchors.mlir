@@ -35,6 +35,7 @@
 // CHECK:           %[[BS:.*]] = memref.alloc() : memref<8x128xf32, #gpu.address_space<workgroup>>
 // CHECK:           %[[FA:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<333x555xf32> into memref<184815xf32>
 // CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<555x444xf32> into memref<246420xf32>
+// CHECK:           %[[FC:.*]] = memref.collapse_shape %arg2 {{\[\[}}0, 1]] : memref<333x444xf32> into memref<147852xf32>
 // CHECK:             tm.spatial <[2, 2]> on
 // CHECK:             tm.spatial <[4, 8]> on
 // CHECK:             %[[ACC:.*]] = memref.alloca() : memref<16x8xf32>
@@ -52,6 +53,11 @@
 // CHECK:                 memref.load %[[BS]][%[[KK]], %{{.*}}] : memref<8x128xf32, #gpu.address_space<workgroup>>
 // CHECK:                 math.fma
 // CHECK:             } {hidet.pipeline_stages = 3 : i64}
+// Then the results: each of the thread's 16 rows has two runs of 4
+// consecutive columns, each stored as a 16-byte vector where it is inside C
+// (444 columns, a multiple of 4).
+// CHECK-COUNT-32:      vector.store %{{.*}}, %[[FC]][%{{.*}}] {alignment = 16 : i64} : memref<147852xf32>, vector<4xf32>
+// CHECK-NOT:           memref.store %{{.*}}, %[[FC]]
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
 // CHECK-NOT:     linalg.matmul
 func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {

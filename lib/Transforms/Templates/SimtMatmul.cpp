@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <tuple>
 
@@ -76,6 +77,100 @@ int64_t asyncCopyWidth(const GemmOperand &x, int tileInner, int64_t rows,
         (rows * cols / w) % threads == 0)
       return w;
   return 1;
+}
+/// Stores a thread's accumulators `acc` to `output`, nothing past C's
+/// edges. The thread's tasks are repeat(outer) x spatial x repeat(inner) of
+/// the tile; `local(o, i)` is the tile row and column of task (o, i), whose
+/// accumulator is (o[0] * inner[0] + i[0], o[1] * inner[1] + i[1]). A
+/// thread's inner[1] columns are consecutive: where the rows of what they
+/// go to are contiguous, they go in vectors of up to 16 bytes, through the
+/// epilogue's vector form when there is one. The epilogue's side inputs are
+/// all loaded before the first store, so that the loads of a value that
+/// every row shares (a bias) are one load, which a store in between would
+/// keep apart (the backend cannot tell that C and the bias do not overlap).
+/// On the H100, 6304 x 3072 x 768 with a bias took 0.733 ms with scalar
+/// stores and a bias load per element (0.693 without the bias).
+void storeResults(
+    OpBuilder &b, Location loc, const GemmProblem &p, const GemmOutput &output,
+    const GemmBlock &blk, Value acc, ArrayRef<int64_t> outer,
+    ArrayRef<int64_t> inner,
+    function_ref<std::pair<Value, Value>(ArrayRef<int64_t>, ArrayRef<int64_t>)>
+        local) {
+  const fusion::Epilogue *epilogue = output.workspace ? nullptr : p.epilogue;
+  GemmOperand out = output.target();
+  Type outElt = output.targetElt();
+  auto widest = [](Type t) -> int64_t {
+    return isVectorizableElement(t) ? 16 / (t.getIntOrFloatBitWidth() / 8) : 1;
+  };
+  int64_t width = 1;
+  if (out.innerDim == 1) {
+    width = std::min<int64_t>({out.vectorWidth, inner[1], widest(outElt)});
+    if (epilogue)
+      width = std::min<int64_t>({width, epilogue->maxVectorWidth(),
+                                 widest(epilogue->outputElementType())});
+  }
+  while (width > 1 && inner[1] % width != 0)
+    width /= 2;
+  // A run of `width` columns starts at a multiple of `width`, which divides
+  // N (out.vectorWidth does): it is inside C or past its edge whole.
+  struct Piece {
+    Value gr, gc;
+    int64_t slotR, slotC;
+  };
+  SmallVector<Piece> pieces;
+  for (int64_t o0 = 0; o0 < outer[0]; ++o0)
+    for (int64_t i0 = 0; i0 < inner[0]; ++i0)
+      for (int64_t o1 = 0; o1 < outer[1]; ++o1)
+        for (int64_t i1 = 0; i1 < inner[1]; i1 += width) {
+          auto [row, col] = local({o0, o1}, {i0, i1});
+          pieces.push_back({arith::AddIOp::create(b, loc, blk.m0, row),
+                            arith::AddIOp::create(b, loc, blk.n0, col),
+                            o0 * inner[0] + i0, o1 * inner[1] + i1});
+        }
+  SmallVector<SmallVector<Value>> sideInputs;
+  if (epilogue) {
+    Value lastRow = cst(b, loc, p.m - 1);
+    Value lastCol = cst(b, loc, p.n - width);
+    for (const Piece &q : pieces) {
+      // Past C's edges, the side inputs of an element inside (not stored).
+      Value gr = arith::MinUIOp::create(b, loc, q.gr, lastRow);
+      Value gc = arith::MinUIOp::create(b, loc, q.gc, lastCol);
+      sideInputs.push_back(epilogue->loadSideInputs(
+          b, loc, p.c.position(b, loc, blk.batch, gr, gc), width));
+    }
+  }
+  Value flatOut = output.workspace ? flatten(b, loc, out.buffer) : blk.flatC;
+  Value outBatch = output.targetBatch(b, loc, blk);
+  for (auto [index, q] : llvm::enumerate(pieces)) {
+    OpBuilder::InsertionGuard g(b);
+    Value inside = arith::AndIOp::create(b, loc, lessThan(b, loc, q.gr, p.m),
+                                         lessThan(b, loc, q.gc, p.n));
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < width; ++e)
+      elements.push_back(memref::LoadOp::create(
+          b, loc, acc,
+          ValueRange{cst(b, loc, q.slotR), cst(b, loc, q.slotC + e)}));
+    Value v = width == 1 ? elements[0]
+                         : vector::FromElementsOp::create(
+                               b, loc, VectorType::get({width}, b.getF32Type()),
+                               elements)
+                               .getResult();
+    if (epilogue) {
+      epilogue->store(b, loc, p.c.position(b, loc, blk.batch, q.gr, q.gc),
+                      castTo(b, loc, v, p.cElt), sideInputs[index]);
+      continue;
+    }
+    Value offset = elementOffset(b, loc, out, outBatch, q.gr, q.gc);
+    v = castTo(b, loc, v, outElt);
+    if (width == 1)
+      memref::StoreOp::create(b, loc, v, flatOut, offset);
+    else
+      vector::StoreOp::create(b, loc, v, flatOut, offset,
+                              /*nontemporal=*/false,
+                              vectorAlign(outElt, width));
+  }
 }
 } // namespace
 
@@ -371,13 +466,12 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
                     },
                     compute);
               }
-              forTasks(
-                  [&](OpBuilder &b, Value row, Value col, Value sr, Value sc) {
-                    Value gr = arith::AddIOp::create(b, loc, m0, row);
-                    Value gc = arith::AddIOp::create(b, loc, n0, col);
-                    output.store(b, loc, blk, gr, gc,
-                                 memref::LoadOp::create(b, loc, acc,
-                                                        ValueRange{sr, sc}));
+              storeResults(
+                  b, loc, p, output, blk, acc, outer, inner,
+                  [&](ArrayRef<int64_t> o, ArrayRef<int64_t> i) {
+                    return std::make_pair(
+                        localIndex(b, 0, cst(b, loc, o[0]), cst(b, loc, i[0])),
+                        localIndex(b, 1, cst(b, loc, o[1]), cst(b, loc, i[1])));
                   });
               // Split-K in the kernel: the warp's rectangle of the tile
               // (outer x mid x inner tasks each way) is a part.
