@@ -107,32 +107,70 @@ hidet::schedule::enumerateSimtSpace(const TargetLimits &limits) {
 }
 
 namespace {
+/// The heuristic's tiles.
+const SimtMatmulSchedule kFullTile = {
+    {4, 2}, {2, 2}, {4, 8}, {4, 4}, 8}; // 128 x 128, 256 threads
+const SimtMatmulSchedule kHalfTile = {
+    {2, 2}, {2, 2}, {4, 8}, {4, 4}, 8}; //  64 x 128, 128 threads
+const SimtMatmulSchedule kSquareTile = {
+    {2, 2}, {2, 1}, {4, 8}, {4, 4}, 8}; //  64 x  64, 128 threads
+const SimtMatmulSchedule kSmallTile = {
+    {2, 2}, {1, 1}, {4, 8}, {4, 4}, 8}; //  32 x  64, 128 threads
+const SimtMatmulSchedule kTinyTile = {
+    {2, 2}, {1, 1}, {4, 8}, {2, 2}, 8}; //  16 x  32, 128 threads
+/// The cp.async forms of the large tiles, 128 threads each: 128 x 128 of
+/// 8 x 16 accumulators a thread, and its 128 x 64 half of 8 x 8.
+const SimtMatmulSchedule kWideTile = {{2, 2}, {2, 2}, {4, 8}, {8, 4}, 8};
+const SimtMatmulSchedule kTallTile = {{2, 2}, {2, 1}, {4, 8}, {8, 4}, 8};
+
+/// Whether columns of 128-column tiles cover `n` with a quarter more
+/// padding than 64-column tiles do (n = 64 takes twice the work, n = 192
+/// a third more).
+bool narrowForWideTiles(int64_t n) {
+  return (n + 127) / 128 * 128 * 4 >= (n + 63) / 64 * 64 * 5;
+}
+
+/// `s` with the schedule `t`'s tile and stages, keeping its grid.
+SimtMatmulSchedule withTile(const SimtMatmulSchedule &s,
+                            const SimtMatmulSchedule &t, int64_t stages) {
+  SimtMatmulSchedule r = t;
+  r.grid = s.grid;
+  r.stages = stages;
+  return r;
+}
+
 /// The cp.async form of the heuristic's 128 x 128 tile (256 threads) or
-/// its 64 x 128 half, given `blocks` of `s`'s tile. Measured on the H100
-/// against register staging (graph replay, medians of 200; cuBLAS with
+/// its 64 x 128 half, given `blocks` of `s`'s tile and N. Measured on the
+/// H100 against register staging (graph replay, medians of 200; cuBLAS with
 /// TF32 off in the same run): 128 x 128 tiles on 128 threads of 8 x 16
 /// accumulators, 3 stages: 4096 x 3072 x 768 0.474 -> 0.420 ms (cuBLAS
 /// 0.409), 6304 x 3072 x 768 0.823 -> 0.691 (0.675), 2048^3 0.398 -> 0.367
 /// (0.341); the 256-thread tile with 4 stages came between (0.453, 0.748,
 /// 0.384). 64 x 128 tiles, 4 stages: 4096 x 768 x 3072 0.459 -> 0.426
-/// (0.412), 4096 x 768 x 768 0.121 -> 0.113 (0.121). The smaller tiles
-/// measured no faster with cp.async (197 x 2304 x 768 and 128 x 3072 x 768,
-/// 3 or 4 stages: 0.95x to 1.01x), so they keep register staging.
-void withAsyncCopies(SimtMatmulSchedule &s, int64_t blocks,
+/// (0.412), 4096 x 768 x 768 0.121 -> 0.113 (0.121). Where N leaves
+/// 128-column tiles mostly padding (narrowForWideTiles), the tiles are 64
+/// columns wide: attention's P V of 384 heads, 128 x 64 x 128 0.0428 ->
+/// 0.0268 ms with 128 x 64 tiles (cuBLAS 0.0332), 197 x 64 x 197 0.120 ->
+/// 0.073 (0.074).
+void withAsyncCopies(SimtMatmulSchedule &s, int64_t blocks, int64_t n,
                      const TargetLimits &limits) {
-  static const SimtMatmulSchedule full = {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8};
-  static const SimtMatmulSchedule half = {{2, 2}, {2, 2}, {4, 8}, {4, 4}, 8};
   SimtMatmulSchedule plain = s;
   plain.grid = {};
-  if (plain == half) {
-    s.stages = 4;
+  bool narrow = narrowForWideTiles(n);
+  if (plain == kHalfTile) {
+    s = narrow ? withTile(s, kSquareTile, 3) : withTile(s, kHalfTile, 4);
     return;
   }
-  if (!(plain == full))
+  if (!(plain == kFullTile))
     return;
+  if (s.grid.splitK == 1 && narrow &&
+      checkSimtSchedule(withTile(s, kTallTile, 3), &limits).empty()) {
+    s = withTile(s, kTallTile, 3);
+    return;
+  }
   // 128 threads of 128 accumulators: two blocks an SM make the 8 warps the
   // FMA loop wants (kSimtWarpsPerSM).
-  SimtMatmulSchedule wide = {{2, 2}, {2, 2}, {4, 8}, {8, 4}, 8, s.grid, 3};
+  SimtMatmulSchedule wide = withTile(s, kWideTile, 3);
   if (s.grid.splitK == 1 && fillsTheGpu(blocks, 2, limits) &&
       checkSimtSchedule(wide, &limits).empty()) {
     s = wide;
@@ -140,18 +178,27 @@ void withAsyncCopies(SimtMatmulSchedule &s, int64_t blocks,
   }
   s.stages = 4;
 }
+
+/// The cp.async form of the 64 x 64 and 32 x 64 tiles where K is not
+/// split: 3 stages. Measured on the H100 (as above) on attention's batched
+/// products, whose K of 64 to 197 is too short to split: 12 heads of
+/// 128 x 128 x 64 (Q K^T) 0.0085 -> 0.0063 ms and 128 x 64 x 128 (P V)
+/// 0.0134 -> 0.0069 with 32 x 64 tiles, 197 x 197 x 64 0.0137 -> 0.0127
+/// with 64 x 64 tiles. With K split they measured no faster (197 x 2304 x
+/// 768 and 128 x 3072 x 768, 3 or 4 stages: 0.95x to 1.01x), so they keep
+/// register staging.
+void withAsyncCopiesUnsplit(SimtMatmulSchedule &s) {
+  if (s.grid.splitK == 1)
+    s.stages = 3;
+}
 } // namespace
 
 SimtMatmulSchedule
 hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
                                      int64_t k, const TargetLimits &limits,
                                      bool asyncCopy) {
-  static const SimtMatmulSchedule candidates[] = {
-      {{4, 2}, {2, 2}, {4, 8}, {4, 4}, 8}, // 128 x 128, 256 threads
-      {{2, 2}, {2, 1}, {4, 8}, {4, 4}, 8}, //  64 x  64, 128 threads
-      {{2, 2}, {1, 1}, {4, 8}, {4, 4}, 8}, //  32 x  64, 128 threads
-      {{2, 2}, {1, 1}, {4, 8}, {2, 2}, 8}, //  16 x  32, 128 threads
-  };
+  static const SimtMatmulSchedule candidates[] = {kFullTile, kSquareTile,
+                                                  kSmallTile, kTinyTile};
   auto blocksOf = [&](const SimtMatmulSchedule &c) {
     return batch * ((m + c.blockM() - 1) / c.blockM()) *
            ((n + c.blockN() - 1) / c.blockN());
@@ -188,6 +235,8 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
            blocksOf(pick) * pick.grid.splitK * 2 <= fit &&
            kTiles / (pick.grid.splitK * 2) >= 8)
       pick.grid.splitK *= 2;
+    if (asyncCopy)
+      withAsyncCopiesUnsplit(pick);
     return pick;
   }
   // 32 x 64 tiles are latency-bound (a K step is 128 FMAs per thread
@@ -204,6 +253,8 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
         pick.grid.splitK = split;
         break;
       }
+    if (asyncCopy)
+      withAsyncCopiesUnsplit(pick);
     return pick;
   }
   // Balance: the busiest SM runs ceil(blocks / SMs) blocks. When halving
@@ -211,8 +262,7 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
   // smaller tile loses per block, take the half tile. Measured on the H100
   // at 4096x768x3072 (192 blocks): 0.60 -> 0.46 ms; at 2048^3 (256 blocks,
   // no gain in balance) 128 x 128 stays faster, 0.40 vs 0.45 ms.
-  static const SimtMatmulSchedule half = {
-      {2, 2}, {2, 2}, {4, 8}, {4, 4}, 8}; // 64 x 128, 128 threads
+  const SimtMatmulSchedule &half = kHalfTile;
   if (pick == candidates[0] && blocksOf(half) > blocksOf(pick)) {
     auto busiest = [&](int64_t blocks) {
       return (blocks + limits.numSMs - 1) / limits.numSMs;
@@ -226,6 +276,6 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
   pick.grid = defaultGrid(fallback, blocksOf(pick), residentOf(pick),
                           (k + pick.blockK - 1) / pick.blockK, limits);
   if (asyncCopy)
-    withAsyncCopies(pick, blocksOf(pick), limits);
+    withAsyncCopies(pick, blocksOf(pick), n, limits);
   return pick;
 }

@@ -103,3 +103,18 @@ func.func @f32_prologue(%x: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: me
   linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
   return
 }
+
+// -----
+
+// Attention's f32 products on the H100. P V of 384 heads (N = 64): 128 x 64
+// tiles, since 128-column tiles would be half padding. Q K^T of 12 heads
+// (K = 64, too short to split): 32 x 64 tiles on cp.async, 3 stages.
+// SM90A-LABEL: func.func @attention_f32(
+// SM90A:         linalg.batch_matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 1], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
+// SM90A:         linalg.batch_matmul indexing_maps = {{.*}} {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, stages = 3>}
+func.func @attention_f32(%p: memref<384x128x128xf32>, %v: memref<384x128x64xf32>, %o: memref<384x128x64xf32>, %q: memref<12x128x64xf32>, %k: memref<12x128x64xf32>, %s: memref<12x128x128xf32>) {
+  linalg.batch_matmul ins(%p, %v : memref<384x128x128xf32>, memref<384x128x64xf32>) outs(%o : memref<384x128x64xf32>)
+  linalg.batch_matmul indexing_maps = [affine_map<(b, i, j, k) -> (b, i, k)>, affine_map<(b, i, j, k) -> (b, j, k)>, affine_map<(b, i, j, k) -> (b, i, j)>]
+      ins(%q, %k : memref<12x128x64xf32>, memref<12x128x64xf32>) outs(%s : memref<12x128x128xf32>)
+  return
+}

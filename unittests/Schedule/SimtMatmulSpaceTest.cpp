@@ -212,6 +212,50 @@ TEST(SimtMatmulSpace, HeuristicCopiesLargeTilesWithCpAsync) {
     EXPECT_NE(std::find(space.begin(), space.end(), s), space.end());
 }
 
+TEST(SimtMatmulSpace, HeuristicFitsNarrowAndShortProducts) {
+  TargetLimits limits; // 132 SMs
+  // Attention's P V of 384 heads, N = 64: 128 x 64 tiles on 128 threads of
+  // 8 x 8 accumulators, 3 stages (128-column tiles would be half padding).
+  SimtMatmulSchedule pv =
+      defaultSimtSchedule(384, 128, 64, 128, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(pv.blockM(), 128);
+  EXPECT_EQ(pv.blockN(), 64);
+  EXPECT_EQ(pv.numThreads(), 128);
+  EXPECT_EQ(pv.stages, 3);
+  // N = 192 pads 128-column tiles by a third: 64 columns too. N = 320
+  // (a fifth) keeps the 128 x 128 tile.
+  EXPECT_EQ(defaultSimtSchedule(1, 8192, 192, 768, limits, true).blockN(), 64);
+  EXPECT_EQ(defaultSimtSchedule(1, 8192, 320, 768, limits, true).blockN(), 128);
+  // The 64 x 128 half tile (balance) of a narrow N becomes 64 x 64.
+  SimtMatmulSchedule square =
+      defaultSimtSchedule(1, 18432, 64, 768, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(square.blockM(), 64);
+  EXPECT_EQ(square.blockN(), 64);
+  EXPECT_EQ(square.stages, 3);
+  // Without cp.async, the 128 x 128 tile as before.
+  EXPECT_EQ(defaultSimtSchedule(384, 128, 64, 128, limits).blockN(), 128);
+  // K too short to split (12 heads, K = 64): the 32 x 64 and 64 x 64 tiles
+  // take 3 stages of cp.async.
+  SimtMatmulSchedule qk =
+      defaultSimtSchedule(12, 128, 128, 64, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(qk.blockM(), 32);
+  EXPECT_EQ(qk.grid.splitK, 1);
+  EXPECT_EQ(qk.stages, 3);
+  SimtMatmulSchedule tokens =
+      defaultSimtSchedule(12, 197, 197, 64, limits, /*asyncCopy=*/true);
+  EXPECT_EQ(tokens.blockM(), 64);
+  EXPECT_EQ(tokens.grid.splitK, 1);
+  EXPECT_EQ(tokens.stages, 3);
+  // A split K keeps register staging (GPT-2's 128 x 3072 x 768 at batch 1).
+  SimtMatmulSchedule split =
+      defaultSimtSchedule(1, 128, 3072, 768, limits, /*asyncCopy=*/true);
+  EXPECT_GT(split.grid.splitK, 1);
+  EXPECT_EQ(split.stages, 0);
+  std::vector<SimtMatmulSchedule> space = enumerateSimtSpace(limits);
+  for (const SimtMatmulSchedule &s : {pv, square, qk, tokens, split})
+    EXPECT_NE(std::find(space.begin(), space.end(), s), space.end());
+}
+
 TEST(SimtMatmulSpace, ChecksNameTheReason) {
   TargetLimits h100 = TargetLimits::h100();
   EXPECT_NE(checkSimtSchedule(make({4, 2}, {2, 2}, {4, 4}, {4, 4}, 8))
