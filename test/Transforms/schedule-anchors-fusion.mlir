@@ -85,22 +85,25 @@ func.func @bias_gelu(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: me
 
 // -----
 
-// The SIMT template (f32) stores a thread's four consecutive columns of a
-// row as one 16-byte vector through the epilogue's vector form, and loads
-// the epilogue's side inputs before its first store: the bias of the
-// thread's columns is one load for its four rows.
+// The SIMT template (f32) loads the bias of the thread's four columns once,
+// before its first store, and adds it to each of its four rows' results (a
+// side input that depends on the row would be loaded beside its element).
 // CHECK-LABEL: func.func @bias_relu_simt(
 // CHECK-SAME:      %[[A:.*]]: memref<256x128xf32>, %[[B:.*]]: memref<128x512xf32>, %[[BIAS:.*]]: memref<512xf32>, %[[OUT:.*]]: memref<256x512xf32>)
 // CHECK:         gpu.launch
 // CHECK:           math.fma
-// CHECK:           %[[BV:.*]] = vector.load %[[BIAS]][%{{.*}}] {alignment = 16 : i64} : memref<512xf32>, vector<4xf32>
-// CHECK-NOT:       vector.load %[[BIAS]]
-// CHECK-COUNT-4:   scf.if
-// CHECK:             %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[V]], %[[BV]] : vector<4xf32>
-// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : vector<4xf32>
-// CHECK-NEXT:        vector.store %[[R]], %[[OUT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x512xf32>, vector<4xf32>
-// CHECK-NOT:       memref.store %{{.*}}, %[[OUT]]
+// CHECK:           %[[B0:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<512xf32>
+// CHECK:           %[[B1:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<512xf32>
+// CHECK:           %[[B2:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<512xf32>
+// CHECK:           %[[B3:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<512xf32>
+// CHECK-NOT:       memref.load %[[BIAS]]
+// CHECK:           scf.if
+// CHECK-NEXT:        %[[V:.*]] = memref.load %{{.*}}[%c0, %c0] : memref<4x4xf32>
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[V]], %[[B0]] : f32
+// CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f32
+// CHECK-NEXT:        memref.store %[[R]], %[[OUT]][%{{.*}}, %{{.*}}] : memref<256x512xf32>
+// CHECK-COUNT-3:   arith.addf %{{.*}}, %[[B3]] : f32
+// CHECK-NOT:       memref.load %[[BIAS]]
 // CHECK:         } {hidet.schedule = #hidet.simt_matmul
 // CHECK-NOT:     linalg.generic
 #id = affine_map<(i, j) -> (i, j)>
@@ -115,6 +118,40 @@ func.func @bias_relu_simt(%a: memref<256x128xf32>, %b: memref<128x512xf32>, %bia
     %s = arith.addf %x, %y : f32
     %r = arith.maximumf %s, %z : f32
     linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<256x512xf32>
+  return
+}
+
+// -----
+
+// A residual depends on the row: the first row's are loaded with the bias,
+// before the first store; each later row's beside its element.
+// CHECK-LABEL: func.func @bias_residual_simt(
+// CHECK-SAME:      %[[BIAS:[a-z0-9]+]]: memref<512xf32>, %[[RES:[a-z0-9]+]]: memref<256x512xf32>, %[[OUT:[a-z0-9]+]]: memref<256x512xf32>)
+// CHECK:           math.fma
+// CHECK-COUNT-4:   memref.load %[[BIAS]]
+// CHECK-NOT:       scf.if
+// CHECK-COUNT-4:   scf.if
+// CHECK:           %[[R:.*]] = memref.load %[[RES]]
+// CHECK-NOT:       memref.load %[[BIAS]]
+// CHECK:           scf.if
+// CHECK:             %[[S:.*]] = arith.addf %{{.*}}, %[[R]] : f32
+// CHECK-NEXT:        memref.store %[[S]], %[[OUT]]
+// CHECK-NOT:       memref.load %[[BIAS]]
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (j)>
+func.func @bias_residual_simt(%a: memref<256x128xf32>, %b: memref<128x512xf32>, %bias: memref<512xf32>, %res: memref<256x512xf32>, %out: memref<256x512xf32>) {
+  %z = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<256x512xf32>
+  linalg.fill {hidet.fusion = #hidet.fusion<group = 0, role = prologue>} ins(%z : f32) outs(%c : memref<256x512xf32>)
+  linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<256x128xf32>, memref<128x512xf32>) outs(%c : memref<256x512xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias, %res : memref<256x512xf32>, memref<512xf32>, memref<256x512xf32>) outs(%out : memref<256x512xf32>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
+  ^bb0(%x: f32, %y: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.addf %s, %r : f32
+    linalg.yield %t : f32
   }
   memref.dealloc %c : memref<256x512xf32>
   return

@@ -35,13 +35,13 @@
 
 #include "Hidet/Algebra/TaskMapping.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <tuple>
 
@@ -78,18 +78,37 @@ int64_t asyncCopyWidth(const GemmOperand &x, int tileInner, int64_t rows,
       return w;
   return 1;
 }
+/// Whether `v` is computed from `x` (in the block, through the ops that
+/// define it).
+bool dependsOn(Value v, Value x) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return v == x;
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  (void)getBackwardSlice(def, &slice, options);
+  return llvm::any_of(slice, [&](Operation *op) {
+    return llvm::is_contained(op->getOperands(), x);
+  });
+}
+
 /// Stores a thread's accumulators `acc` to `output`, nothing past C's
 /// edges. The thread's tasks are repeat(outer) x spatial x repeat(inner) of
 /// the tile; `local(o, i)` is the tile row and column of task (o, i), whose
-/// accumulator is (o[0] * inner[0] + i[0], o[1] * inner[1] + i[1]). A
-/// thread's inner[1] columns are consecutive: where the rows of what they
-/// go to are contiguous, they go in vectors of up to 16 bytes, through the
-/// epilogue's vector form when there is one. The epilogue's side inputs are
-/// all loaded before the first store, so that the loads of a value that
-/// every row shares (a bias) are one load, which a store in between would
-/// keep apart (the backend cannot tell that C and the bias do not overlap).
-/// On the H100, 6304 x 3072 x 768 with a bias took 0.733 ms with scalar
-/// stores and a bias load per element (0.693 without the bias).
+/// accumulator is (o[0] * inner[0] + i[0], o[1] * inner[1] + i[1]).
+///
+/// An epilogue's side inputs that do not depend on the row (a bias) are
+/// loaded once for the thread's columns, before the first store: loaded
+/// beside each element, a store in between keeps the backend from reusing
+/// them (it cannot tell that C and the bias do not overlap). Those that do
+/// (a residual) are loaded beside their element, so that they do not take
+/// registers for the whole epilogue. On the H100, 6304 x 3072 x 768 with a
+/// bias took 0.733 ms with a bias load per element, 0.689 with them loaded
+/// once (0.695 without the bias). The stores stay scalar: 16-byte stores
+/// want a thread's four accumulators in four consecutive registers, which
+/// took 128 x 64 tiles from 127 to 167 registers (spilling under the
+/// resident-blocks promise) and 6304 x 3072 x 768 from 0.695 to 0.706 ms.
 void storeResults(
     OpBuilder &b, Location loc, const GemmProblem &p, const GemmOutput &output,
     const GemmBlock &blk, Value acc, ArrayRef<int64_t> outer,
@@ -97,80 +116,69 @@ void storeResults(
     function_ref<std::pair<Value, Value>(ArrayRef<int64_t>, ArrayRef<int64_t>)>
         local) {
   const fusion::Epilogue *epilogue = output.workspace ? nullptr : p.epilogue;
-  GemmOperand out = output.target();
-  Type outElt = output.targetElt();
-  auto widest = [](Type t) -> int64_t {
-    return isVectorizableElement(t) ? 16 / (t.getIntOrFloatBitWidth() / 8) : 1;
+  auto positionOf = [&](ArrayRef<int64_t> o,
+                        ArrayRef<int64_t> i) -> std::pair<Value, Value> {
+    auto [row, col] = local(o, i);
+    return {arith::AddIOp::create(b, loc, blk.m0, row),
+            arith::AddIOp::create(b, loc, blk.n0, col)};
   };
-  int64_t width = 1;
-  if (out.innerDim == 1) {
-    width = std::min<int64_t>({out.vectorWidth, inner[1], widest(outElt)});
-    if (epilogue)
-      width = std::min<int64_t>({width, epilogue->maxVectorWidth(),
-                                 widest(epilogue->outputElementType())});
-  }
-  while (width > 1 && inner[1] % width != 0)
-    width /= 2;
-  // A run of `width` columns starts at a multiple of `width`, which divides
-  // N (out.vectorWidth does): it is inside C or past its edge whole.
-  struct Piece {
-    Value gr, gc;
-    int64_t slotR, slotC;
+  Value lastRow = cst(b, loc, p.m - 1), lastCol = cst(b, loc, p.n - 1);
+  // The side inputs of element (gr, gc), loaded at a position inside C
+  // (those of an element past the edges are not used); and for each,
+  // whether it depends on the row.
+  auto loadSideInputs = [&](Value gr, Value gc,
+                            SmallVectorImpl<bool> *byRow = nullptr) {
+    Value r = arith::MinUIOp::create(b, loc, gr, lastRow);
+    Value c = arith::MinUIOp::create(b, loc, gc, lastCol);
+    SmallVector<Value> loaded = epilogue->loadSideInputs(
+        b, loc, p.c.position(b, loc, blk.batch, r, c), 1);
+    if (byRow)
+      for (Value v : loaded)
+        byRow->push_back(dependsOn(v, r));
+    return loaded;
   };
-  SmallVector<Piece> pieces;
+  // Column j's side inputs of the first row, and which depend on the row.
+  int64_t columns = outer[1] * inner[1];
+  SmallVector<SmallVector<Value>> firstRow;
+  SmallVector<bool> byRow;
+  if (epilogue)
+    for (int64_t j = 0; j < columns; ++j) {
+      auto [gr, gc] = positionOf({0, j / inner[1]}, {0, j % inner[1]});
+      byRow.clear();
+      firstRow.push_back(loadSideInputs(gr, gc, &byRow));
+    }
   for (int64_t o0 = 0; o0 < outer[0]; ++o0)
     for (int64_t i0 = 0; i0 < inner[0]; ++i0)
-      for (int64_t o1 = 0; o1 < outer[1]; ++o1)
-        for (int64_t i1 = 0; i1 < inner[1]; i1 += width) {
-          auto [row, col] = local({o0, o1}, {i0, i1});
-          pieces.push_back({arith::AddIOp::create(b, loc, blk.m0, row),
-                            arith::AddIOp::create(b, loc, blk.n0, col),
-                            o0 * inner[0] + i0, o1 * inner[1] + i1});
+      for (int64_t j = 0; j < columns; ++j) {
+        OpBuilder::InsertionGuard g(b);
+        int64_t o1 = j / inner[1], i1 = j % inner[1];
+        auto [gr, gc] = positionOf({o0, o1}, {i0, i1});
+        SmallVector<Value> sideInputs;
+        if (epilogue) {
+          sideInputs = firstRow[j];
+          if (o0 != 0 || i0 != 0) {
+            SmallVector<Value> own = loadSideInputs(gr, gc);
+            for (auto [k, varies] : llvm::enumerate(byRow))
+              if (varies)
+                sideInputs[k] = own[k];
+          }
         }
-  SmallVector<SmallVector<Value>> sideInputs;
-  if (epilogue) {
-    Value lastRow = cst(b, loc, p.m - 1);
-    Value lastCol = cst(b, loc, p.n - width);
-    for (const Piece &q : pieces) {
-      // Past C's edges, the side inputs of an element inside (not stored).
-      Value gr = arith::MinUIOp::create(b, loc, q.gr, lastRow);
-      Value gc = arith::MinUIOp::create(b, loc, q.gc, lastCol);
-      sideInputs.push_back(epilogue->loadSideInputs(
-          b, loc, p.c.position(b, loc, blk.batch, gr, gc), width));
-    }
-  }
-  Value flatOut = output.workspace ? flatten(b, loc, out.buffer) : blk.flatC;
-  Value outBatch = output.targetBatch(b, loc, blk);
-  for (auto [index, q] : llvm::enumerate(pieces)) {
-    OpBuilder::InsertionGuard g(b);
-    Value inside = arith::AndIOp::create(b, loc, lessThan(b, loc, q.gr, p.m),
-                                         lessThan(b, loc, q.gc, p.n));
-    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    SmallVector<Value> elements;
-    for (int64_t e = 0; e < width; ++e)
-      elements.push_back(memref::LoadOp::create(
-          b, loc, acc,
-          ValueRange{cst(b, loc, q.slotR), cst(b, loc, q.slotC + e)}));
-    Value v = width == 1 ? elements[0]
-                         : vector::FromElementsOp::create(
-                               b, loc, VectorType::get({width}, b.getF32Type()),
-                               elements)
-                               .getResult();
-    if (epilogue) {
-      epilogue->store(b, loc, p.c.position(b, loc, blk.batch, q.gr, q.gc),
-                      castTo(b, loc, v, p.cElt), sideInputs[index]);
-      continue;
-    }
-    Value offset = elementOffset(b, loc, out, outBatch, q.gr, q.gc);
-    v = castTo(b, loc, v, outElt);
-    if (width == 1)
-      memref::StoreOp::create(b, loc, v, flatOut, offset);
-    else
-      vector::StoreOp::create(b, loc, v, flatOut, offset,
-                              /*nontemporal=*/false,
-                              vectorAlign(outElt, width));
-  }
+        auto ifOp = scf::IfOp::create(
+            b, loc,
+            arith::AndIOp::create(b, loc, lessThan(b, loc, gr, p.m),
+                                  lessThan(b, loc, gc, p.n)),
+            /*withElse=*/false);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value v = memref::LoadOp::create(
+            b, loc, acc,
+            ValueRange{cst(b, loc, o0 * inner[0] + i0), cst(b, loc, j)});
+        if (epilogue) {
+          epilogue->store(b, loc, p.c.position(b, loc, blk.batch, gr, gc),
+                          castTo(b, loc, v, p.cElt), sideInputs);
+          continue;
+        }
+        output.store(b, loc, blk, gr, gc, v);
+      }
 }
 } // namespace
 
