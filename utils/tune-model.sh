@@ -21,6 +21,15 @@
 #                     candidates would win are checked, after all rounds are
 #                     measured, until every winner has passed
 #   --profile N       profiled runs per round (default 10)
+#   --first-pass N    early elimination: first profile every round N times,
+#                     then profile again (--profile times) only the rounds
+#                     that hidet-tune survivors keeps: those not clearly
+#                     slower than the best for every signature they measure,
+#                     and the default's (default 0: off; at least 5 for
+#                     the default --eliminate-significance, which fewer
+#                     runs cannot reach)
+#   --eliminate "ARGS" hidet-tune survivors options (--eliminate-margin,
+#                     --eliminate-significance)
 #   --pick "ARGS"     hidet-tune records options that decide when a candidate
 #                     replaces the default (--min-gain, --significance)
 #   --cache FILE      records of earlier runs: their signatures (measured by
@@ -39,12 +48,12 @@
 # files (e.g. --precision=f16 --external-weights=DIR/w-%ROUND%).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
-usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--check ARGS] [--profile N] [--pick ARGS] [--cache FILE] [-- compile args]"
+usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--check ARGS] [--profile N] [--first-pass N] [--eliminate ARGS] [--pick ARGS] [--cache FILE] [-- compile args]"
 model="${1:?$usage}"
 dir="${2:?$usage}"
 shift 2
 tools="$src/build/bin" space=small phase=all run="" check="" profile=10 cache=""
-pick=""
+pick="" first_pass=0 eliminate=""
 jobs=$(( ($(nproc) + 1) / 2 ))
 compile_args=()
 while [ $# -gt 0 ]; do
@@ -56,6 +65,8 @@ while [ $# -gt 0 ]; do
     --run) run="$2"; shift 2 ;;
     --check) check="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
+    --first-pass) first_pass="$2"; shift 2 ;;
+    --eliminate) eliminate="$2"; shift 2 ;;
     --pick) pick="$2"; shift 2 ;;
     --cache) cache="$2"; shift 2 ;;
     --) shift; compile_args=("$@"); break ;;
@@ -132,19 +143,42 @@ if [ "$phase" = all ] || [ "$phase" = compile ]; then
   end_progress
   echo "compile: $(elapsed "$t") s with $jobs at a time"
 fi
-if [ "$phase" = all ] || [ "$phase" = measure ]; then
-  t=$(now)
-  total=$(rounds | wc -l) done=0
-  for r in $(rounds); do
+# measure_rounds WHAT RUNS ROUNDS...: profiles each round's library RUNS
+# times into round-<i>.profile.json.
+measure_rounds() {
+  local what="$1" runs="$2" total done=0 t r
+  shift 2
+  t=$(now) total=$#
+  for r in "$@"; do
     done=$((done + 1))
-    progress measure "$done" "$total" "$t" "$r"
+    progress "$what" "$done" "$total" "$t" "$r"
     [ -f "$dir/round-$r.so" ] || continue
     # shellcheck disable=SC2086
-    "$tools/hidet-run" "$dir/round-$r.so" $run --reps 0 --profile "$profile" \
+    "$tools/hidet-run" "$dir/round-$r.so" $run --reps 0 --profile "$runs" \
       --json "$dir/round-$r.profile.json" > "$dir/log/measure-$r.log" 2>&1 ||
       say "round $r: did not pass (log/measure-$r.log)"
   done
   end_progress
+}
+if [ "$phase" = all ] || [ "$phase" = measure ]; then
+  t=$(now)
+  # shellcheck disable=SC2046 # the rounds are words
+  if [ "$first_pass" -gt 0 ]; then
+    measure_rounds "measure (first pass)" "$first_pass" $(rounds)
+    shopt -s nullglob
+    # shellcheck disable=SC2086 # the options are words
+    survivors=$("$tools/hidet-tune" survivors --plan="$dir/plan/plan.json" \
+      $eliminate "$dir"/round-*.profile.json 2> "$dir/log/survivors.log") || {
+      echo "measure: hidet-tune survivors failed (log/survivors.log)" >&2
+      exit 1
+    }
+    shopt -u nullglob
+    say "$(tail -n 1 "$dir/log/survivors.log" | sed 's/^hidet-tune: //') after $first_pass runs"
+    # shellcheck disable=SC2086
+    measure_rounds measure "$profile" $survivors
+  else
+    measure_rounds measure "$profile" $(rounds)
+  fi
   echo "measure: $(elapsed "$t") s"
 fi
 # The rounds whose candidates would win are checked (hidet-tune to-check),

@@ -189,11 +189,15 @@ double hidet::tuning::rankLessPValue(ArrayRef<double> candidate,
   return 0.5 * std::erfc(z / std::sqrt(2.0));
 }
 
-std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
-    StringRef planText, const std::map<int64_t, std::string> &rounds,
-    StringRef date, StringRef tool, std::vector<std::string> &skipped,
-    std::string &error, std::vector<AnchorOutcome> *outcomes,
-    const PickOptions &options, const std::map<int64_t, std::string> &checks) {
+namespace {
+/// A plan's chip and anchors.
+struct Plan {
+  std::string chip;
+  std::vector<PlanAnchor> anchors;
+};
+
+/// Reads plan.json's text; fails with `error` when it is not a plan.
+std::optional<Plan> parsePlan(StringRef planText, std::string &error) {
   Expected<json::Value> parsed = json::parse(planText);
   if (!parsed) {
     error = "the plan is not JSON: " + toString(parsed.takeError());
@@ -205,13 +209,13 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     error = "not a version 1 tuning plan";
     return std::nullopt;
   }
-  std::string chip = plan->getString("chip").value_or("").str();
+  Plan result;
+  result.chip = plan->getString("chip").value_or("").str();
   const json::Array *entries = plan->getArray("anchors");
-  if (chip.empty() || !entries) {
+  if (result.chip.empty() || !entries) {
     error = "the plan has no \"chip\" or no \"anchors\"";
     return std::nullopt;
   }
-  std::vector<PlanAnchor> anchors;
   for (const json::Value &e : *entries) {
     const json::Object *o = e.getAsObject();
     PlanAnchor a;
@@ -236,13 +240,26 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
       return std::nullopt;
     }
     a.signature = signature->str();
-    anchors.push_back(std::move(a));
+    result.anchors.push_back(std::move(a));
   }
+  return result;
+}
 
-  // time[anchor][round]: the anchor's kernels in that round.
-  std::vector<std::map<int64_t, Measured>> times(anchors.size());
-  // The rounds whose outputs were checked and passed.
-  std::set<int64_t> verified;
+/// What the rounds measured: times[anchor][round], the time of the
+/// anchor's kernels in that round, the rounds that could be used, and
+/// those whose outputs passed (in their profiled run or their check). A
+/// round that cannot be used is described in `skipped`.
+struct RoundTimes {
+  std::vector<std::map<int64_t, Measured>> times;
+  std::set<int64_t> usable, verified;
+};
+
+RoundTimes measureRounds(const Plan &plan,
+                         const std::map<int64_t, std::string> &rounds,
+                         const std::map<int64_t, std::string> &checks,
+                         std::vector<std::string> &skipped) {
+  RoundTimes result;
+  result.times.resize(plan.anchors.size());
   for (const auto &[round, text] : rounds) {
     StringMap<Measured> kernels;
     bool passed = false;
@@ -256,9 +273,10 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
       skipped.push_back("round " + std::to_string(round) + ": " + why);
       continue;
     }
+    result.usable.insert(round);
     if (passed)
-      verified.insert(round);
-    for (auto [i, a] : llvm::enumerate(anchors)) {
+      result.verified.insert(round);
+    for (auto [i, a] : llvm::enumerate(plan.anchors)) {
       if (round < 0 || round >= static_cast<int64_t>(a.candidates.size()))
         continue;
       Measured sum;
@@ -269,9 +287,26 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
           found = true;
         }
       if (found)
-        times[i][round] = std::move(sum);
+        result.times[i][round] = std::move(sum);
     }
   }
+  return result;
+}
+} // namespace
+
+std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
+    StringRef planText, const std::map<int64_t, std::string> &rounds,
+    StringRef date, StringRef tool, std::vector<std::string> &skipped,
+    std::string &error, std::vector<AnchorOutcome> *outcomes,
+    const PickOptions &options, const std::map<int64_t, std::string> &checks) {
+  std::optional<Plan> plan = parsePlan(planText, error);
+  if (!plan)
+    return std::nullopt;
+  const std::string &chip = plan->chip;
+  const std::vector<PlanAnchor> &anchors = plan->anchors;
+  RoundTimes measured = measureRounds(*plan, rounds, checks, skipped);
+  const std::vector<std::map<int64_t, Measured>> &times = measured.times;
+  const std::set<int64_t> &verified = measured.verified;
 
   std::vector<TuningRecord> records;
   for (auto [i, a] : llvm::enumerate(anchors)) {
@@ -326,4 +361,43 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     records.push_back(std::move(r));
   }
   return records;
+}
+
+std::optional<Elimination> hidet::tuning::eliminateRounds(
+    StringRef planText, const std::map<int64_t, std::string> &rounds,
+    std::vector<std::string> &skipped, std::string &error,
+    const EliminationOptions &options) {
+  std::optional<Plan> plan = parsePlan(planText, error);
+  if (!plan)
+    return std::nullopt;
+  RoundTimes measured = measureRounds(*plan, rounds, {}, skipped);
+  // Per round: the signatures it measured, and those for which it may
+  // still be the best.
+  std::map<int64_t, int64_t> measuredBy, contending;
+  for (const std::map<int64_t, Measured> &times : measured.times) {
+    if (times.empty())
+      continue;
+    auto best = llvm::min_element(times, [](const auto &x, const auto &y) {
+      return x.second.ms < y.second.ms;
+    });
+    const Measured &fastest = best->second;
+    for (const auto &[round, m] : times) {
+      ++measuredBy[round];
+      bool slower =
+          round != best->first && m.ms >= fastest.ms * (1 + options.margin) &&
+          fastest.samples.size() >= 2 && m.samples.size() >= 2 &&
+          rankLessPValue(fastest.samples, m.samples) < options.significance;
+      if (!slower)
+        ++contending[round];
+    }
+  }
+  Elimination result;
+  for (int64_t round : measured.usable) {
+    auto by = measuredBy.find(round);
+    if (round == 0 || contending.count(round))
+      result.survivors.push_back(round);
+    else
+      result.eliminated[round] = by == measuredBy.end() ? 0 : by->second;
+  }
+  return result;
 }

@@ -12,6 +12,13 @@
 //       [DIR/round-*.check.json] [--merge=cache.json] -o records.json
 //   hidet-tune to-check --plan=DIR/plan.json DIR/round-*.profile.json \
 //       [DIR/round-*.check.json]
+//   hidet-tune survivors --plan=DIR/plan.json DIR/round-*.profile.json
+//
+// `survivors` is early elimination: after a short first measurement of
+// every round, it prints the rounds to measure again (one per line), those
+// that are not clearly slower than the best for every signature they
+// measure (--eliminate-margin, --eliminate-significance), and the
+// default's round.
 //
 // A round is checked in its profiled run (hidet-run with expected outputs)
 // or afterwards, in a run of its own whose report is round-N.check.json:
@@ -61,7 +68,8 @@ using namespace hidet::tuning;
 
 static cl::OptionCategory category("hidet-tune options");
 static cl::opt<std::string> command(cl::Positional, cl::Required,
-                                    cl::desc("<command: records, to-check>"),
+                                    cl::desc("<command: records, to-check, "
+                                             "survivors>"),
                                     cl::cat(category));
 static cl::list<std::string>
     profiles(cl::Positional, cl::ZeroOrMore,
@@ -100,6 +108,16 @@ static cl::opt<double> significance(
              "test (Mann-Whitney U) of the profiled runs finds it faster at "
              "this level (default 0.05; profiles with each run's time)"),
     cl::init(0.05), cl::cat(category));
+static cl::opt<double> eliminateMargin(
+    "eliminate-margin",
+    cl::desc("survivors: a round is clearly slower for a signature when at "
+             "least this fraction slower than the best (default 0.05)"),
+    cl::init(0.05), cl::cat(category));
+static cl::opt<double> eliminateSignificance(
+    "eliminate-significance",
+    cl::desc("survivors: ... and when a one-sided rank test of the profiled "
+             "runs finds the best faster at this level (default 0.01)"),
+    cl::init(0.01), cl::cat(category));
 static cl::opt<unsigned> maxRecords(
     "max-records",
     cl::desc("Keep at most this many records, the newest (0: all; default "
@@ -182,10 +200,18 @@ int main(int argc, char **argv) {
                               "Hidet-MLIR tuner: records from measured "
                               "rounds (docs/Tuning.md)\n");
   bool listChecks = command == "to-check";
-  if (command != "records" && !listChecks)
-    return fail("unknown command '" + command + "' (records, to-check)");
-  if (!listChecks && outputFile.empty())
+  bool listSurvivors = command == "survivors";
+  if (command != "records" && !listChecks && !listSurvivors)
+    return fail("unknown command '" + command +
+                "' (records, to-check, survivors)");
+  if (command == "records" && outputFile.empty())
     return fail("records: no output file (-o)");
+  if (!(eliminateMargin >= 0))
+    return fail("--eliminate-margin must be at least 0, got " +
+                formatv("{0}", eliminateMargin.getValue()));
+  if (!(eliminateSignificance > 0 && eliminateSignificance <= 1))
+    return fail("--eliminate-significance must be in (0, 1], got " +
+                formatv("{0}", eliminateSignificance.getValue()));
   if (!(minGain >= 0 && minGain < 1))
     return fail("--min-gain must be in [0, 1), got " +
                 formatv("{0}", minGain.getValue()));
@@ -214,6 +240,28 @@ int main(int argc, char **argv) {
   }
   std::vector<std::string> skipped;
   std::string error;
+  if (listSurvivors) {
+    if (!checks.empty())
+      return fail("survivors: checks are not read (profiles only)");
+    auto elimination = eliminateRounds(
+        (*plan)->getBuffer(), rounds, skipped, error,
+        EliminationOptions{eliminateMargin, eliminateSignificance});
+    if (!elimination)
+      return fail("'" + planFile + "': " + error);
+    for (const std::string &why : skipped)
+      errs() << "hidet-tune: skipped " << why << "\n";
+    for (auto [round, signatures] : elimination->eliminated)
+      errs() << "hidet-tune: round " << round
+             << " eliminated: clearly slower than the best for each of its "
+             << signatures << " signature" << (signatures == 1 ? "" : "s")
+             << "\n";
+    errs() << "hidet-tune: " << elimination->eliminated.size() << " of "
+           << elimination->eliminated.size() + elimination->survivors.size()
+           << " rounds eliminated\n";
+    for (int64_t round : elimination->survivors)
+      outs() << round << "\n";
+    return 0;
+  }
   std::vector<AnchorOutcome> outcomes;
   PickOptions options{minGain, significance, /*acceptUnverified=*/listChecks};
   auto records =

@@ -303,4 +303,109 @@ TEST(PickRecords, APlanOfAnotherKindIsAnError) {
   EXPECT_EQ(error.rfind("the plan is not JSON", 0), 0u) << error;
 }
 
+/// A passing report whose launches have each run's time: `runs` runs of
+/// `ms` each, the r-th shifted by (r - runs / 2) * 1e-4 ms so that the runs
+/// differ.
+std::string
+sampledReport(const std::vector<std::pair<std::string, double>> &launches,
+              int runs = 6) {
+  std::string text = R"({"functions": [{"name": "main", "status": "pass", )"
+                     R"("profile": {"runs": )" +
+                     std::to_string(runs) + R"(, "launches": [)";
+  for (size_t i = 0; i < launches.size(); ++i) {
+    text += (i ? ", " : "") + std::string(R"({"kernel": ")") +
+            launches[i].first + R"(", "ms": )" +
+            std::to_string(launches[i].second) + R"(, "samples_ms": [)";
+    for (int r = 0; r < runs; ++r)
+      text += (r ? ", " : "") +
+              std::to_string(launches[i].second + (r - runs / 2) * 1e-4);
+    text += "]}";
+  }
+  return text + "]}}]}";
+}
+
+/// Two signatures of two candidates each.
+const char *kTwoByTwo = R"({"format": "hidet-tuning-plan", "version": 1,
+  "chip": "sm_90a", "space": "small", "rounds": 2,
+  "anchors": [
+    {"signature": "a", "kernels": ["wgmma_a"], "candidates": ["#a0", "#a1"]},
+    {"signature": "b", "kernels": ["wgmma_b"], "candidates": ["#b0", "#b1"]}]})";
+
+TEST(EliminateRounds, ARoundGoesWhenEachOfItsCandidatesIsClearlySlower) {
+  // Signature a: round 1 is its best; round 2 is 50% slower in every run.
+  // Signature b (one candidate) is measured by round 0 alone.
+  std::map<int64_t, std::string> rounds = {
+      {0, sampledReport(
+              {{"wgmma_q", 0.010}, {"wgmma_k", 0.010}, {"mma_ffn", 0.05}})},
+      {1, sampledReport({{"wgmma_q", 0.008}, {"wgmma_k", 0.008}})},
+      {2, sampledReport({{"wgmma_q", 0.012}, {"wgmma_k", 0.012}})}};
+  std::vector<std::string> skipped;
+  std::string error;
+  auto e = eliminateRounds(kPlan, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_TRUE(skipped.empty());
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+  ASSERT_EQ(e->eliminated.size(), 1u);
+  EXPECT_EQ(e->eliminated.at(2), 1);
+  // The default's round stays even when it is clearly slower.
+  rounds[0] = sampledReport({{"wgmma_q", 0.020}, {"wgmma_k", 0.020}});
+  e = eliminateRounds(kPlan, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+}
+
+TEST(EliminateRounds, ARoundStaysWhileOneOfItsCandidatesMayWin) {
+  // Round 1 is clearly slower for a but the best for b.
+  std::map<int64_t, std::string> rounds = {
+      {0, sampledReport({{"wgmma_a", 0.010}, {"wgmma_b", 0.010}})},
+      {1, sampledReport({{"wgmma_a", 0.020}, {"wgmma_b", 0.008}})}};
+  std::vector<std::string> skipped;
+  std::string error;
+  auto e = eliminateRounds(kTwoByTwo, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+  EXPECT_TRUE(e->eliminated.empty());
+  // Slower for both: eliminated, with its two signatures.
+  rounds[1] = sampledReport({{"wgmma_a", 0.020}, {"wgmma_b", 0.020}});
+  e = eliminateRounds(kTwoByTwo, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0}));
+  EXPECT_EQ(e->eliminated.at(1), 2);
+  // Within the margin (3% slower than the best, with a tiny p-value):
+  // it stays.
+  rounds[1] = sampledReport({{"wgmma_a", 0.0103}, {"wgmma_b", 0.0103}});
+  e = eliminateRounds(kTwoByTwo, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+  // A larger margin keeps it; a stricter significance than six runs can
+  // reach keeps it.
+  rounds[1] = sampledReport({{"wgmma_a", 0.020}, {"wgmma_b", 0.020}});
+  e = eliminateRounds(kTwoByTwo, rounds, skipped, error, {/*margin=*/1.5});
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+  e = eliminateRounds(kTwoByTwo, rounds, skipped, error,
+                      {/*margin=*/0.05, /*significance=*/1e-4});
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+}
+
+TEST(EliminateRounds, WithoutEachRunsTimeNothingGoes) {
+  std::map<int64_t, std::string> rounds = {
+      {0, report({{"wgmma_a", 0.010}, {"wgmma_b", 0.010}})},
+      {1, report({{"wgmma_a", 0.100}, {"wgmma_b", 0.100}})}};
+  std::vector<std::string> skipped;
+  std::string error;
+  auto e = eliminateRounds(kTwoByTwo, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0, 1}));
+  // A round that failed is neither; a plan that is not one is an error.
+  rounds[1] = report({{"wgmma_a", 0.005}}, "fail");
+  e = eliminateRounds(kTwoByTwo, rounds, skipped, error);
+  ASSERT_TRUE(e.has_value()) << error;
+  EXPECT_EQ(e->survivors, (std::vector<int64_t>{0}));
+  EXPECT_TRUE(e->eliminated.empty());
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].rfind("round 1: ", 0), 0u) << skipped[0];
+  EXPECT_FALSE(eliminateRounds("{}", rounds, skipped, error));
+  EXPECT_EQ(error, "not a version 1 tuning plan");
+}
+
 } // namespace

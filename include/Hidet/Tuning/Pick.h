@@ -95,6 +95,39 @@ pickRecords(llvm::StringRef plan, const std::map<int64_t, std::string> &rounds,
             const PickOptions &options = {},
             const std::map<int64_t, std::string> &checks = {});
 
+/// When a round is clearly slower than the best for a signature, after a
+/// short first measurement: its time is at least `margin` (a fraction of
+/// the best's time) above the best round's, and a one-sided rank test of
+/// the profiled runs finds the best faster at `significance` (without
+/// each run's time, no round is clearly slower).
+struct EliminationOptions {
+  double margin = 0.05;
+  double significance = 0.01;
+};
+
+/// Early elimination between a short measurement of every round and a
+/// longer one (docs/Tuning.md). A round measures one candidate of each
+/// signature, so it is measured again unless each of its candidates is
+/// clearly slower than its signature's best round.
+struct Elimination {
+  /// The rounds to measure again, in order; the default's round (0)
+  /// always, being the reference of the pick.
+  std::vector<int64_t> survivors;
+  /// The rounds eliminated: round -> how many signatures it measured.
+  std::map<int64_t, int64_t> eliminated;
+};
+
+/// Eliminates the rounds of `plan` (plan.json's text) whose candidates are
+/// all clearly slower (`options`) in the profiles of a first measurement
+/// (round index -> hidet-run's JSON text). A round whose profile cannot be
+/// used (a failed check, no profile) is described in `skipped` and is
+/// neither. Fails (with `error`) when the plan is not a plan.
+std::optional<Elimination>
+eliminateRounds(llvm::StringRef plan,
+                const std::map<int64_t, std::string> &rounds,
+                std::vector<std::string> &skipped, std::string &error,
+                const EliminationOptions &options = {});
+
 } // namespace tuning
 } // namespace hidet
 
