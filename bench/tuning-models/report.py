@@ -29,6 +29,13 @@ def checked_rounds(log):
     return int(m.group(1)) if m else None
 
 
+def eliminated(log):
+    """Early elimination's line in a tune.log, or None without --first-pass."""
+    m = re.search(r"^(\d+) of (\d+) rounds eliminated after (\d+) runs", log, re.M)
+    return {"rounds": int(m.group(1)), "of": int(m.group(2)),
+            "first_pass_runs": int(m.group(3))} if m else None
+
+
 def read(path):
     with open(path) as f:
         return f.read()
@@ -54,6 +61,7 @@ for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
         "plan_s": phase(log, "plan"), "compile_s": phase(log, "compile"),
         "measure_s": phase(log, "measure"), "check_s": phase(log, "check"),
         "checked_rounds": checked_rounds(log),
+        "eliminated": eliminated(log),
         "default": {"status": funcs["default"]["status"], "median_ms": dms,
                     "cuda_graph": funcs["default"].get("cuda_graph")},
         "tuned": {"status": funcs["tuned"]["status"], "median_ms": tms,
@@ -123,6 +131,14 @@ with open(os.path.join(out, "tuning.md"), "w") as md:
                  f"| **{r['speedup']:.3f}x** |\n")
     if res["geomean_speedup"]:
         md.write(f"\nGeometric mean of the speed-ups: **{res['geomean_speedup']:.3f}x**.\n")
+    early = [r for r in rows if r.get("eliminated")]
+    if early:
+        md.write("\nEarly elimination (`--first-pass`: every round profiled that many times, "
+                 "then the rounds `hidet-tune survivors` keeps profiled again; the measure "
+                 "column includes both passes): " + "; ".join(
+                     f"{r['model']} {r['eliminated']['rounds']} of {r['eliminated']['of']} "
+                     f"rounds eliminated after {r['eliminated']['first_pass_runs']} runs"
+                     for r in early) + ".\n")
     cpu = [r for r in rows if r.get("cpu_compile_s") is not None]
     if cpu:
         md.write("\n## Compiling on the CPU machine\n\nThe same models planned and compiled "

@@ -10,7 +10,10 @@
 #
 #   bench/tuning-models/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
 #       [--space L] [--models bert,gpt2,resnet50] [--batch 32]
-#       [--precision f16] [--no-report]
+#       [--precision f16] [--first-pass N] [--no-report]
+#
+# --first-pass N: early elimination (utils/tune-model.sh --first-pass):
+# every round is profiled N times first and only the survivors again.
 #
 # Runs on the GPU machine (PyTorch, torchvision and onnx for the models).
 # T holds bin/{hidet-compile,hidet-run,hidet-tune} and lib/
@@ -20,11 +23,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
-usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--no-report]"
+usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--first-pass N] [--no-report]"
 dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
 shift 4
 tools="$src/build" jobs=$(nproc) space=small models=bert,gpt2,resnet50
-batch=32 precision=f16 report=1
+batch=32 precision=f16 report=1 first_pass=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tools) tools="$2"; shift 2 ;;
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --models) models="$2"; shift 2 ;;
     --batch) batch="$2"; shift 2 ;;
     --precision) precision="$2"; shift 2 ;;
+    --first-pass) first_pass="$2"; shift 2 ;;
     --no-report) report=0; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -71,6 +75,7 @@ tune() {
   local run="--weights=@$d/w-plan$inputs"
   step "$name" "$d/tune.log" "$src/utils/tune-model.sh" "$d/gen/$model.onnx" \
     "$d/tune" --tools "$bin" --space "$space" --jobs "$jobs" --run "$run" \
+    --first-pass "$first_pass" \
     --check "$expected $tolerances" -- "${compile_precision[@]}" \
     --external-weights="$d/w-%ROUND%" --runtime-dir="$lib" || return 0
   rm -f "$d"/w-[0-9]*
