@@ -10,10 +10,13 @@
 #
 #   bench/tuning-models/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
 #       [--space L] [--models bert,gpt2,resnet50] [--batch 32]
-#       [--precision f16] [--first-pass N] [--no-report]
+#       [--precision f16] [--first-pass N] [--compile-only] [--no-report]
 #
 # --first-pass N: early elimination (utils/tune-model.sh --first-pass):
 # every round is profiled N times first and only the survivors again.
+# --compile-only: generate, plan and compile the rounds, then stop; a later
+# call (same DIR) measures them, so that a model whose tuning outlasts one
+# call of the GPU machine is tuned in two.
 #
 # Runs on the GPU machine (PyTorch, torchvision and onnx for the models).
 # T holds bin/{hidet-compile,hidet-run,hidet-tune} and lib/
@@ -23,11 +26,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
-usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--first-pass N] [--no-report]"
+usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--first-pass N] [--compile-only] [--no-report]"
 dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
 shift 4
 tools="$src/build" jobs=$(nproc) space=small models=bert,gpt2,resnet50
-batch=32 precision=f16 report=1 first_pass=0
+batch=32 precision=f16 report=1 first_pass=0 compile_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tools) tools="$2"; shift 2 ;;
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
     --batch) batch="$2"; shift 2 ;;
     --precision) precision="$2"; shift 2 ;;
     --first-pass) first_pass="$2"; shift 2 ;;
+    --compile-only) compile_only=1; shift ;;
     --no-report) report=0; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
@@ -56,28 +60,43 @@ source "$src/bench/common/step.sh"
 
 # tune MODEL: DIR/NAME/{gen/,tune/,tuned.so,default.json,tuned.json}, then
 # DIR/NAME/done; a model whose step fails is left without done, and the
-# others go on.
+# others go on. The rounds compiled (DIR/NAME/compiled) are kept for a later
+# call; each phase of utils/tune-model.sh logs to DIR/NAME/tune-PHASE.log,
+# and DIR/NAME/tune.log is all of them.
 tune() {
   local model="$1" name="$1-b$batch-$precision" d="$dir/$1-b$batch-$precision"
-  local start
+  local start phase
   start=$(date +%s)
   [ -f "$d/done" ] && return
-  rm -rf "$d/tune" "$d/done" && mkdir -p "$d"
-  if [ ! -f "$d/gen/$model.onnx" ]; then
-    step "$name" "$d/generate.log" python3 "$src/utils/models/generate.py" \
-      --out "$d/gen" --models "$model" --batch "$batch" --seed 0 \
-      --reference || return 0
-  fi
   local data="$d/gen/$model/test_data_set_0" inputs="" expected="" f
+  # Every round's weights are the plan's: the schedules do not change them.
+  local tune_args=("$d/gen/$model.onnx" "$d/tune" --tools "$bin" --space "$space"
+    --jobs "$jobs" --first-pass "$first_pass")
+  local compile_args=(-- "${compile_precision[@]}" --external-weights="$d/w-%ROUND%"
+    --runtime-dir="$lib")
+  if [ ! -f "$d/compiled" ]; then
+    rm -rf "$d/tune" "$d"/tune*.log && mkdir -p "$d"
+    if [ ! -f "$d/gen/$model.onnx" ]; then
+      step "$name" "$d/generate.log" python3 "$src/utils/models/generate.py" \
+        --out "$d/gen" --models "$model" --batch "$batch" --seed 0 \
+        --reference || return 0
+    fi
+    for phase in plan compile; do
+      step "$name" "$d/tune-$phase.log" "$src/utils/tune-model.sh" \
+        "${tune_args[@]}" --phase "$phase" "${compile_args[@]}" || return 0
+    done
+    touch "$d/compiled"
+  fi
+  [ "$compile_only" = 1 ] && return
   for f in "$data"/input_*.pb; do inputs="$inputs --input=@$f"; done
   for f in "$data"/output_*.pb; do expected="$expected --expected-output=@$f"; done
-  # Every round's weights are the plan's: the schedules do not change them.
   local run="--weights=@$d/w-plan$inputs"
-  step "$name" "$d/tune.log" "$src/utils/tune-model.sh" "$d/gen/$model.onnx" \
-    "$d/tune" --tools "$bin" --space "$space" --jobs "$jobs" --run "$run" \
-    --first-pass "$first_pass" \
-    --check "$expected $tolerances" -- "${compile_precision[@]}" \
-    --external-weights="$d/w-%ROUND%" --runtime-dir="$lib" || return 0
+  for phase in measure check records; do
+    step "$name" "$d/tune-$phase.log" "$src/utils/tune-model.sh" \
+      "${tune_args[@]}" --phase "$phase" --run "$run" \
+      --check "$expected $tolerances" "${compile_args[@]}" || return 0
+  done
+  cat "$d"/tune-{plan,compile,measure,check,records}.log > "$d/tune.log"
   rm -f "$d"/w-[0-9]*
   step "$name" "$d/tuned-compile.log" "$bin/hidet-compile" \
     "$d/gen/$model.onnx" "${compile_precision[@]}" \
