@@ -115,6 +115,27 @@ func.func @register_staging(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 
 // -----
 
+// B stored K-contiguous (K^T read in place, as attention's keys): its
+// cp.async copies go along K, 4 bytes each, like A's, so B's shared rows
+// are padded by 4 as A's are (8 lanes on consecutive k of a column would
+// otherwise share a bank).
+// CHECK-LABEL: func.func @k_contiguous_b(
+// CHECK:           %[[AS:.*]] = memref.alloc() : memref<8x132xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[BS:.*]] = memref.alloc() : memref<8x132xf32, #gpu.address_space<workgroup>>
+// CHECK:           %[[FB:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<444x555xf32> into memref<246420xf32>
+// CHECK:             scf.for
+// CHECK-COUNT-8:       vector.transfer_read %{{.*}} : memref<184815xf32>, vector<1xf32>
+// CHECK-COUNT-8:       vector.transfer_read %[[FB]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<246420xf32>, vector<1xf32>
+// CHECK-NEXT:          vector.transfer_write %{{.*}}, %[[BS]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<1xf32>, memref<8x132xf32, #gpu.address_space<workgroup>>
+// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
+func.func @k_contiguous_b(%a: memref<333x555xf32>, %b: memref<444x555xf32>, %c: memref<333x444xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<333x555xf32>, memref<444x555xf32>) outs(%c : memref<333x444xf32>)
+  return
+}
+
+// -----
+
 // A schedule written on the op overrides the heuristic.
 // HEUR-LABEL: func.func @user_schedule(
 // HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}

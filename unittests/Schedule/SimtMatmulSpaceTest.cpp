@@ -149,7 +149,7 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   EXPECT_EQ(defaultSimtSchedule(1, 16, 16, 16, limits).blockM(), 128);
 }
 
-TEST(SimtMatmulSpace, PadsTheSharedRowsOfA) {
+TEST(SimtMatmulSpace, PadsTheSharedRows) {
   // 16 accumulators a thread, k steps of 8: 4 elements after each row of
   // 32, in both stages.
   SimtMatmulSchedule small = make({2, 2}, {1, 1}, {4, 8}, {4, 4}, 8);
@@ -162,12 +162,14 @@ TEST(SimtMatmulSpace, PadsTheSharedRowsOfA) {
   SimtMatmulSchedule large = make({4, 2}, {2, 2}, {4, 8}, {4, 4}, 8);
   EXPECT_EQ(large.paddingA(), 0);
   EXPECT_EQ(large.sharedBytes(), 2 * (128 + 128) * 8 * 4);
-  // cp.async: padded whatever the accumulators, in every stage; no
-  // registers for staged loads.
+  // cp.async: padded whatever the accumulators, in every stage, with room
+  // for B's padding (a K-contiguous B); no registers for staged loads.
   SimtMatmulSchedule copied = large;
   copied.stages = 3;
   EXPECT_EQ(copied.paddingA(), 4);
-  EXPECT_EQ(copied.sharedBytes(), 3 * (128 + 4 + 128) * 8 * 4);
+  EXPECT_EQ(copied.paddingB(), 4);
+  EXPECT_EQ(copied.sharedBytes(), 3 * (128 + 4 + 128 + 4) * 8 * 4);
+  EXPECT_EQ(large.paddingB(), 0);
   EXPECT_EQ(copied.estimatedRegisters(), large.estimatedRegisters() - 8);
 }
 

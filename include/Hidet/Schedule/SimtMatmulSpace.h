@@ -65,11 +65,22 @@ struct SimtMatmulSchedule {
                ? std::max<int64_t>(4, 32 / blockK)
                : 0;
   }
+  /// Padding (elements) after each K row of B's shared tile where B is
+  /// stored K-contiguous (attention's K read as K^T) and copied with
+  /// cp.async: the 4-byte copies then give a warp's lanes BK consecutive k
+  /// of 32 / BK columns, A's case, and the same padding spreads them. Kept
+  /// for every cp.async schedule (the operand's layout is the problem's),
+  /// so that the resources a schedule is checked against cover it.
+  int64_t paddingB() const {
+    return stages != 0 ? std::max<int64_t>(4, 32 / blockK) : 0;
+  }
   /// Shared-memory stages of the A and B tiles.
   int64_t sharedStages() const { return stages == 0 ? 2 : stages; }
-  /// Shared memory of the A and B tiles, all stages, in bytes (f32).
+  /// Shared memory of the A and B tiles, all stages, in bytes (f32), with
+  /// B's padding.
   int64_t sharedBytes() const {
-    return sharedStages() * (blockM() + paddingA() + blockN()) * blockK * 4;
+    return sharedStages() * (blockM() + paddingA() + blockN() + paddingB()) *
+           blockK * 4;
   }
   /// Registers per thread: accumulators, the global loads of both tiles
   /// staged in registers (none with cp.async), and a reserve for addresses

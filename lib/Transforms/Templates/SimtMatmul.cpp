@@ -215,7 +215,10 @@ void hidet::templates::buildSimtMatmul(OpBuilder &b, Location loc,
     shape.append({BK, inner});
     return MemRefType::get(shape, elt, AffineMap(), workgroup);
   };
-  SmallVector<Type> shared = {tileType(BM + padA), tileType(BN)};
+  // B's rows are padded where the cp.async copies go along K
+  // (SimtMatmulSchedule::paddingB).
+  int64_t padB = async && p.b.innerDim == 0 ? sched.paddingB() : 0;
+  SmallVector<Type> shared = {tileType(BM + padA), tileType(BN + padB)};
   // Indices of element (k, x) of a shared tile at `stage` (none with
   // cp.async).
   auto tileAt = [async](Value stage, Value k, Value x) -> SmallVector<Value> {
