@@ -123,6 +123,11 @@ const SimtMatmulSchedule kTinyTile = {
 const SimtMatmulSchedule kWideTile = {{2, 2}, {2, 2}, {4, 8}, {8, 4}, 8};
 const SimtMatmulSchedule kTallTile = {{2, 2}, {2, 1}, {4, 8}, {8, 4}, 8};
 
+/// Every tile above.
+const SimtMatmulSchedule *const kHeuristicTiles[] = {
+    &kFullTile, &kHalfTile, &kSquareTile, &kSmallTile,
+    &kTinyTile, &kWideTile, &kTallTile};
+
 /// Whether columns of 128-column tiles cover `n` with a quarter more
 /// padding than 64-column tiles do (n = 64 takes twice the work, n = 192
 /// a third more).
@@ -193,6 +198,16 @@ void withAsyncCopiesUnsplit(SimtMatmulSchedule &s) {
     s.stages = 3;
 }
 } // namespace
+
+bool hidet::schedule::isHeuristicSimtTile(const SimtMatmulSchedule &s) {
+  SimtMatmulSchedule tile = s;
+  tile.grid = {};
+  tile.stages = 0;
+  for (const SimtMatmulSchedule *t : kHeuristicTiles)
+    if (tile == *t)
+      return true;
+  return false;
+}
 
 SimtMatmulSchedule
 hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,

@@ -132,6 +132,33 @@ TEST(TuningSpace, SmallSimtSpaces) {
     checkSmall<SimtMatmulSchedule>(g, TemplateKind::Simt, checkSimtSchedule);
 }
 
+/// The SIMT small space is the heuristic's tiles at every staging: for
+/// GPT-2's QKV projection at batch 32 (4096 x 2304 x 768), where the
+/// heuristic takes the 128 x 128 tile of 128 threads, it holds the 64 x 128
+/// tile with 4 cp.async stages and register staging, and no other lane
+/// layout.
+TEST(TuningSpace, SmallSimtSpaceIsTheHeuristicsTiles) {
+  TargetLimits h100 = TargetLimits::h100();
+  GemmDesc g = gemm(1, 4096, 2304, 768, ElementKind::F32);
+  std::vector<AnySchedule> small =
+      tuningCandidates(g, TemplateKind::Simt, h100, SpaceLevel::Small);
+  const auto &d = std::get<SimtMatmulSchedule>(small[0]);
+  EXPECT_EQ(d.blockM(), 128);
+  EXPECT_EQ(d.blockN(), 128);
+  EXPECT_EQ(d.numThreads(), 128);
+  std::set<int64_t> halfStages;
+  for (const AnySchedule &any : small) {
+    const auto &s = std::get<SimtMatmulSchedule>(any);
+    EXPECT_TRUE(isHeuristicSimtTile(s));
+    EXPECT_EQ(s.warpMid, d.warpMid);
+    if (s.blockM() == 64 && s.blockN() == 128 && s.numThreads() == 128 &&
+        s.grid == d.grid)
+      halfStages.insert(s.stages);
+  }
+  EXPECT_EQ(halfStages, (std::set<int64_t>{0, 3, 4}));
+  EXPECT_LE(small.size(), 40u);
+}
+
 TEST(TuningSpace, FullSpaceIsTheTemplatesWithTheHeuristicFirst) {
   TargetLimits h100 = TargetLimits::h100();
   GemmDesc g = shapes(ElementKind::F16)[1];

@@ -68,9 +68,13 @@ struct SimtMatmulSchedule {
   /// Padding (elements) after each K row of B's shared tile where B is
   /// stored K-contiguous (attention's K read as K^T) and copied with
   /// cp.async: the 4-byte copies then give a warp's lanes BK consecutive k
-  /// of 32 / BK columns, A's case, and the same padding spreads them. Kept
-  /// for every cp.async schedule (the operand's layout is the problem's),
-  /// so that the resources a schedule is checked against cover it.
+  /// of 32 / BK columns, A's case, and the same padding spreads them.
+  /// Measured on the H100 (graph replay, medians of 200) on attention's
+  /// Q K^T: 384 heads of 128 x 128 x 64 0.0420 -> 0.0396 ms, of 197 x 197 x
+  /// 64 0.135 -> 0.126; 12 heads 0.0064 -> 0.0059 and 0.0128 -> 0.0111.
+  /// Kept for every cp.async schedule (the operand's layout is the
+  /// problem's), so that the resources a schedule is checked against cover
+  /// it.
   int64_t paddingB() const {
     return stages != 0 ? std::max<int64_t>(4, 32 / blockK) : 0;
   }
@@ -101,6 +105,10 @@ inline constexpr int64_t kSimtStageValues[] = {0, 3, 4};
 /// The valid schedules for `limits`, in a fixed order.
 std::vector<SimtMatmulSchedule>
 enumerateSimtSpace(const TargetLimits &limits);
+
+/// Whether `s`'s tile (warps, lane layout, repeats and K step; not its
+/// grid or stages) is one of those the heuristic chooses among.
+bool isHeuristicSimtTile(const SimtMatmulSchedule &s);
 
 /// Warps an SM needs to hide the SIMT loop's latencies: with fewer, the
 /// heuristic splits K.
