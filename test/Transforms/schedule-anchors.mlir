@@ -9,12 +9,12 @@
 
 // An f32 matmul without a schedule gets the heuristic's schedule, recorded
 // on the kernel: with one SM (num-sms=1) the largest tiles, 128 x 128; with
-// the default 132 SMs no tile of at least 32 x 64 gives every SM a block,
-// so 32 x 64 tiles (11 x 7 = 77) with K split 4 ways (70 K steps of 8: at
-// least 16 per slice; 308 blocks). Tiles go in groups of 8 rows.
+// the default 132 SMs the 64 x 64 tiles (6 x 7 = 42) leave the SMs short of
+// warps, so K is split 8 ways (70 K steps of 8: at least 6 per slice; 336
+// blocks, at most 4.5 an SM). Tiles go in groups of 8 rows.
 // HEUR-LABEL: func.func @default_schedule(
-// HEUR:         tm.num_workers #tm.spatial<[1, 4, 77]>
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>, nvvm.minctasm = 7 : i32}
+// HEUR:         tm.num_workers #tm.spatial<[1, 8, 42]>
+// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 8>, nvvm.minctasm = 5 : i32}
 // The kernel with the largest tiles: a block per C tile
 // (spatial over the batch, the K slices and the 3 x 4 = 12 tiles of 333 x
 // 444), the warp and lane positions from the spatial factors, and the

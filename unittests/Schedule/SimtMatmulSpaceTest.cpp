@@ -118,21 +118,28 @@ TEST(SimtMatmulSpace, HeuristicFillsTheMultiprocessors) {
   EXPECT_EQ(tokens.grid.splitK, 4);
   // ... but not where K is too short to split: 12 heads of 197 x 197 x 64.
   EXPECT_EQ(defaultSimtSchedule(12, 197, 197, 64, limits).grid.splitK, 1);
-  // Few output tiles and a long K: 32 x 64 tiles, and split-K up to 6
-  // blocks per SM. 128 x 128 gives 8 blocks; 16 slices (the most) give 128.
+  // One product of few output tiles and a long K: 64 x 64 tiles, split
+  // into the most slices (16 at most) that keep 4.5 blocks an SM at most.
+  // 128 x 128 gives 4 blocks; 16 slices give 64.
   SimtMatmulSchedule deep = defaultSimtSchedule(1, 128, 128, 8192, limits);
-  EXPECT_EQ(deep.blockM(), 32);
+  EXPECT_EQ(deep.blockM(), 64);
   EXPECT_EQ(deep.blockN(), 64);
   EXPECT_EQ(deep.grid.splitK, 16);
-  // ... but not with a short K (16 K steps per slice at least).
+  EXPECT_EQ(deep.stages, 0);
+  // ... but not with a short K (6 K steps per slice at least): 4 steps.
   EXPECT_EQ(defaultSimtSchedule(1, 128, 128, 32, limits).grid.splitK, 1);
-  // 333 x 444 x 555: 77 blocks of 32 x 64 and 70 K steps: 4 slices.
+  // 333 x 444 x 555: 42 blocks of 64 x 64 and 70 K steps: 8 slices (336
+  // blocks; 16 would give 672, over 4.5 an SM).
   SimtMatmulSchedule ragged = defaultSimtSchedule(1, 333, 444, 555, limits);
-  EXPECT_EQ(ragged.blockM(), 32);
-  EXPECT_EQ(ragged.grid.splitK, 4);
-  // 128 x 3072 fills the SMs with 32 x 64 tiles (192 blocks), still split
-  // 4 ways: 768 blocks, under 6 per SM.
+  EXPECT_EQ(ragged.blockM(), 64);
+  EXPECT_EQ(ragged.grid.splitK, 8);
+  // GPT-2's 128 tokens: 128 x 3072 x 768 is 96 blocks, split 4 ways (384);
+  // 128 x 768 x 768 is 24 blocks, split 16 ways (6 K steps each).
   EXPECT_EQ(defaultSimtSchedule(1, 128, 3072, 768, limits).grid.splitK, 4);
+  EXPECT_EQ(defaultSimtSchedule(1, 128, 768, 768, limits).grid.splitK, 16);
+  // Batched products keep their own rule: 12 heads of 128 x 128 x 1024 in
+  // 32 x 64 tiles.
+  EXPECT_EQ(defaultSimtSchedule(12, 128, 128, 1024, limits).blockM(), 32);
   // 4096 x 768 in 128 x 128 tiles is 192 blocks: the busiest SMs run 2
   // while others run 1. 64 x 128 tiles (384 blocks, 3 per SM at most, of
   // half the work) balance better: taken.

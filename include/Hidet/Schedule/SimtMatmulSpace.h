@@ -103,8 +103,7 @@ std::string checkSimtSchedule(const SimtMatmulSchedule &s,
 inline constexpr int64_t kSimtStageValues[] = {0, 3, 4};
 
 /// The valid schedules for `limits`, in a fixed order.
-std::vector<SimtMatmulSchedule>
-enumerateSimtSpace(const TargetLimits &limits);
+std::vector<SimtMatmulSchedule> enumerateSimtSpace(const TargetLimits &limits);
 
 /// Whether `s`'s tile (warps, lane layout, repeats and K step; not its
 /// grid or stages) is one of those the heuristic chooses among.
@@ -114,7 +113,16 @@ bool isHeuristicSimtTile(const SimtMatmulSchedule &s);
 /// heuristic splits K.
 inline constexpr int64_t kSimtWarpsPerSM = 8;
 
-/// The heuristic: the largest of three hardware tile shapes (128x128,
+/// The fewest K steps a split-K slice of a batch-1 product keeps by
+/// default: 12 heads of attention's 197 x 197 x 64 (8 steps of 8) measured
+/// fastest unsplit.
+inline constexpr int64_t kMinSimtStepsPerSlice = 6;
+
+/// The heuristic: one product (`batch` 1) of more than 16 rows whose 64x64
+/// tiles give the SMs fewer than kSimtWarpsPerSM warps and whose K splits
+/// in two takes 64x64 tiles and the most K slices (at most 16) that keep
+/// 4.5 blocks per SM and kMinSimtStepsPerSlice K steps each. Otherwise,
+/// the largest of three hardware tile shapes (128x128,
 /// 64x64, 32x64) that gives each SM a block for `batch` M x N outputs, else
 /// 32x64, or 16x32 for outputs of at most 16 rows; tiles in groups of 8
 /// rows. 32x64 tiles split K into the most slices (at most 16) that keep 16
