@@ -34,6 +34,11 @@ std::vector<GemmDesc> shapes(ElementKind elt) {
           gemm(1, 100352, 64, 576, elt)};
 }
 
+/// The H100's small space for `g`.
+std::vector<AnySchedule> smallSpace(const GemmDesc &g, TemplateKind kind) {
+  return tuningCandidates(g, kind, TargetLimits::h100(), SpaceLevel::Small);
+}
+
 TEST(TuningSpace, LevelsByName) {
   EXPECT_EQ(parseSpaceLevel("default"), SpaceLevel::Default);
   EXPECT_EQ(parseSpaceLevel("small"), SpaceLevel::Small);
@@ -44,8 +49,8 @@ TEST(TuningSpace, LevelsByName) {
 TEST(TuningSpace, DefaultLevelIsTheHeuristicAlone) {
   TargetLimits h100 = TargetLimits::h100();
   for (const GemmDesc &g : shapes(ElementKind::F16)) {
-    std::vector<AnySchedule> c = tuningCandidates(g, TemplateKind::Wgmma, h100,
-                                                  SpaceLevel::Default);
+    std::vector<AnySchedule> c =
+        tuningCandidates(g, TemplateKind::Wgmma, h100, SpaceLevel::Default);
     ASSERT_EQ(c.size(), 1u);
     EXPECT_EQ(std::get<WgmmaMatmulSchedule>(c[0]).block,
               std::get<WgmmaMatmulSchedule>(
@@ -96,10 +101,8 @@ void checkSmall(const GemmDesc &g, TemplateKind kind,
 /// the heuristic's schedule with each other split-K factor whose slices keep
 /// at least 4 K steps (72 steps of 64: up to 16 slices).
 TEST(TuningSpace, SmallSpacesTrySplitKFactors) {
-  TargetLimits h100 = TargetLimits::h100();
-  GemmDesc g = gemm(1, 1568, 512, 4608, ElementKind::F16);
-  std::vector<AnySchedule> small =
-      tuningCandidates(g, TemplateKind::Wgmma, h100, SpaceLevel::Small);
+  std::vector<AnySchedule> small = smallSpace(
+      gemm(1, 1568, 512, 4608, ElementKind::F16), TemplateKind::Wgmma);
   const auto &d = std::get<WgmmaMatmulSchedule>(small[0]);
   std::set<int64_t> splits;
   for (const AnySchedule &any : small) {
@@ -111,15 +114,13 @@ TEST(TuningSpace, SmallSpacesTrySplitKFactors) {
   EXPECT_EQ(splits, (std::set<int64_t>{1, 2, 4, 8, 16}));
   // K = 768 is 12 steps of 64: 2 slices keep 6 steps each, 4 would leave 3.
   GemmDesc shallow = gemm(1, 4096, 768, 768, ElementKind::F16);
-  for (const AnySchedule &any :
-       tuningCandidates(shallow, TemplateKind::Wgmma, h100, SpaceLevel::Small))
+  for (const AnySchedule &any : smallSpace(shallow, TemplateKind::Wgmma))
     EXPECT_LE(std::get<WgmmaMatmulSchedule>(any).grid.splitK, 2);
 }
 
 TEST(TuningSpace, SmallHopperSpaces) {
   for (const GemmDesc &g : shapes(ElementKind::F16))
-    checkSmall<WgmmaMatmulSchedule>(g, TemplateKind::Wgmma,
-                                    checkWgmmaSchedule);
+    checkSmall<WgmmaMatmulSchedule>(g, TemplateKind::Wgmma, checkWgmmaSchedule);
 }
 
 TEST(TuningSpace, SmallTensorCoreSpaces) {
@@ -138,10 +139,8 @@ TEST(TuningSpace, SmallSimtSpaces) {
 /// tile with 4 cp.async stages and register staging, and no other lane
 /// layout.
 TEST(TuningSpace, SmallSimtSpaceIsTheHeuristicsTiles) {
-  TargetLimits h100 = TargetLimits::h100();
-  GemmDesc g = gemm(1, 4096, 2304, 768, ElementKind::F32);
-  std::vector<AnySchedule> small =
-      tuningCandidates(g, TemplateKind::Simt, h100, SpaceLevel::Small);
+  std::vector<AnySchedule> small = smallSpace(
+      gemm(1, 4096, 2304, 768, ElementKind::F32), TemplateKind::Simt);
   const auto &d = std::get<SimtMatmulSchedule>(small[0]);
   EXPECT_EQ(d.blockM(), 128);
   EXPECT_EQ(d.blockN(), 128);
