@@ -1,6 +1,7 @@
 # Reads what bench/tuning-models/run.sh measured (per model: the tuning's
 # phases and picks, the default and the tuned library timed twice
-# alternately) and writes OUT/tuning.{json,md}.
+# alternately) and writes OUT/tuning.{json,md} (f16 models) or
+# OUT/tuning-<precisions>.{json,md}.
 #   report.py <artifact-dir> <out-dir> <commit> <date> [<cpu-dir> <cpu-commit>]
 # <cpu-dir>, where given, holds <name>/tune.log of the same models planned
 # and compiled on the CPU machine (utils/tune-model.sh --phase plan, then
@@ -90,8 +91,13 @@ res = {"date": date, "commit": commit, "gpu": device,
        "models": rows,
        "geomean_speedup": math.exp(sum(math.log(s) for s in speedups) / len(speedups))
        if speedups else None}
+# f16 models report as tuning.{json,md}, others by their precisions
+# (tuning-f32.{json,md}), so that one precision's results do not replace
+# another's.
+precisions = sorted({r["model"].rsplit("-", 1)[-1] for r in rows})
+stem = "tuning" if precisions in ([], ["f16"]) else "tuning-" + "-".join(precisions)
 os.makedirs(out, exist_ok=True)
-with open(os.path.join(out, "tuning.json"), "w") as f:
+with open(os.path.join(out, stem + ".json"), "w") as f:
     json.dump(res, f, indent=1)
     f.write("\n")
 
@@ -100,7 +106,7 @@ def fmt(x, f="{:.1f}"):
     return "-" if x is None else f.format(x)
 
 
-with open(os.path.join(out, "tuning.md"), "w") as md:
+with open(os.path.join(out, stem + ".md"), "w") as md:
     md.write(f"# Tuning whole models on the {device} ({date})\n\n")
     md.write(
         f"Commit {commit}. `bench/tuning-models/run.sh`: each model from "

@@ -22,7 +22,8 @@
 # T holds bin/{hidet-compile,hidet-run,hidet-tune} and lib/
 # (utils/static-tools.sh; default: build). A model whose DIR/NAME is
 # complete is not tuned again, so that a run cut short resumes. Writes
-# OUT/tuning.{json,md} of the models complete in DIR (report.py).
+# OUT/tuning.{json,md} of the models complete in DIR (report.py; for f32
+# models OUT/tuning-f32.{json,md}).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
