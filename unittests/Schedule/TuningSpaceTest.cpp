@@ -155,6 +155,14 @@ TEST(TuningSpace, SmallSimtSpaceIsTheHeuristicsTiles) {
       halfStages.insert(s.stages);
   }
   EXPECT_EQ(halfStages, (std::set<int64_t>{0, 3, 4}));
+  // A tile is the heuristic's whatever its grid and stages; another lane
+  // layout is not.
+  SimtMatmulSchedule other = d;
+  other.grid.splitK = 2;
+  other.stages = 4;
+  EXPECT_TRUE(isHeuristicSimtTile(other));
+  other.warpMid = {8, 4};
+  EXPECT_FALSE(isHeuristicSimtTile(other));
   EXPECT_LE(small.size(), 40u);
 }
 
