@@ -226,23 +226,24 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
   // One product of more than 16 rows whose 64 x 64 tiles leave the SMs
   // short of kSimtWarpsPerSM warps (a batch-1 transformer's 128 or 197
   // rows) takes 64 x 64 tiles and splits K into the most slices (up to 16)
-  // that keep at most 4.5 blocks an SM and at least kMinSimtStepsPerSlice K
-  // steps each, staged in registers. Measured on the H100 (graph replay,
-  // medians of 200, with the models' epilogues; TF32 off), against 32 x 64
-  // tiles split by the rule below: 128 x 768 x 768 0.0162 -> 0.0132 ms
-  // (16 slices), 128 x 2304 x 768 0.0254 -> 0.0229 (8), 128 x 3072 x 768
-  // 0.0294 -> 0.0268 (4), 128 x 768 x 3072 0.0293 -> 0.0261 (16), 197 x
-  // 768 x 768 0.0180 -> 0.0165 (8), 197 x 768 x 3072 0.0503 -> 0.0418 (8);
-  // cuBLAS 0.0140, 0.0220, 0.0245, 0.0256, 0.0175, 0.0400. Slices of 3 or 4
-  // stages of cp.async measured within 4% of these either way. 333 x 444 x
-  // 555 (8 slices) measured a little slower: 0.0162 -> 0.0169 ms.
+  // that keep at most kMaxSimtSplitBlocksPerSM blocks an SM and at least
+  // kMinSimtStepsPerSlice K steps each, staged in registers. Measured on the
+  // H100 (graph replay, medians of 200, with the models' epilogues; TF32 off),
+  // against 32 x 64 tiles split by the rule below: 128 x 768 x 768 0.0162 ->
+  // 0.0132 ms (16 slices), 128 x 2304 x 768 0.0254 -> 0.0229 (8), 128 x 3072 x
+  // 768 0.0294 -> 0.0268 (4), 128 x 768 x 3072 0.0293 -> 0.0261 (16), 197 x 768
+  // x 768 0.0180 -> 0.0165 (8), 197 x 768 x 3072 0.0503 -> 0.0418 (8); cuBLAS
+  // 0.0140, 0.0220, 0.0245, 0.0256, 0.0175, 0.0400. Slices of 3 or 4 stages of
+  // cp.async measured within 4% of these either way. 333 x 444 x 555 (8 slices)
+  // measured a little slower: 0.0162 -> 0.0169 ms.
   if (batch == 1 && m > 16) {
     SimtMatmulSchedule square = kSquareTile;
     square.grid.swizzle = 8;
     int64_t warps = square.numThreads() / 32;
     int64_t kTiles = (k + square.blockK - 1) / square.blockK;
     auto fits = [&](int64_t split) {
-      return 2 * blocksOf(square) * split <= 9 * limits.numSMs &&
+      return blocksOf(square) * split <=
+                 kMaxSimtSplitBlocksPerSM * limits.numSMs &&
              kTiles / split >= kMinSimtStepsPerSlice;
     };
     if (!fillsTheGpu(blocksOf(square), kSimtWarpsPerSM / warps, limits) &&
@@ -294,8 +295,7 @@ hidet::schedule::defaultSimtSchedule(int64_t batch, int64_t m, int64_t n,
     pick.grid.swizzle = 8;
     int64_t kTiles = (k + pick.blockK - 1) / pick.blockK;
     for (int64_t split = 16; split > 1; split /= 2)
-      if (kTiles >= 16 * split &&
-          blocksOf(pick) * split <= 6 * limits.numSMs) {
+      if (kTiles >= 16 * split && blocksOf(pick) * split <= 6 * limits.numSMs) {
         pick.grid.splitK = split;
         break;
       }

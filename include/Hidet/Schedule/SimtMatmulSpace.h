@@ -118,10 +118,15 @@ inline constexpr int64_t kSimtWarpsPerSM = 8;
 /// fastest unsplit.
 inline constexpr int64_t kMinSimtStepsPerSlice = 6;
 
+/// The most blocks per SM that splitting K in a batch-1 product may give
+/// (the measured best were 2.9 to 4.4).
+inline constexpr double kMaxSimtSplitBlocksPerSM = 4.5;
+
 /// The heuristic: one product (`batch` 1) of more than 16 rows whose 64x64
 /// tiles give the SMs fewer than kSimtWarpsPerSM warps and whose K splits
 /// in two takes 64x64 tiles and the most K slices (at most 16) that keep
-/// 4.5 blocks per SM and kMinSimtStepsPerSlice K steps each. Otherwise,
+/// kMaxSimtSplitBlocksPerSM blocks per SM and kMinSimtStepsPerSlice K steps
+/// each. Otherwise,
 /// the largest of three hardware tile shapes (128x128,
 /// 64x64, 32x64) that gives each SM a block for `batch` M x N outputs, else
 /// 32x64, or 16x32 for outputs of at most 16 rows; tiles in groups of 8
