@@ -38,8 +38,10 @@ hidet::templates::defaultAttentionSchedule(const AttentionChain &chain,
   // with 64 and 0.0094 with 16; at batch 32 the models measured the same
   // with 64 and 32 rows.
   int64_t rows = 64;
-  while (rows > 16 && 2 * chain.qk.batch * llvm::divideCeil(chain.qk.m, rows) <
-                          target.getLimits().numSMs)
+  while (rows > 16 &&
+         2 * chain.qk.batch *
+                 static_cast<int64_t>(llvm::divideCeil(chain.qk.m, rows)) <
+             target.getLimits().numSMs)
     rows /= 2;
   return AttentionAttr::get(chain.scores->getContext(), rows, 32);
 }
