@@ -126,8 +126,7 @@ inline constexpr double kMaxSimtSplitBlocksPerSM = 4.5;
 /// tiles give the SMs fewer than kSimtWarpsPerSM warps and whose K splits
 /// in two takes 64x64 tiles and the most K slices (at most 16) that keep
 /// kMaxSimtSplitBlocksPerSM blocks per SM and kMinSimtStepsPerSlice K steps
-/// each. Otherwise,
-/// the largest of three hardware tile shapes (128x128,
+/// each. Otherwise, the largest of three hardware tile shapes (128x128,
 /// 64x64, 32x64) that gives each SM a block for `batch` M x N outputs, else
 /// 32x64, or 16x32 for outputs of at most 16 rows; tiles in groups of 8
 /// rows. 32x64 tiles split K into the most slices (at most 16) that keep 16
