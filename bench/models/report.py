@@ -108,7 +108,7 @@ def hidet_record(res, cfg):
            "timing": None, "max_abs": None, "mismatches": None, "rel_l2": None,
            "max_abs_rel": None, "rtol": None, "atol": None, "compile_status": None,
            "compile_s": None, "kernels": None, "memory": None, "device": None, "error": None,
-           "profile": None, "commit": None, "tuning_records": None}
+           "profile": None, "commit": None, "tuning_records": None, "gpu": None}
     if compile_line:
         rec["compile_status"] = compile_line[0]
         try:
@@ -157,6 +157,12 @@ def hidet_record(res, cfg):
             rec["commit"] = f.read().strip() or None
     except OSError:
         rec["commit"] = None
+    # The GPU of a run.sh --gpu run (None: the run saw all of them).
+    try:
+        with open(base + ".gpu") as f:
+            rec["gpu"] = int(f.read().strip())
+    except (OSError, ValueError):
+        pass
     funcs = report.get("functions", report.get("funcs")) or []
     func = funcs[0] if funcs else {}
     status = func.get("status") or report.get("status") or "error"
@@ -255,7 +261,7 @@ def torch_records(res, cfg):
 TORCH_KEYS = ("status", "median_ms", "min_ms", "mean_ms", "reps", "compile_s", "first_call_s",
               "peak_bytes", "peak_minus_weights_bytes", "forward_bytes", "weights_bytes",
               "input_bytes", "output_bytes", "rel_l2", "max_abs", "ref_rel_l2", "ref_max_abs",
-              "error", "time")
+              "error", "time", "gpu")
 
 
 def model_key(model):
@@ -351,6 +357,27 @@ def torch_cell(r):
     return str(r.get("status"))
 
 
+def gpu_assignment(rows):
+    """The GPUs of run.sh --gpu runs: {gpu: [model labels]}, and the
+    configurations whose measurements (hidet's, PyTorch's variants') ran on
+    more than one GPU."""
+    by_gpu, mixed = {}, []
+    for r in rows:
+        gpus = set()
+        if (r["hidet"] or {}).get("gpu") is not None:
+            gpus.add(r["hidet"]["gpu"])
+        for t in (r["torch"] or {}).values():
+            if t.get("gpu") is not None:
+                gpus.add(t["gpu"])
+        for g in gpus:
+            labels = by_gpu.setdefault(g, [])
+            if label(r) not in labels:
+                labels.append(label(r))
+        if len(gpus) > 1:
+            mixed.append("%s b%d %s" % (label(r), r["batch"], r["precision"]))
+    return by_gpu, mixed
+
+
 def write_md(path, doc, rows):
     lines = []
     w = lines.append
@@ -370,6 +397,15 @@ def write_md(path, doc, rows):
         w("")
         w("hidet measured at several commits: " + "; ".join(
             "%s for %s" % (c, ", ".join(cfgs)) for c, cfgs in sorted(by_commit.items())) + ".")
+    by_gpu, mixed = gpu_assignment(rows)
+    if len(by_gpu) > 1:
+        w("")
+        w("Measured by %d runs of `bench/models/run.sh` at once, one per GPU of this host "
+          "(`--gpu`), each holding its GPU's lock while it times: %s.%s" % (
+              len(by_gpu), "; ".join("GPU %d: %s" % (g, ", ".join(m))
+                                     for g, m in sorted(by_gpu.items())),
+              " Each configuration's hidet and PyTorch measurements ran on the same GPU."
+              if not mixed else " Measured on more than one GPU: %s." % ", ".join(mixed)))
     w("")
     w("Models from `utils/models/generate.py` (random weights, seed 0; the same weights and "
       "inputs on both sides): " + "; ".join(
@@ -478,9 +514,11 @@ def write_md(path, doc, rows):
       "PyTorch's compile time is the first call's (compilation and one forward), with "
       "inductor's caches cold." % (
           " (run one at a time)" if seq else
-          ", measured while up to %s hidet compilations, the model exports and PyTorch's "
+          ", measured while up to %s hidet compilations%s, the model exports and PyTorch's "
           "compilations ran beside it on %s CPUs: compare them within a run" % (
-              s.get("jobs", "?"), s.get("cpus", "?"))))
+              s.get("jobs", "?"),
+              " in each of %d runs at once" % len(by_gpu) if len(by_gpu) > 1 else "",
+              s.get("cpus", "?"))))
     w("")
     w("| model | batch | precision | hidet compile s | kernels | torch.compile s "
       "| max-autotune s |")

@@ -5,6 +5,7 @@
 #
 #   bench/models/run.sh prepare DIR [--tools TARBALL]      # here
 #   bench/models/run.sh run DIR OUT COMMIT DATE [options]  # on the GPU machine
+#   bench/models/run.sh report DIR OUT COMMIT DATE [--work W]  # report of W
 #
 # `prepare` copies into DIR what the GPU machine needs: this script,
 # torch_baselines.py, report.py, utils/models/generate.py, the statically
@@ -46,6 +47,11 @@
 #                     D/<model>-b<batch>-<precision>.json where there is one
 #                     (bench/tuning-models names them so); the report marks
 #                     those rows tuned
+#   --gpu N           run on GPU N only (CUDA_VISIBLE_DEVICES), with a GPU
+#                     lock and inductor cache of its own in W: several runs
+#                     with different --gpu and --models can share W at once
+#                     on a host of several GPUs; `report` then covers them
+#                     all, naming the GPU of each measurement
 #
 # Time: the default set with --torch eager,compile is meant to fit the GPU
 # machine's 10-minute limit per command (progress lines carry the elapsed
@@ -53,17 +59,21 @@
 # with the same DIR, e.g. `--no-hidet --torch max-autotune --models bert`;
 # the results of earlier calls in W (same DIR, hence the same commit and
 # tools) stay, and the report covers every configuration measured there
-# (--fresh to start over; `prepare` empties DIR/work).
+# (--fresh to start over; `prepare` empties DIR/work). On a host of several
+# GPUs, runs with --gpu 0, --gpu 1, ... and disjoint --models in the same W
+# at once take a fraction of the time (max-autotune included); then
+# `report DIR OUT COMMIT DATE --work W` writes the report of them all.
 #
 # Overlap: export and hidet-compile use only the CPU and run beside the GPU
 # work. PyTorch's compilations run --torch-jobs at a time too, but everything
 # that times, autotunes or measures memory on the GPU holds a file lock
-# (W/gpu.lock) exclusively: the hidet-run calls, every PyTorch measurement,
-# eager first calls and max-autotune compilations. Only torch.compile's first
-# call (default mode) holds it shared, beside other such calls; waiting
-# measurements keep new ones out. So nothing else of this run uses the GPU
-# while something is timed; compile times, however, are wall times on a busy
-# machine (--sequential for quiet ones).
+# (W/gpu.lock, or W/gpu<N>.lock with --gpu N) exclusively: the hidet-run
+# calls, every PyTorch measurement, eager first calls and max-autotune
+# compilations. Only torch.compile's first call (default mode) holds it
+# shared, beside other such calls; waiting measurements keep new ones out.
+# So nothing else of this run uses the GPU while something is timed; compile
+# times, however, are wall times on a busy machine (--sequential for quiet
+# ones).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -103,7 +113,8 @@ usage: bench/models/run.sh prepare DIR [--tools TARBALL]
            [--batches 1,32] [--precisions f16,f32]
            [--torch eager,compile,max-autotune|none] [--jobs 4] [--torch-jobs 3]
            [--no-hidet] [--work W] [--fresh] [--sequential] [--timeout 480]
-           [--deadline 540] [--keep-logs D] [--tuning-records D]
+           [--deadline 540] [--keep-logs D] [--tuning-records D] [--gpu N]
+       bench/models/run.sh report DIR OUT COMMIT DATE [--work W]
 (see the comment at the top of bench/models/run.sh)
 EOF2
   exit 2
@@ -353,6 +364,7 @@ run_one() { # model batch precision
   # The commit of the tools that measured it: a work directory may hold the
   # results of several calls.
   echo "$commit" >"$res/$cfg.commit"
+  if [ -n "$gpu" ]; then echo "$gpu" >"$res/$cfg.gpu"; else rm -f "$res/$cfg.gpu"; fi
   line="$(grep -m1 "^hidet-run: .*\(PASS\|FAIL\|UNVERIFIED\)" "$res/$cfg.run.log" | cut -c1-200)"
   if [ "$rc" -le 1 ]; then
     log "run $cfg: exit $rc: ${line#hidet-run: }"
@@ -398,6 +410,8 @@ torch_one() { # model batch precision
     --gpu-lock "$lock" --generate "$dir/generate.py" --out "$part" \
     >"$res/$cfg.torch.log" 2>&1
   rc=$?
+  # The GPU of a --gpu run, in each variant's record.
+  [ -n "$gpu" ] && [ -f "$part" ] && sed -i "s/^{/{\"gpu\": $gpu, /" "$part"
   status=crashed
   case "$rc" in 124 | 137) status=timeout ;; esac
   # A variant the process did not get to (crash, timeout) is recorded too.
@@ -501,7 +515,7 @@ run_bench() {
   shift 4
   local models_opt=bert,gpt2,resnet50 batches_opt=1,32 precisions_opt=f16,f32
   torch_variants=eager,compile,max-autotune jobs=4 torch_jobs=3
-  step_timeout=480 deadline=540 hidet=1 tuning_records=""
+  step_timeout=480 deadline=540 hidet=1 tuning_records="" gpu=""
   local fresh=0 sequential=0 keep_logs="" opt val
   work=""
   while [ $# -gt 0 ]; do
@@ -525,6 +539,7 @@ run_bench() {
     --deadline) deadline="$val" ;;
     --keep-logs) keep_logs="$val" ;;
     --tuning-records) tuning_records="$(cd "$val" && pwd)" || die "no directory $val" ;;
+    --gpu) gpu="$val" ;;
     --no-hidet) hidet=0 ;;
     --fresh) fresh=1 ;;
     --sequential) sequential=1 ;;
@@ -552,6 +567,7 @@ run_bench() {
   [[ "$torch_jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --torch-jobs '$torch_jobs'"
   [[ "$step_timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$step_timeout'"
   [[ "$deadline" =~ ^[0-9]+$ ]] || die "bad --deadline '$deadline'"
+  [[ "$gpu" =~ ^[0-9]*$ ]] || die "bad --gpu '$gpu'"
   [ "$sequential" = 1 ] && torch_jobs=1
 
   dir="$(cd "$dir" 2>/dev/null && pwd)" || die "no directory $dir"
@@ -568,15 +584,16 @@ run_bench() {
   models="$work/models" build="$work/build" res="$work/results"
   [ "$fresh" = 1 ] && rm -rf "$res"
   mkdir -p "$models" "$build" "$res"
-  lock="$work/gpu.lock"
+  lock="$work/gpu${gpu}.lock"
+  [ -n "$gpu" ] && export CUDA_VISIBLE_DEVICES="$gpu"
   local ncpu
   ncpu="$(nproc 2>/dev/null || echo 8)"
   gen_jobs=2
   gen_threads=$((ncpu / 4 > 0 ? ncpu / 4 : 1))
   # torch.compile's caches start cold in every call, so that its compile
   # times are first-time ones (and do not depend on earlier calls).
-  export TORCHINDUCTOR_CACHE_DIR="$work/inductor-cache"
-  export TRITON_CACHE_DIR="$work/inductor-cache/triton"
+  export TORCHINDUCTOR_CACHE_DIR="$work/inductor-cache${gpu:+-gpu$gpu}"
+  export TRITON_CACHE_DIR="$TORCHINDUCTOR_CACHE_DIR/triton"
   rm -rf "$TORCHINDUCTOR_CACHE_DIR"
 
   # 1. The tools.
@@ -605,7 +622,7 @@ run_bench() {
       for p in "${precision_list[@]}"; do
         cfg="$(cfg_name "$m" "$b" "$p")"
         if [ "$hidet" = 1 ]; then
-          rm -f "$res/$cfg".{compile,compile.log,hidet.json,run.log,run.rc,run.mode,error.json,error.log,commit}
+          rm -f "$res/$cfg".{compile,compile.log,hidet.json,run.log,run.rc,run.mode,error.json,error.log,commit,gpu}
         fi
         rm -f "$res/$cfg.torch.part"
         if [ -n "$torch_variants" ] && [ -f "$res/$cfg.torch.jsonl" ]; then
@@ -624,7 +641,7 @@ run_bench() {
 
   log "models ${model_list[*]}; batches ${batch_list[*]}; precisions ${precision_list[*]};" \
     "hidet $([ "$hidet" = 1 ] && echo "on (--jobs $jobs)" || echo off);" \
-    "torch ${torch_variants:-off} (--torch-jobs $torch_jobs); work $work"
+    "torch ${torch_variants:-off} (--torch-jobs $torch_jobs);${gpu:+ GPU $gpu;} work $work"
 
   compile_pid=""
   local pipelines=()
@@ -679,6 +696,30 @@ run_bench() {
   log "done: $out/models.json, $out/models.md"
 }
 
+# ---------------------------------------------------------------------------
+# report DIR OUT COMMIT DATE [--work W]: the report of what W holds (e.g.
+# after runs with --gpu on several GPUs at once)
+# ---------------------------------------------------------------------------
+report_only() {
+  local dir="${1:-}" out="${2:-}" commit="${3:-}" date="${4:-}" work=""
+  if [ -z "$dir" ] || [ -z "$out" ] || [ -z "$commit" ] || [ -z "$date" ]; then
+    usage
+  fi
+  shift 4
+  while [ $# -gt 0 ]; do
+    case "$1" in
+    --work) work="${2:?--work W}"; shift 2 ;;
+    --work=*) work="${1#--work=}"; shift ;;
+    *) die "report: unknown option $1" ;;
+    esac
+  done
+  work="${work:-$dir/work}"
+  [ -d "$work/results" ] || die "report: no results in $work"
+  [ -f "$dir/report.py" ] || die "$dir/report.py missing: run '$0 prepare $dir' first"
+  mkdir -p "$out" || die "cannot create $out"
+  "$PYTHON" "$dir/report.py" "$work/results" "$out" "$commit" "$date"
+}
+
 case "${1:-}" in
 prepare)
   shift
@@ -687,6 +728,10 @@ prepare)
 run)
   shift
   run_bench "$@"
+  ;;
+report)
+  shift
+  report_only "$@"
   ;;
 *) usage ;;
 esac
