@@ -512,7 +512,8 @@ def write_md(path, doc, rows):
     seq = s.get("sequential")
     w("Wall seconds of one compilation%s. Kernels: launches per forward of hidet's library. "
       "PyTorch's compile time is the first call's (compilation and one forward), with "
-      "inductor's caches cold." % (
+      "inductor's caches cold. hidet's compile times on a CPU machine, one compilation at a "
+      "time: `models-compile-cpu.md` (`bench/models/compile-times.sh`)." % (
           " (run one at a time)" if seq else
           ", measured while up to %s hidet compilations%s, the model exports and PyTorch's "
           "compilations ran beside it on %s CPUs: compare them within a run" % (
