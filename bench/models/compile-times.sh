@@ -22,6 +22,8 @@
 #   --tuning-records D    D/<model>-b<batch>-<precision>.json where present
 #   --work W [/tmp/hidet-compile-times]  exported models and libraries
 #   --commit C [git rev-parse --short HEAD]  the commit of the tools
+# PYTHON (default python3) runs generate.py and writes the report: one with
+# torch, torchvision and onnx (Debian: PYTHON=/usr/bin/python3).
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -94,6 +96,7 @@ for m in "${model_list[@]}"; do
       cfg="${m}_b${b}_$p"
       if [ ! -f "$d/gen.ok" ]; then
         echo "no-model" >"$res/$cfg.status"
+        tail -n 3 "$d/gen.log" >"$res/$cfg.log" 2>/dev/null
         continue
       fi
       opts=()
