@@ -86,7 +86,7 @@ for m in "${model_list[@]}"; do
     fi
   done
 done
-"$PYTHON" -c 'import torch, onnx; print(torch.__version__, onnx.__version__)' \
+"$PYTHON" -c 'import torch, onnx; print("torch %s, onnx %s" % (torch.__version__, onnx.__version__))' \
   >"$res/exporter" 2>/dev/null || echo "unknown" >"$res/exporter"
 
 for m in "${model_list[@]}"; do
@@ -163,8 +163,8 @@ with open(os.path.join(out, "models-compile-cpu.json"), "w") as f:
 lines = [
     "# hidet-compile on the models, on a CPU machine (%s)" % date, "",
     "Commit %s; %s CPUs (%s). `bench/models/compile-times.sh`: each model of `bench/models` "
-    "exported by `utils/models/generate.py` on this machine (random weights, seed 0; torch and "
-    "onnx %s), then compiled one configuration at a time as `bench/models/run.sh` compiles it "
+    "exported by `utils/models/generate.py` on this machine (random weights, seed 0; %s)"
+    ", then compiled one configuration at a time as `bench/models/run.sh` compiles it "
     "(`hidet-compile model.onnx [--precision=f16] --external-weights`, with a configuration's "
     "tuning records where marked), nothing else running: wall seconds and peak resident memory "
     "(GNU time). The kernels of each library and their times on the GPU are in `models.md`."
