@@ -6,6 +6,14 @@
 # protobuf 3.21 (protoc, libprotobuf.a and onnx.proto also give hidet-run its
 # TensorProto files) and the ONNX backend test data. Idempotent: packages
 # already present are skipped.
+#
+#   utils/install-deps.sh [--models]
+#
+# --models also installs PyTorch, torchvision and onnx for Python
+# (python3-torch 1.13, python3-torchvision 0.14, python3-onnx 1.12), which
+# utils/models/generate.py and bench/models/compile-times.sh need to export
+# the models on this machine (run them with /usr/bin/python3); the product
+# and its tests do not.
 set -euo pipefail
 
 packages=(
@@ -14,6 +22,14 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
   patchelf
 )
+case "${1:-}" in
+"") ;;
+--models) packages+=(python3-torch python3-torchvision python3-onnx) ;;
+*)
+  echo "usage: utils/install-deps.sh [--models]" >&2
+  exit 2
+  ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,8 +6,8 @@
 #   bench/models/compile-times.sh OUT [options]
 #
 # For each model and batch, exports the model with utils/models/generate.py
-# (random weights, seed 0; PyTorch, torchvision and onnx on this machine,
-# e.g. Debian's python3-torch) unless W already holds it; then compiles each
+# (random weights, seed 0; PyTorch, torchvision and onnx on this machine:
+# utils/install-deps.sh --models) unless W already holds it; then compiles each
 # configuration with hidet-compile as bench/models/run.sh does (f16 with
 # --precision=f16, --external-weights, a configuration's tuning records
 # where --tuning-records has them), one after the other with nothing else of
