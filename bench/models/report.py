@@ -444,6 +444,19 @@ def write_md(path, doc, rows):
         w("PyTorch measured: " + "; ".join(
             "%s %s to %s" % (v, min(spans[v]), max(spans[v]))
             for v in VARIANTS if v in spans) + " (hidet in the same calls as eager and compile).")
+        # A variant measured for some configurations only (max-autotune takes
+        # minutes each): which, so that a blank cell reads as not measured.
+        for v in VARIANTS:
+            tried = [r for r in rows if v in (r["torch"] or {})
+                     and r["torch"][v].get("status") != "not-run"]
+            if tried and len(tried) < len(rows):
+                w("")
+                w("%s was measured for %d of the %d configurations (a blank cell: not measured): "
+                  "%s." % (v, len(tried), len(rows), ", ".join(
+                      "%s b%d %s%s" % (label(r), r["batch"], r["precision"],
+                                       "" if r["torch"][v].get("status") == "ok"
+                                       else " (%s)" % r["torch"][v].get("status"))
+                      for r in tried)))
         w("")
     tuned = sorted({"%s (%s b%d %s)" % (r["hidet"]["tuning_records"], r["model"], r["batch"],
                                         r["precision"])
