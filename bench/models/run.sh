@@ -567,7 +567,7 @@ run_bench() {
   [[ "$torch_jobs" =~ ^[1-9][0-9]*$ ]] || die "bad --torch-jobs '$torch_jobs'"
   [[ "$step_timeout" =~ ^[1-9][0-9]*$ ]] || die "bad --timeout '$step_timeout'"
   [[ "$deadline" =~ ^[0-9]+$ ]] || die "bad --deadline '$deadline'"
-  [[ "$gpu" =~ ^[0-9]*$ ]] || die "bad --gpu '$gpu'"
+  [[ "$gpu" =~ ^(0|[1-9][0-9]*)?$ ]] || die "bad --gpu '$gpu' (a GPU index)"
   [ "$sequential" = 1 ] && torch_jobs=1
 
   dir="$(cd "$dir" 2>/dev/null && pwd)" || die "no directory $dir"
