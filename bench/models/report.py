@@ -18,6 +18,9 @@ logs) and writes:
 Usage:
     report.py RESULTS OUT COMMIT DATE
     report.py --plot OUT/models.json PNG   # the chart again, from the JSON
+    report.py --compile-times RESULTS OUT COMMIT DATE MODELS BATCHES PRECISIONS
+        # compile-times.sh's results (comma-separated lists) as
+        # OUT/models-compile-cpu.{json,md}
 """
 import json
 import math
@@ -677,7 +680,78 @@ def report(res, out, commit, date):
         print(f.read())
 
 
+def compile_times_report(res, out, commit, date, models, batches, precisions):
+    """compile-times.sh's results (per configuration: .status, GNU time's
+    "seconds KiB" in .time, .size, .records, .log; the exporter's versions
+    in `exporter`) as OUT/models-compile-cpu.{json,md}."""
+    def read(name):
+        try:
+            with open(os.path.join(res, name)) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+
+    cpu = None
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((ln.split(":", 1)[1].strip() for ln in f
+                        if ln.startswith("model name")), None)
+    except OSError:
+        pass
+    rows = []
+    for m in models.split(","):
+        for b in batches.split(","):
+            for p in precisions.split(","):
+                cfg = "%s_b%s_%s" % (m, b, p)
+                row = {"model": m, "batch": int(b), "precision": p,
+                       "status": read(cfg + ".status") or "not-run", "seconds": None,
+                       "peak_rss_mib": None, "library_mib": None,
+                       "tuning_records": read(cfg + ".records")}
+                t = (read(cfg + ".time") or "").splitlines()
+                if t and len(t[-1].split()) == 2:
+                    row["seconds"] = float(t[-1].split()[0])
+                    row["peak_rss_mib"] = int(t[-1].split()[1]) / 1024.0
+                size = read(cfg + ".size")
+                if size:
+                    row["library_mib"] = int(size) / MiB
+                if row["status"] != "ok":
+                    row["error"] = " | ".join((read(cfg + ".log") or "").splitlines()[-3:])[-300:]
+                rows.append(row)
+    doc = {"date": date, "commit": commit, "cpus": os.cpu_count(), "cpu": cpu,
+           "exporter": read("exporter"), "results": rows}
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "models-compile-cpu.json"), "w") as f:
+        json.dump(doc, f, indent=2)
+    lines = [
+        "# hidet-compile on the models, on a CPU machine (%s)" % date, "",
+        "Commit %s; %s CPUs (%s). `bench/models/compile-times.sh`: each model of `bench/models` "
+        "exported by `utils/models/generate.py` on this machine (random weights, seed 0; %s), "
+        "then compiled one configuration at a time as `bench/models/run.sh` compiles it "
+        "(`hidet-compile model.onnx [--precision=f16] --external-weights`, with a configuration's "
+        "tuning records where marked), nothing else running: wall seconds and peak resident "
+        "memory (GNU time). The kernels of each library and their times on the GPU are in "
+        "`models.md`." % (commit, doc["cpus"], cpu, doc["exporter"]), "",
+        "| model | batch | precision | compile s | peak MiB | library MiB | status |",
+        "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+            label(r), r["batch"], r["precision"] + (" (tuned)" if r["tuning_records"] else ""),
+            fmt(r["seconds"], "%.1f"), fmt(r["peak_rss_mib"], "%.0f"),
+            fmt(r["library_mib"], "%.1f"),
+            r["status"] if r["status"] == "ok" else "%s: %s" % (r["status"], r.get("error", ""))))
+    ok = [r["seconds"] for r in rows if r["status"] == "ok" and r["seconds"] is not None]
+    if ok:
+        lines += ["", "Total: %.0f s for %d compilations; the longest %.1f s." % (
+            sum(ok), len(ok), max(ok))]
+    with open(os.path.join(out, "models-compile-cpu.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main(argv):
+    if len(argv) == 8 and argv[0] == "--compile-times":
+        compile_times_report(*argv[1:])
+        return 0
     if len(argv) == 3 and argv[0] == "--plot":
         with open(argv[1]) as f:
             return 0 if plot(json.load(f), argv[2]) else 1
