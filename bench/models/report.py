@@ -351,7 +351,7 @@ def check_cell(h):
 
 
 def torch_cell(r):
-    if r is None:
+    if r is None or r.get("status") == "not-run":
         return ""
     if r.get("status") == "ok":
         return fmt(r.get("median_ms"))
