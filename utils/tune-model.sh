@@ -21,6 +21,10 @@
 #                     candidates would win are checked, after all rounds are
 #                     measured, until every winner has passed
 #   --profile N       profiled runs per round (default 10)
+#   --one-process     measure the rounds in one hidet-run process (one CUDA
+#                     context; the weights file read by each round still),
+#                     a new one after a round that fails with an error
+#                     (default: one process per round)
 #   --first-pass N    early elimination: first profile every round N times,
 #                     then profile again (--profile times) only the rounds
 #                     that hidet-tune survivors keeps: those not clearly
@@ -48,11 +52,12 @@
 # files (e.g. --precision=f16 --external-weights=DIR/w-%ROUND%).
 set -euo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
-usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--check ARGS] [--profile N] [--first-pass N] [--eliminate ARGS] [--pick ARGS] [--cache FILE] [-- compile args]"
+usage="usage: tune-model.sh MODEL DIR [--tools BIN] [--space L] [--jobs N] [--phase P] [--run ARGS] [--check ARGS] [--profile N] [--one-process] [--first-pass N] [--eliminate ARGS] [--pick ARGS] [--cache FILE] [-- compile args]"
 model="${1:?$usage}"
 dir="${2:?$usage}"
 shift 2
 tools="$src/build/bin" space=small phase=all run="" check="" profile=10 cache=""
+one_process=0
 pick="" first_pass=0 eliminate=""
 jobs=$(( ($(nproc) + 1) / 2 ))
 compile_args=()
@@ -65,6 +70,7 @@ while [ $# -gt 0 ]; do
     --run) run="$2"; shift 2 ;;
     --check) check="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
+    --one-process) one_process=1; shift ;;
     --first-pass) first_pass="$2"; shift 2 ;;
     --eliminate) eliminate="$2"; shift 2 ;;
     --pick) pick="$2"; shift 2 ;;
@@ -149,6 +155,11 @@ measure_rounds() {
   local what="$1" runs="$2" total done=0 t r
   shift 2
   t=$(now) total=$#
+  if [ "$one_process" = 1 ]; then
+    measure_together "$what" "$runs" "$t" "$@"
+    end_progress
+    return
+  fi
   for r in "$@"; do
     done=$((done + 1))
     progress "$what" "$done" "$total" "$t" "$r"
@@ -159,6 +170,59 @@ measure_rounds() {
       say "round $r: did not pass (log/measure-$r.log)"
   done
   end_progress
+}
+# measure_together WHAT RUNS START ROUNDS...: measure_rounds with the rounds
+# left in one hidet-run process (--json-dir), which stops at the first round
+# that fails with an error: the rounds after the last one it started go to
+# a new process. A round without a report, or whose report's status is
+# not pass or unverified, is reported.
+measure_together() {
+  local what="$1" runs="$2" t="$3" total base=0 r k first started status
+  shift 3
+  total=$#
+  local left=() libs=() next=() reports="$dir/log/reports"
+  for r in "$@"; do
+    if [ -f "$dir/round-$r.so" ]; then left+=("$r"); else base=$((base + 1)); fi
+  done
+  while [ ${#left[@]} -gt 0 ]; do
+    first=${left[0]} libs=() next=() k=0
+    for r in "${left[@]}"; do libs+=("$dir/round-$r.so"); done
+    rm -rf "$reports"
+    # Progress as hidet-run starts each library ("library i/n: PATH").
+    # shellcheck disable=SC2086 # the run options are words
+    { "$tools/hidet-run" "${libs[@]}" $run --reps 0 --profile "$runs" \
+      --json-dir "$reports" 2>&1 || true; } | tee "$dir/log/measure-$first.log" |
+      while IFS= read -r line; do
+        case "$line" in
+        *"hidet-run: library "*/*": "*)
+          r=${line##*round-} i=${line##*hidet-run: library }
+          progress "$what" $((base + ${i%%/*})) "$total" "$t" "${r%.so}" ;;
+        esac
+      done
+    # hidet-run always starts the first library; it names each only when
+    # it has several.
+    started=$(sed -n 's|.*hidet-run: library \([0-9]*\)/.*|\1|p' \
+      "$dir/log/measure-$first.log" | tail -n 1)
+    [ "${started:-0}" -gt 0 ] || started=1
+    for r in "${left[@]}"; do
+      k=$((k + 1))
+      if [ "$k" -gt "$started" ]; then
+        next+=("$r")
+        continue
+      fi
+      base=$((base + 1)) status=missing
+      if [ -f "$reports/round-$r.json" ]; then
+        mv "$reports/round-$r.json" "$dir/round-$r.profile.json"
+        status=$(sed -n 's/^  "status": "\(.*\)",$/\1/p' "$dir/round-$r.profile.json")
+      fi
+      case "$status" in
+      "" | pass | unverified) ;;
+      *) say "round $r: did not pass (log/measure-$first.log)" ;;
+      esac
+    done
+    left=(${next[@]+"${next[@]}"})
+  done
+  rm -rf "$reports"
 }
 if [ "$phase" = all ] || [ "$phase" = measure ]; then
   t=$(now)

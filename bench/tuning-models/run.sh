@@ -10,10 +10,13 @@
 #
 #   bench/tuning-models/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
 #       [--space L] [--models bert,gpt2,resnet50] [--batch 32]
-#       [--precision f16] [--first-pass N] [--compile-only] [--no-report]
+#       [--precision f16] [--first-pass N] [--one-process] [--compile-only]
+#       [--no-report]
 #
 # --first-pass N: early elimination (utils/tune-model.sh --first-pass):
 # every round is profiled N times first and only the survivors again.
+# --one-process: the rounds measured by one hidet-run process
+# (utils/tune-model.sh --one-process).
 # --compile-only: generate, plan and compile the rounds, then stop; a later
 # call (same DIR) measures them, so that a model whose tuning outlasts one
 # call of the GPU machine is tuned in two.
@@ -27,11 +30,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 src="$(cd "$here/../.." && pwd)"
-usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--first-pass N] [--compile-only] [--no-report]"
+usage="usage: run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N] [--space L] [--models M,...] [--batch B] [--precision P] [--first-pass N] [--one-process] [--compile-only] [--no-report]"
 dir="${1:?$usage}" out="${2:?$usage}" commit="${3:?$usage}" date="${4:?$usage}"
 shift 4
 tools="$src/build" jobs=$(nproc) space=small models=bert,gpt2,resnet50
-batch=32 precision=f16 report=1 first_pass=0 compile_only=0
+batch=32 precision=f16 report=1 first_pass=0 compile_only=0 one_process=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --tools) tools="$2"; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --batch) batch="$2"; shift 2 ;;
     --precision) precision="$2"; shift 2 ;;
     --first-pass) first_pass="$2"; shift 2 ;;
+    --one-process) one_process=(--one-process); shift ;;
     --compile-only) compile_only=1; shift ;;
     --no-report) report=0; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
@@ -72,7 +76,7 @@ tune() {
   local data="$d/gen/$model/test_data_set_0" inputs="" expected="" f
   # Every round's weights are the plan's: the schedules do not change them.
   local tune_args=("$d/gen/$model.onnx" "$d/tune" --tools "$bin" --space "$space"
-    --jobs "$jobs" --first-pass "$first_pass")
+    --jobs "$jobs" --first-pass "$first_pass" ${one_process[@]+"${one_process[@]}"})
   local compile_args=(-- "${compile_precision[@]}" --external-weights="$d/w-%ROUND%"
     --runtime-dir="$lib")
   if [ ! -f "$d/compiled" ]; then

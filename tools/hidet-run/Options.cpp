@@ -9,9 +9,11 @@
 #include "OnnxTensor.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -80,9 +82,11 @@ cl::OptionCategory checkCategory("Verification");
 cl::OptionCategory timingCategory("Timing");
 cl::OptionCategory reportCategory("Report");
 
-cl::opt<std::string> libPath(cl::Positional, cl::Required, cl::desc("<lib.so>"),
-                             cl::value_desc("lib.so"),
-                             cl::cat(libraryCategory));
+cl::list<std::string> libPaths(
+    cl::Positional, cl::OneOrMore,
+    cl::desc("<lib.so>... (several: run one after another in one process, "
+             "each with the same options)"),
+    cl::value_desc("lib.so"), cl::cat(libraryCategory));
 
 cl::opt<std::string>
     refLib("ref",
@@ -202,6 +206,13 @@ cl::opt<std::string> jsonPath("json",
                               cl::desc("Also write the results as JSON"),
                               cl::value_desc("file"), cl::cat(reportCategory));
 
+cl::opt<std::string>
+    jsonDir("json-dir",
+            cl::desc("Also write each library's results as JSON, to "
+                     "DIR/<its file name less its last extension>.json "
+                     "(for several libraries)"),
+            cl::value_desc("DIR"), cl::cat(reportCategory));
+
 // Not listed: --help shows --help only.
 cl::opt<bool> shortHelp("h", cl::desc("Alias for --help"), cl::Hidden,
                         cl::callback([](const bool &value) {
@@ -229,10 +240,12 @@ const char *const kOverview =
     "Runs the functions that <lib.so> lists in its hidet_manifest, on the\n"
     "CPU or the GPU as the manifest's target says, on inputs from files or\n"
     "a seeded generator; checks each output against expected files and\n"
-    "against the --ref library's, and times them.\n";
+    "against the --ref library's, and times them. Several libraries run one\n"
+    "after another in one process (one CUDA context), each as if alone, up\n"
+    "to the first that fails with an error.\n";
 
 const char *const kUsage =
-    "usage: hidet-run <lib.so> [--ref <ref-lib.so>] [--input=@x.npy ...] "
+    "usage: hidet-run <lib.so>... [--ref <ref-lib.so>] [--input=@x.npy ...] "
     "[--expected-output=@y.npy ...] [options]; see hidet-run --help\n";
 
 /// llvm::cl reads an argument that starts with `@` as a response file and
@@ -275,10 +288,34 @@ bool checkCombinations() {
     if (!seen.insert(path).second)
       return usageError("--output=@" + path + " is given twice");
   }
+  if (!jsonPath.empty() && !jsonDir.empty())
+    return usageError("--json names one report file and --json-dir a folder "
+                      "of them: give one");
+  if (libPaths.size() > 1) {
+    std::string count = std::to_string(libPaths.size());
+    if (!jsonPath.empty())
+      return usageError("--json writes one library's report; for " + count +
+                        " libraries give --json-dir");
+    if (!outputFiles.empty())
+      return usageError("--output saves one library's outputs; " + count +
+                        " libraries are given");
+  }
+  StringMap<std::string> reports;
+  for (const std::string &path : libPaths) {
+    std::string report = jsonReportName(path);
+    auto [it, inserted] = reports.try_emplace(report, path);
+    if (!inserted && !jsonDir.empty())
+      return usageError(path + " and " + it->second + " would both write " +
+                        report + " in --json-dir");
+  }
   return true;
 }
 
 } // namespace
+
+std::string hidet::run::jsonReportName(const std::string &libPath) {
+  return (sys::path::stem(libPath) + ".json").str();
+}
 
 bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   cl::HideUnrelatedOptions({&libraryCategory, &dataCategory, &checkCategory,
@@ -301,7 +338,9 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   }
   if (!checkCombinations())
     return false;
-  options.lib = libPath;
+  options.libs.assign(libPaths.begin(), libPaths.end());
+  options.lib = options.libs.front();
+  options.jsonDir = jsonDir;
   options.refLib = refLib;
   options.func = funcName;
   options.jsonPath = jsonPath;

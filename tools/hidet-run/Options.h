@@ -26,10 +26,15 @@ enum ExitCode {
 };
 
 struct Options {
+  /// The libraries to run, one after another in one process.
+  std::vector<std::string> libs;
+  /// The library being run (one of `libs`).
   std::string lib;
   std::string refLib;   // Empty: no reference.
   std::string func;     // Empty: every function in the manifest.
   std::string jsonPath; // Empty: no JSON report.
+  /// --json-dir: each library's JSON report as DIR/<its name less .so>.json.
+  std::string jsonDir;
   /// Files of the first inputs, expected outputs and outputs, in order.
   std::vector<std::string> inputs;
   std::vector<std::string> expectedOutputs;
@@ -62,6 +67,10 @@ struct Options {
 /// to stdout and exit with status 0. On a usage error, prints it with a usage
 /// line to stderr and returns false.
 bool parseOptions(int argc, char **argv, Options &options);
+
+/// The name of `libPath`'s report in --json-dir: its file name less its last
+/// extension, with .json.
+std::string jsonReportName(const std::string &libPath);
 
 } // namespace hidet::run
 

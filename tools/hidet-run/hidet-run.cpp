@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   hidet-run <lib.so> [--ref <ref-lib.so>] [--input=@x.npy ...]
+//   hidet-run <lib.so>... [--ref <ref-lib.so>] [--input=@x.npy ...]
 //             [--expected-output=@y.npy ...] [--output=@out.npy ...] [options]
 //
 // Loads an ahead-of-time compiled library and, optionally, a reference
@@ -16,11 +16,16 @@
 // and with its expected file (Verify.h), then times the library (Timing.h)
 // and saves the outputs asked for. A library runs on the CPU or the GPU as
 // its manifest's target says; a run without a GPU library never touches
-// the CUDA driver. `hidet-run --help` lists the options (Options.cpp).
+// the CUDA driver. Several libraries (a tuner's candidates) run one after
+// another in one process, each as if alone, with one CUDA context and
+// stream: each library's report goes to --json-dir, and the run stops at the
+// first library that fails with an error (a CUDA error can leave the context
+// unusable). `hidet-run --help` lists the options (Options.cpp).
 //
 // Exit status: 0 all checks passed (or nothing was checked), 1 a numerical
 // mismatch, 2 a usage, loading, file or CUDA error, 3 no usable CUDA device
-// for a GPU library (so scripts can report a skip).
+// for a GPU library (so scripts can report a skip); of several libraries,
+// the worst of theirs (2, 3, 1, 0 in that order).
 //
 // Besides libhidet_runtime and libdl, only LLVM's Support library and
 // protobuf are used, linked statically: it runs where nothing but the
@@ -38,6 +43,9 @@
 
 #include "hidet/Runtime.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -129,10 +137,24 @@ struct Gpu {
     hidetStreamDestroy(stream);
   }
 
-  /// Initializes the runtime. Returns kExitPass, or kExitNoDevice with
-  /// `reason` set, or kExitError (reported) when the libraries' GPU code
-  /// did not load or the stream cannot be created.
-  int start(const std::vector<Library> &libraries, std::string &reason) {
+  /// Initializes the runtime, once: later calls return the first's status.
+  /// Returns kExitPass, or kExitNoDevice with `reason` set, or kExitError
+  /// (reported) when the stream cannot be created.
+  int start(std::string &reason) {
+    if (!started) {
+      started = true;
+      status = init(failure);
+    }
+    reason = failure;
+    return status;
+  }
+
+private:
+  bool started = false;
+  int status = kExitError;
+  std::string failure;
+
+  int init(std::string &reason) {
     if (hidetRuntimeInit() != HIDET_RUNTIME_OK) {
       const char *message = nullptr;
       hidetRuntimeLastError(&message);
@@ -143,13 +165,6 @@ struct Gpu {
       return kExitNoDevice;
     }
     hidetRuntimeSetErrorPrinting(1);
-    for (const Library &library : libraries) {
-      if (library.target == Target::Gpu && !library.loadError.empty()) {
-        printError(library.path +
-                   ": loading its GPU code: CUDA error: " + library.loadError);
-        return kExitError;
-      }
-    }
     char name[256] = {};
     if (hidetRuntimeDeviceName(name, sizeof(name)) != HIDET_RUNTIME_OK) {
       reportCudaError("querying the device");
@@ -166,7 +181,19 @@ struct Gpu {
   }
 };
 
-/// Runs, checks and times `func`. Returns false on a CUDA error (reported).
+/// Whether the GPU code of each GPU library loaded when it was opened;
+/// reports the first that did not.
+bool checkLoaded(const std::vector<Library> &libraries) {
+  for (const Library &library : libraries) {
+    if (library.target == Target::Gpu && !library.loadError.empty()) {
+      printError(library.path +
+                 ": loading its GPU code: CUDA error: " + library.loadError);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
                  ArgFiles &files, const Options &options, hidetStream_t stream,
                  HostBuffers &outputs, FuncResult &result) {
@@ -189,11 +216,9 @@ bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
 }
 
 /// Everything after parsing the command line.
-int runTool(const Options &options, std::vector<Library> &libraries) {
-  // A GPU library loads its device code when it is opened, which fails
-  // where there is no device: expected, not news. The runtime records the
-  // failure quietly; it is reported if a device turns out to exist.
-  hidetRuntimeSetErrorPrinting(0);
+/// Runs `options.lib` (opened into `libraries`) on `gpu`, started by the
+/// first library that needs it.
+int runTool(const Options &options, Gpu &gpu, std::vector<Library> &libraries) {
 
   // Manifests, entry points and files are checked even without a device,
   // so that broken libraries and files are reported as such everywhere.
@@ -230,13 +255,14 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
       !readArgFiles(*selected.front(), options, files, error))
     return reportError(error);
 
-  Gpu gpu;
   bool needsGpu =
       lib.target == Target::Gpu || (ref && ref->target == Target::Gpu);
   const char *target = getTargetName(lib.target);
   if (needsGpu) {
     std::string reason;
-    int status = gpu.start(libraries, reason);
+    int status = gpu.start(reason);
+    if (status == kExitPass && !checkLoaded(libraries))
+      status = kExitError;
     if (status == kExitNoDevice) {
       printError("no CUDA device available: " + reason);
       if (!options.jsonPath.empty())
@@ -295,19 +321,75 @@ int runTool(const Options &options, std::vector<Library> &libraries) {
   return exitCode;
 }
 
+/// The exit status of a run of several libraries: the worst of theirs.
+int worseExit(int a, int b) {
+  auto rank = [](int code) {
+    switch (code) {
+    case kExitPass:
+      return 0;
+    case kExitMismatch:
+      return 1;
+    case kExitNoDevice:
+      return 2;
+    default:
+      return 3;
+    }
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Options options;
   if (!parseOptions(argc, argv, options))
     return kExitError;
-  std::vector<Library> libraries;
-  int exitCode = runTool(options, libraries);
-  llvm::outs().flush();
-  // Unload while the driver is alive: a GPU library's destructor unloads
-  // its module. Reverse order, the library run last.
-  for (auto it = libraries.rbegin(); it != libraries.rend(); ++it)
-    if (it->handle)
-      dlclose(it->handle);
+  // A GPU library loads its device code when it is opened, which fails
+  // where there is no device: expected, not news. The runtime records the
+  // failure quietly; it is reported if a device turns out to exist.
+  hidetRuntimeSetErrorPrinting(0);
+  if (!options.jsonDir.empty()) {
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(options.jsonDir)) {
+      printError(options.jsonDir +
+                 ": cannot create the folder: " + ec.message());
+      return kExitError;
+    }
+  }
+  Gpu gpu;
+  int exitCode = kExitPass;
+  size_t count = options.libs.size();
+  for (size_t i = 0; i < count; ++i) {
+    Options one = options;
+    one.lib = options.libs[i];
+    if (!options.jsonDir.empty()) {
+      llvm::SmallString<256> path(options.jsonDir);
+      llvm::sys::path::append(path, jsonReportName(one.lib));
+      one.jsonPath = std::string(path);
+    }
+    if (count > 1)
+      llvm::outs() << "hidet-run: library " << i + 1 << "/" << count << ": "
+                   << one.lib << "\n";
+    std::vector<Library> libraries;
+    libraries.reserve(2);
+    int code = runTool(one, gpu, libraries);
+    llvm::outs().flush();
+    // Unload while the driver is alive: a GPU library's destructor unloads
+    // its module. Reverse order, the library run last.
+    for (auto it = libraries.rbegin(); it != libraries.rend(); ++it)
+      if (it->handle)
+        dlclose(it->handle);
+    exitCode = worseExit(exitCode, code);
+    // A CUDA error can leave the context unusable for what follows.
+    if ((code == kExitError || code == kExitNoDevice) && i + 1 < count) {
+      size_t rest = count - i - 1;
+      printError("stopped after " + one.lib + ": " +
+                 (rest == 1 ? std::string("the library after it was")
+                            : "the " + std::to_string(rest) +
+                                  " libraries after it were") +
+                 " not run");
+      break;
+    }
+  }
   return exitCode;
 }
