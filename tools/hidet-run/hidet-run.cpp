@@ -194,6 +194,7 @@ bool checkLoaded(const std::vector<Library> &libraries) {
   return true;
 }
 
+/// Runs, checks and times `func`. Returns false on a CUDA error (reported).
 bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
                  ArgFiles &files, const Options &options, hidetStream_t stream,
                  HostBuffers &outputs, FuncResult &result) {
@@ -215,11 +216,9 @@ bool runFunction(const FuncSpec &func, const Entry &main, const Entry &ref,
   return true;
 }
 
-/// Everything after parsing the command line.
-/// Runs `options.lib` (opened into `libraries`) on `gpu`, started by the
-/// first library that needs it.
+/// Everything after parsing the command line, for `options.lib` (opened
+/// into `libraries`) on `gpu`, which the first library that needs it starts.
 int runTool(const Options &options, Gpu &gpu, std::vector<Library> &libraries) {
-
   // Manifests, entry points and files are checked even without a device,
   // so that broken libraries and files are reported as such everywhere.
   std::string error;
@@ -371,7 +370,6 @@ int main(int argc, char **argv) {
       llvm::outs() << "hidet-run: library " << i + 1 << "/" << count << ": "
                    << one.lib << "\n";
     std::vector<Library> libraries;
-    libraries.reserve(2);
     int code = runTool(one, gpu, libraries);
     llvm::outs().flush();
     // Unload while the driver is alive: a GPU library's destructor unloads
