@@ -22,9 +22,9 @@
 #                     measured, until every winner has passed
 #   --profile N       profiled runs per round (default 10)
 #   --one-process     measure the rounds in one hidet-run process (one CUDA
-#                     context; the weights file read by each round still),
-#                     a new one after a round that fails with an error
-#                     (default: one process per round)
+#                     context; each round still loads its weights), a new
+#                     one after a round that fails with an error (default:
+#                     one process per round)
 #   --first-pass N    early elimination: first profile every round N times,
 #                     then profile again (--profile times) only the rounds
 #                     that hidet-tune survivors keeps: those not clearly
