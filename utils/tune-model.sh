@@ -243,7 +243,11 @@ if [ "$phase" = all ] || [ "$phase" = measure ]; then
   else
     measure_rounds measure "$profile" $(rounds)
   fi
-  echo "measure: $(elapsed "$t") s"
+  if [ "$one_process" = 1 ]; then
+    echo "measure: $(elapsed "$t") s in one process"
+  else
+    echo "measure: $(elapsed "$t") s"
+  fi
 fi
 # The rounds whose candidates would win are checked (hidet-tune to-check),
 # those that fail drop out, and the next winners are checked, until every

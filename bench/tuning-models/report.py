@@ -63,6 +63,7 @@ for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
         "measure_s": phase(log, "measure"), "check_s": phase(log, "check"),
         "checked_rounds": checked_rounds(log),
         "eliminated": eliminated(log),
+        "one_process": re.search(r"^measure: .* s in one process$", log, re.M) is not None,
         "default": {"status": funcs["default"]["status"], "median_ms": dms,
                     "cuda_graph": funcs["default"].get("cuda_graph")},
         "tuned": {"status": funcs["tuned"]["status"], "median_ms": tms,
@@ -145,6 +146,10 @@ with open(os.path.join(out, stem + ".md"), "w") as md:
                      f"{r['model']} {r['eliminated']['rounds']} of {r['eliminated']['of']} "
                      f"rounds eliminated after {r['eliminated']['first_pass_runs']} runs"
                      for r in early) + ".\n")
+    together = [r["model"] for r in rows if r.get("one_process")]
+    if together:
+        md.write("\nMeasured in one process (`--one-process`: one `hidet-run` for all rounds, a "
+                 "new one after a round that fails with an error): " + ", ".join(together) + ".\n")
     cpu = [r for r in rows if r.get("cpu_compile_s") is not None]
     if cpu:
         md.write("\n## Compiling on the CPU machine\n\nThe same models planned and compiled "
