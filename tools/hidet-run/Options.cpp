@@ -300,11 +300,13 @@ bool checkCombinations() {
       return usageError("--output saves one library's outputs; " + count +
                         " libraries are given");
   }
+  if (jsonDir.empty())
+    return true;
   StringMap<std::string> reports;
   for (const std::string &path : libPaths) {
     std::string report = jsonReportName(path);
     auto [it, inserted] = reports.try_emplace(report, path);
-    if (!inserted && !jsonDir.empty())
+    if (!inserted)
       return usageError(path + " and " + it->second + " would both write " +
                         report + " in --json-dir");
   }

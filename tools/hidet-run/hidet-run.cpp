@@ -348,10 +348,13 @@ int main(int argc, char **argv) {
   // failure quietly; it is reported if a device turns out to exist.
   hidetRuntimeSetErrorPrinting(0);
   if (!options.jsonDir.empty()) {
-    if (std::error_code ec =
-            llvm::sys::fs::create_directories(options.jsonDir)) {
-      printError(options.jsonDir +
-                 ": cannot create the folder: " + ec.message());
+    // create_directories takes an existing file for done.
+    std::error_code ec = llvm::sys::fs::create_directories(options.jsonDir);
+    if (!ec && !llvm::sys::fs::is_directory(options.jsonDir))
+      ec = std::make_error_code(std::errc::not_a_directory);
+    if (ec) {
+      printError(options.jsonDir + ": cannot create the folder: " +
+                 ec.message());
       return kExitError;
     }
   }
