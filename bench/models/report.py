@@ -18,6 +18,9 @@ logs) and writes:
 Usage:
     report.py RESULTS OUT COMMIT DATE
     report.py --plot OUT/models.json PNG   # the chart again, from the JSON
+    report.py --add-torch MODELS.json RESULTS OUT
+        # MODELS.json with the PyTorch variants measured later in RESULTS
+        # (run.sh run --no-hidet) in place of its own: OUT/models.{json,md,png}
     report.py --compile-times RESULTS OUT COMMIT DATE MODELS BATCHES PRECISIONS
         # compile-times.sh's results (comma-separated lists) as
         # OUT/models-compile-cpu.{json,md}
@@ -290,21 +293,39 @@ def collect(res, settings):
             hidet["error"] = "relative L2 error %s against PyTorch's float32 output, bound %g" % (
                 fmt(hidet["rel_l2"], "%.3g"), bound)
         torch_all = torch_records(res, cfg)
-        torch_side = {v: {k: r.get(k) for k in TORCH_KEYS} for v, r in torch_all.items()}
-        ok = {v: r for v, r in torch_side.items()
-              if r.get("status") == "ok" and r.get("median_ms")}
-        best = None
-        if ok:
-            v = min(ok, key=lambda k: ok[k]["median_ms"])
-            best = {"variant": v, "median_ms": ok[v]["median_ms"]}
-        hidet_ms = hidet["median_ms"] if hidet and hidet["status"] == "pass" else None
-        speedup = best["median_ms"] / hidet_ms if best and hidet_ms else None
-        over = {v: r["median_ms"] / hidet_ms for v, r in ok.items()} if hidet_ms else {}
-        rows.append({"model": model, "batch": batch, "precision": precision,
-                     "hidet": hidet, "torch": torch_side, "best_torch": best,
-                     "speedup": speedup, "speedup_over": over,
-                     "_torch_meta": next(iter(torch_all.values()), {})})
+        row = {"model": model, "batch": batch, "precision": precision, "hidet": hidet,
+               "torch": {v: {k: r.get(k) for k in TORCH_KEYS} for v, r in torch_all.items()},
+               "_torch_meta": next(iter(torch_all.values()), {})}
+        rows.append(score(row))
     return rows
+
+
+def score(row):
+    """Sets the row's best PyTorch variant and hidet's speed-ups over it and
+    over each variant, from its hidet and torch records."""
+    hidet = row["hidet"]
+    ok = {v: r for v, r in row["torch"].items() if r.get("status") == "ok" and r.get("median_ms")}
+    best = None
+    if ok:
+        v = min(ok, key=lambda k: ok[k]["median_ms"])
+        best = {"variant": v, "median_ms": ok[v]["median_ms"]}
+    hidet_ms = hidet["median_ms"] if hidet and hidet["status"] == "pass" else None
+    row["best_torch"] = best
+    row["speedup"] = best["median_ms"] / hidet_ms if best and hidet_ms else None
+    row["speedup_over"] = {v: r["median_ms"] / hidet_ms for v, r in ok.items()} if hidet_ms else {}
+    return row
+
+
+def geomeans(rows):
+    """The geometric mean of the speed-ups of the headline models (the others
+    are there for coverage), per precision."""
+    geo = {}
+    for p in PRECISIONS:
+        prow = [r for r in rows if r["precision"] == p and r["model"] in HEADLINE_MODELS]
+        if prow:
+            sp = [r["speedup"] for r in prow if r["speedup"]]
+            geo[p] = {"value": geomean(sp), "pairs": len(sp), "of": len(prow)}
+    return geo
 
 
 def geomean(xs):
@@ -659,18 +680,42 @@ def report(res, out, commit, date):
     devices += [r["_torch_meta"].get("device") for r in rows if r["_torch_meta"].get("device")]
     device = max(set(devices), key=devices.count) if devices else "unknown GPU"
     meta = next((r["_torch_meta"] for r in rows if r["_torch_meta"].get("torch")), {})
-    geo = {}
-    for p in PRECISIONS:
-        # The headline models (the others are there for coverage).
-        prow = [r for r in rows if r["precision"] == p and r["model"] in HEADLINE_MODELS]
-        if prow:
-            sp = [r["speedup"] for r in prow if r["speedup"]]
-            geo[p] = {"value": geomean(sp), "pairs": len(sp), "of": len(prow)}
     for r in rows:
         del r["_torch_meta"]
     doc = {"date": date, "commit": commit, "device": device, "gpu": gpu_name(device),
            "torch": meta.get("torch"), "cuda": meta.get("cuda"), "triton": meta.get("triton"),
-           "settings": settings, "geomean_speedup": geo, "results": rows}
+           "settings": settings, "geomean_speedup": geomeans(rows), "results": rows}
+    write_report(doc, out)
+
+
+def add_torch(models_json, res, out):
+    """An earlier report with the PyTorch variants that a later run.sh call
+    (--no-hidet, e.g. max-autotune, minutes per configuration) measured in
+    RESULTS on the same kind of GPU: those replace the report's records of
+    the same variants; hidet's side stays as it was measured."""
+    with open(models_json) as f:
+        doc = json.load(f)
+    added = []
+    for r in doc["results"]:
+        cfg = "%s_b%d_%s" % (r["model"], r["batch"], r["precision"])
+        new = torch_records(res, cfg)
+        for v, rec in new.items():
+            for key in ("device", "torch"):
+                if rec.get(key) and rec[key] != doc[key]:
+                    raise SystemExit("report.py: %s %s was measured with %s %s, the report "
+                                     "with %s" % (cfg, v, key, rec[key], doc[key]))
+            r["torch"][v] = {k: rec.get(k) for k in TORCH_KEYS}
+            added.append("%s %s" % (cfg, v))
+        score(r)
+    if not added:
+        raise SystemExit("report.py: no PyTorch records for the report's configurations in " + res)
+    doc["geomean_speedup"] = geomeans(doc["results"])
+    write_report(doc, out)
+    print("report.py: added %s" % ", ".join(added), file=sys.stderr)
+
+
+def write_report(doc, out):
+    rows = doc["results"]
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "models.json"), "w") as f:
         json.dump(doc, f, indent=2)
@@ -751,6 +796,9 @@ def compile_times_report(res, out, commit, date, models, batches, precisions):
 def main(argv):
     if len(argv) == 8 and argv[0] == "--compile-times":
         compile_times_report(*argv[1:])
+        return 0
+    if len(argv) == 4 and argv[0] == "--add-torch":
+        add_torch(*argv[1:])
         return 0
     if len(argv) == 3 and argv[0] == "--plot":
         with open(argv[1]) as f:
