@@ -98,6 +98,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   // The split-K reduction is an elementwise kernel like the rule-based ones.
   anchors.reduceBlockSize = options.blockSize;
   anchors.splitKInKernel = options.splitKInKernel;
+  anchors.wgmmaTmaB = options.wgmmaTmaB;
   anchors.attentionSkipMasked = options.attentionSkipMasked;
   if (options.anchors) {
     if (!options.tuningPlan.empty()) {

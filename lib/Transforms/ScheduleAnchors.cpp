@@ -76,6 +76,7 @@ struct ScheduleAnchorsPass
     if (fill)
       p.cInit = fill.getDpsInputOperand(0)->get();
     p.splitKInKernel = splitKInKernel;
+    p.wgmmaTmaB = wgmmaTmaB;
     Operation *at =
         epilogue.empty() ? op.getOperation() : epilogue.insertionPoint();
     OpBuilder b(at);

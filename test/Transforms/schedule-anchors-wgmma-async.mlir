@@ -1,4 +1,5 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-tma-b=0},cse))' | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=TMAB
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
 
 // The Hopper template's cp.async producer on a convolution (implicit GEMM:
@@ -13,7 +14,8 @@
 // of 64 over K = 576), commits them, and once the group of the step 1
 // before landed (wait for at most 1 pending group), fences them for the
 // async proxy and arrives on that step's full mbarrier; after the last
-// tile it waits for all groups and arrives for the last step.
+// tile it waits for all groups and arrives for the last step (with
+// wgmma-tma-b=0; by default TMA loads B, below).
 // CHECK-LABEL: func.func @conv_async(
 // CHECK-NOT:     nvvm.setmaxregister
 // CHECK-NOT:     nvgpu.tma.create.descriptor
@@ -56,6 +58,43 @@
 // CHECK:             arith.maxui %{{.*}}, %c1 : index
 // CHECK:             scf.for
 // CHECK:               nvgpu.mbarrier.arrive %[[FULL]]
+// By default the filter (B) comes by TMA: its HWCF buffer collapsed to the
+// 576 x 128 matrix that a tensor map of 64 x 64 boxes describes, on the
+// host. The producer's first thread prefetches the map and, in each K step,
+// issues B's two boxes after the 4 cp.async pieces of A that every thread
+// copies; the step's arrival (once its group landed) by that thread expects
+// B's 16384 bytes, the others' are plain, the full mbarriers still count
+// the 128 threads.
+// TMAB-LABEL: func.func @conv_async(
+// TMAB:         %[[W:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : memref<3x3x64x128xf16> into memref<576x128xf16>
+// TMAB:         %[[CAST:.*]] = memref.cast %[[W]] : memref<576x128xf16> to memref<*xf16>
+// TMAB:         nvgpu.tma.create.descriptor %[[CAST]] box[%c64, %c64] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// TMAB:         gpu.launch
+// TMAB:           %[[FULL:.*]] = nvgpu.mbarrier.create
+// TMAB:             nvgpu.mbarrier.init %[[FULL]][%c0], %c128 :
+// TMAB:           } else {
+// TMAB:             %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// TMAB-NEXT:        scf.if %[[LEADER]] {
+// TMAB-NEXT:          nvgpu.tma.prefetch.descriptor %[[MAP:[^ ]*]] :
+// TMAB:             scf.for
+// TMAB:               scf.for
+// TMAB-COUNT-4:         nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<38400xf16> to memref<4096xf16, #gpu.address_space<workgroup>>
+// TMAB-NOT:             nvgpu.device_async_copy
+// TMAB:                 scf.if %[[LEADER]] {
+// TMAB-COUNT-2:           nvgpu.tma.async.load %[[MAP]][%{{.*}}, %{{.*}}], %[[FULL]][%{{.*}}] to %{{.*}} : {{.*}} -> memref<64x64xf16, #gpu.address_space<workgroup>>
+// TMAB:                 nvvm.cp.async.commit.group
+// TMAB:                   nvvm.cp.async.wait.group 1
+// TMAB-NEXT:              nvvm.fence.proxy
+// TMAB:                   scf.if %[[LEADER]] {
+// TMAB:                     nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c16384 :
+// TMAB-NEXT:              } else {
+// TMAB-NEXT:                nvgpu.mbarrier.arrive %[[FULL]]
+// TMAB:             nvvm.cp.async.wait.group 0
+// TMAB:             scf.for
+// TMAB:               scf.if %[[LEADER]] {
+// TMAB:                 nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c16384 :
+// TMAB-NEXT:          } else {
+// TMAB-NEXT:            nvgpu.mbarrier.arrive %[[FULL]]
 func.func @conv_async(%x: memref<6x10x10x64xf16>, %w: memref<3x3x64x128xf16>, %o: memref<6x8x8x128xf32>) {
   linalg.conv_2d_nhwc_hwcf {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3, persistent = true>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<6x10x10x64xf16>, memref<3x3x64x128xf16>) outs(%o : memref<6x8x8x128xf32>)

@@ -125,6 +125,12 @@ struct GPUPipelineOptions
                      "instead of a second kernel "
                      "(hidet-schedule-anchors{split-k-in-kernel})"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> wgmmaTmaB{
+      *this, "wgmma-tma-b",
+      llvm::cl::desc("In the wgmma template, B by TMA beside A's cp.async "
+                     "copies (a convolution's filter) "
+                     "(hidet-schedule-anchors{wgmma-tma-b})"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> attentionSkipMasked{
       *this, "attention-skip-masked",
       llvm::cl::desc("Fused attentions skip, per warp, the key tiles that "

@@ -326,6 +326,11 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "kernel's hidet.persistent_counters) adds the slices in order and "
            "applies the epilogue; by default a second kernel adds them (on "
            "the H100 it was 6-16% faster on whole models at batch 1)">,
+    Option<"wgmmaTmaB", "wgmma-tma-b", "bool", /*default=*/"true",
+           "In the wgmma template, load B by TMA beside A's cp.async "
+           "copies where A needs cp.async (an implicit GEMM's im2col rows) "
+           "and B is a 2-D row-major matrix or collapses to one (a "
+           "convolution's HWCF filter); off: cp.async loads both">,
     Option<"attentionSkipMasked", "attention-skip-masked", "bool",
            /*default=*/"false",
            "In a fused attention whose scores' epilogue selects a constant "

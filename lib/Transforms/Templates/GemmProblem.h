@@ -101,6 +101,8 @@ struct GemmProblem {
   /// With split-K: the slices are added in the GEMM kernel (part
   /// counters), not by a second kernel.
   bool splitKInKernel = false;
+  /// The wgmma template may load B by TMA while cp.async loads A.
+  bool wgmmaTmaB = true;
 };
 
 //===----------------------------------------------------------------------===//

@@ -51,7 +51,10 @@ struct Kernel {
   const GemmProblem &p;
   const WgmmaMatmulSchedule &sched;
   GemmGrid grid;
+  /// TMA loads both operands (the TMA producer), or B alone beside A's
+  /// cp.async copies (tmaB).
   bool tma = true;
+  bool tmaB = false;
   /// Tiles (output tiles of all batches and K slices) and blocks.
   int64_t numTiles = 0, numBlocks = 0;
   /// Where the epilogue writes: C, or with split-K the f32 workspace.
@@ -139,7 +142,8 @@ mlir::LLVM::LLVMStructType accumulatorStruct(mlir::MLIRContext *ctx,
 /// The TMA producer: its first thread loads each K step's boxes.
 void buildTmaProducer(mlir::OpBuilder &b, mlir::Location loc, const Kernel &k);
 
-/// The cp.async producer: its 128 threads copy each K step's pieces.
+/// The cp.async producer: its 128 threads copy each K step's pieces (of A
+/// only when Kernel::tmaB, its first thread issuing B's boxes by TMA).
 void buildAsyncCopyProducer(mlir::OpBuilder &b, mlir::Location loc,
                             const Kernel &k);
 

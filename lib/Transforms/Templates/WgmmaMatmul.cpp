@@ -37,7 +37,10 @@
 //    steps of copies in flight, and arrive on a step's full mbarrier once
 //    its copies landed and were fenced for the async proxy that wgmma reads
 //    through. (S - 2: the consumers release a stage one step after reading
-//    it, so waiting for S - 1 would deadlock.)
+//    it, so waiting for S - 1 would deadlock.) When B alone is a 2-D
+//    row-major matrix (a convolution's filter), its boxes come by TMA
+//    beside A's copies, and the producer's first thread arrives expecting
+//    their bytes: half of the bytes leave the copy threads.
 // Past the operands' edges both fill zeros, so the main loop needs no
 // masks.
 //
@@ -113,10 +116,46 @@ static bool tmaDescribes(const GemmOperand &x, int64_t rows, int64_t cols) {
          offset % kPiece == 0;
 }
 
+/// Whether `x` is a whole contiguous buffer of rank 3 or more whose last
+/// dimension has `cols` elements and whose others `rows` rows (a
+/// convolution's HWCF filter as its K x F matrix): a 2-D row-major matrix
+/// once its leading dimensions are collapsed.
+static bool collapsesToMatrix(const GemmOperand &x, int64_t rows,
+                              int64_t cols) {
+  auto type = dyn_cast<MemRefType>(x.buffer.getType());
+  if (x.view || x.broadcast || x.innerDim != 1 || !type || type.getRank() < 3 ||
+      !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return false;
+  return type.getShape().back() == cols &&
+         type.getNumElements() == rows * cols && cols % kPiece == 0;
+}
+
 /// Whether TMA can load both operands: one GEMM of 2-D row-major A and B.
 static bool tmaLoads(const GemmProblem &p) {
   return p.batch == 1 && tmaDescribes(p.a, p.m, p.k) &&
          tmaDescribes(p.b, p.k, p.n);
+}
+
+/// Whether TMA can load B while cp.async loads A (an implicit GEMM's im2col
+/// rows, which no tensor map describes): one GEMM whose B is a 2-D
+/// row-major matrix, or collapses to one.
+static bool tmaLoadsB(const GemmProblem &p) {
+  return p.wgmmaTmaB && p.batch == 1 && !tmaLoads(p) &&
+         (tmaDescribes(p.b, p.k, p.n) || collapsesToMatrix(p.b, p.k, p.n));
+}
+
+/// B's source for its tensor map: the operand, or its buffer collapsed to
+/// the K x N matrix.
+static Value tmaSourceB(OpBuilder &b, Location loc, const GemmProblem &p) {
+  if (!collapsesToMatrix(p.b, p.k, p.n))
+    return tmaSource(p.b);
+  auto type = cast<MemRefType>(p.b.buffer.getType());
+  ReassociationIndices leading;
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    leading.push_back(d);
+  return memref::CollapseShapeOp::create(
+      b, loc, p.b.buffer,
+      ArrayRef<ReassociationIndices>{leading, {type.getRank() - 1}});
 }
 
 std::string hidet::templates::whyNoWgmma(const GemmProblem &p) {
@@ -227,7 +266,8 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
       cst(b, loc, kSwizzleAlign));
 
   // full[s]: the stage's loads landed (TMA: one arrival, the producer's,
-  // plus the bytes; cp.async: an arrival of each producer thread). empty[s]:
+  // plus the bytes; cp.async: an arrival of each producer thread, plus B's
+  // bytes when TMA loads B). empty[s]:
   // every consumer thread is done reading it.
   k.ring = pipelining::StageRing::create(b, loc, k.S);
   if (k.pingpong)
@@ -315,15 +355,17 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
         UnrealizedConversionCastOp::create(b, loc, ptrType, map).getResult(0);
     return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
   };
+  bool tmaB = tmaLoadsB(p);
   Value addressA, addressB;
-  if (tma) {
+  if (tma)
     addressA = asInteger(createMap(tmaSource(p.a), BM));
-    addressB = asInteger(createMap(tmaSource(p.b), BK));
-  }
+  if (tma || tmaB)
+    addressB = asInteger(createMap(tmaSourceB(b, loc, p), BK));
 
   Kernel k(p, sched,
            GemmGrid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK));
   k.tma = tma;
+  k.tmaB = tmaB;
   k.output = {&p, createSplitKWorkspace(b, loc, p, k.grid.splits)};
   // A counter per 16 rows of a tile, which one warp stores.
   k.output.counters = splitKCounters(k.grid.splits, p.splitKInKernel,

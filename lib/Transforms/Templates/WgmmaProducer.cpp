@@ -6,7 +6,8 @@
 //
 // The producer warpgroup of the wgmma template: for each K step of the
 // block's tiles, it waits until the step's stage is empty and loads A's and
-// B's K tiles into it, with TMA or with cp.async.
+// B's K tiles into it, with TMA, with cp.async, or A with cp.async and B
+// with TMA.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,27 @@ Value Kernel::forEachLoad(OpBuilder &b, Location loc,
       });
 }
 
+/// Loads B's K tile at `k0` of the block `blk` by TMA into the stage at
+/// byte `at`, as BN / 64 boxes of 64 x 64 that complete on the stage's full
+/// mbarrier.
+static void loadBoxesOfB(OpBuilder &b, Location loc, const Kernel &k,
+                         const GemmBlock &blk, Value stage, Value k0,
+                         Value at) {
+  const WgmmaMatmulSchedule &sched = k.sched;
+  for (int64_t j = 0; j < k.BN / 64; ++j)
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc,
+        sharedView(
+            b, loc, k.smem,
+            arith::AddIOp::create(
+                b, loc, at, cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
+            {64, WgmmaMatmulSchedule::kBlockK}, k.p.bElt),
+        k.ring.full, k.mapB,
+        ValueRange{arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
+                   k0},
+        stage, Value(), Value());
+}
+
 void hidet::templates::wgmma::buildTmaProducer(OpBuilder &b, Location loc,
                                                const Kernel &k) {
   int64_t BK = WgmmaMatmulSchedule::kBlockK;
@@ -68,20 +90,7 @@ void hidet::templates::wgmma::buildTmaProducer(OpBuilder &b, Location loc,
             b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt),
             k.ring.full, k.mapA, ValueRange{k0, blk.m0}, stage, Value(),
             Value());
-        for (int64_t j = 0; j < k.BN / 64; ++j)
-          nvgpu::TmaAsyncLoadOp::create(
-              b, loc,
-              sharedView(
-                  b, loc, k.smem,
-                  arith::AddIOp::create(
-                      b, loc, at,
-                      cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
-                  {64, BK}, elt),
-              k.ring.full, k.mapB,
-              ValueRange{
-                  arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
-                  k0},
-              stage, Value(), Value());
+        loadBoxesOfB(b, loc, k, blk, stage, k0, at);
       });
 }
 
@@ -129,9 +138,25 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
                                      /*bypassL1=*/b.getUnitAttr());
   };
   // Once the copies of `step` landed: make them visible to the async proxy
-  // and arrive on its full mbarrier.
+  // and arrive on its full mbarrier; with B by TMA, the first thread's
+  // arrival expects B's bytes (which may have landed before it: the
+  // transaction count goes below zero until then, and the phase completes
+  // only once both are zero).
+  int64_t bBytes = k.BN / 64 * sched.boxBytes();
+  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                       cst(b, loc, 0));
   auto release = [&](OpBuilder &b, Value step) {
-    k.ring.arriveFull(b, loc, k.ring.stageOf(b, loc, step));
+    Value stage = k.ring.stageOf(b, loc, step);
+    if (!k.tmaB) {
+      k.ring.arriveFull(b, loc, stage);
+      return;
+    }
+    auto which = scf::IfOp::create(b, loc, leader, /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&which.getThenRegion().front());
+    k.ring.arriveFullExpectingBytes(b, loc, stage, bBytes);
+    b.setInsertionPointToStart(&which.getElseRegion().front());
+    k.ring.arriveFull(b, loc, stage);
   };
   auto fence = [&](OpBuilder &b) {
     NVVM::FenceProxyOp::create(
@@ -140,6 +165,12 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
                                    NVVM::SharedSpace::shared_cta));
   };
 
+  if (k.tmaB) {
+    auto prefetch = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&prefetch.getThenRegion().front());
+    nvgpu::TmaPrefetchOp::create(b, loc, k.mapB, Value());
+  }
   Value total = k.forEachLoad(
       b, loc,
       [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage, Value k0,
@@ -154,21 +185,29 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
                arith::AddIOp::create(b, loc, blk.m0, row), p.m, colA, p.k,
                tileA, affine(b, loc, row, BK, column));
         }
-        Value tileB = sharedView(
-            b, loc, k.smem,
-            arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
-            {k.BN * BK}, p.bElt);
-        for (int64_t j = 0; j < k.BN / 64; ++j) {
-          Value colB = arith::AddIOp::create(
-              b, loc, blk.n0,
-              affine(b, loc, piece, kPiece, cst(b, loc, j * 64)));
-          for (int64_t r = 0; r < BK / rowsPerPass; ++r) {
-            Value row = arith::AddIOp::create(b, loc, row0,
-                                              cst(b, loc, r * rowsPerPass));
-            copy(b, p.b, flatB, blk.batch,
-                 arith::AddIOp::create(b, loc, k0, row), p.k, colB, p.n, tileB,
-                 affine(b, loc, row, BK,
-                        affine(b, loc, cst(b, loc, j), 64 * BK, column)));
+        if (k.tmaB) {
+          auto issue = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&issue.getThenRegion().front());
+          loadBoxesOfB(b, loc, k, blk, stage, k0, at);
+        } else {
+          Value tileB = sharedView(
+              b, loc, k.smem,
+              arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
+              {k.BN * BK}, p.bElt);
+          for (int64_t j = 0; j < k.BN / 64; ++j) {
+            Value colB = arith::AddIOp::create(
+                b, loc, blk.n0,
+                affine(b, loc, piece, kPiece, cst(b, loc, j * 64)));
+            for (int64_t r = 0; r < BK / rowsPerPass; ++r) {
+              Value row = arith::AddIOp::create(b, loc, row0,
+                                                cst(b, loc, r * rowsPerPass));
+              copy(b, p.b, flatB, blk.batch,
+                   arith::AddIOp::create(b, loc, k0, row), p.k, colB, p.n,
+                   tileB,
+                   affine(b, loc, row, BK,
+                          affine(b, loc, cst(b, loc, j), 64 * BK, column)));
+            }
           }
         }
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
