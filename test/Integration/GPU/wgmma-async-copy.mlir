@@ -4,12 +4,17 @@
 // GEMMs, whose im2col rows the producer's threads address (3x3 with stride
 // 1 and 2, f32 and 16-bit results, a persistent grid, K = 72 with a ragged
 // last K tile and N = 16 narrower than the tile, with 2 stages: no copies
-// left in flight). The reference
-// accumulates in f32 on the CPU and rounds 16-bit results once.
+// left in flight). The convolutions' filters come by TMA beside the
+// cp.async copies of the im2col rows (collapsed to K x F; F = 16 narrower
+// than a box), and with wgmma-tma-b=0 by cp.async too: both are checked.
+// The reference accumulates in f32 on the CPU and rounds 16-bit results
+// once.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
+// RUN: hidet-compile %s -o %t.cp.gpu.so --runtime-dir=%hidet_libs --pipeline-options=wgmma-tma-b=0
 // RUN: hidet-compile %S/Inputs/wgmma-async-copy.ref.mlir --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-run %t.cp.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // CHECK-DAG: async_bmm_ragged_bf16 PASS
 // CHECK-DAG: async_bmm_persistent_f16 PASS
 // CHECK-DAG: async_conv3x3_f32 PASS
