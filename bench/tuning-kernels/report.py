@@ -85,8 +85,10 @@ def fmt(x, f="{:.4f}"):
 with open(md_path, "w") as md:
     md.write(f"# Tuned against default schedules, kernel by kernel ({date})\n\n")
     md.write(f"GPU: {res['device']}; commit {commit}; torch {res['torch']}, cuDNN {res['cudnn']}. "
-             "`bench/tuning-kernels/run.sh`: each GEMM of `bench/matmul-mma` and each ResNet-50 "
-             "convolution of `bench/conv-mma` (batch 32, f16, NHWC, pre-padded input) tuned by "
+             "`bench/tuning-kernels/run.sh`: " +
+             ("each GEMM of `bench/matmul-mma` and " if gemms else "") +
+             "each ResNet-50 convolution of `bench/conv-mma` (batch 32, f16, NHWC, pre-padded "
+             "input) tuned by "
              "`utils/tune-model.sh --space small` on the GPU machine (rounds compiled 16 at a time "
              "and profiled 10 times each; the rounds whose candidates would win checked against "
              "a naive GPU kernel with f32 accumulation), compiled again with its records, and timed against its default "
@@ -94,9 +96,14 @@ with open(md_path, "w") as md:
              "alternately, the second pair shown; both checked against the same reference. cuBLAS "
              "(`torch.matmul`) and cuDNN (`conv2d`, channels_last, cudnn.benchmark, padding inside) "
              "timed again in the same run the same way.\n\n")
-    md.write(f"- tuned over default, geometric mean over the {len(gemms)} GEMMs: "
-             f"**{fmt(res['geomean_speedup_gemm'], '{:.3f}')}x**; over all {len(rows)} kernels: "
-             f"{fmt(res['geomean_speedup_all'], '{:.3f}')}x\n")
+    # A run over part of the set (--only) may hold no GEMM.
+    if gemms:
+        md.write(f"- tuned over default, geometric mean over the {len(gemms)} GEMMs: "
+                 f"**{fmt(res['geomean_speedup_gemm'], '{:.3f}')}x**; over all {len(rows)} "
+                 f"kernels: {fmt(res['geomean_speedup_all'], '{:.3f}')}x\n")
+    else:
+        md.write(f"- tuned over default, geometric mean over the {len(rows)} kernels: "
+                 f"**{fmt(res['geomean_speedup_all'], '{:.3f}')}x**\n")
     md.write(f"- the {len(convs3)} 3x3 convolutions against cuDNN (geometric mean): default "
              f"{fmt(res['geomean_default_vs_cudnn_3x3'], '{:.2f}')}x, tuned "
              f"**{fmt(res['geomean_tuned_vs_cudnn_3x3'], '{:.2f}')}x**\n")
