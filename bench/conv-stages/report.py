@@ -45,7 +45,12 @@ md_path = save_json(out, "conv-stages-sweep", res)
 
 
 def order(v):
-    return (0, v) if not v.startswith("s") else (1, int(v[1:]))
+    """default, cp-async-b, arrive, then s3..s8 and arrive-s3..arrive-s8."""
+    for rank, prefix in ((1, "s"), (2, "arrive-s")):
+        if v.startswith(prefix) and v[len(prefix):].isdigit():
+            return (rank, int(v[len(prefix):]), v)
+    return (0, ["default", "cp-async-b", "arrive"].index(v) if v in
+            ("default", "cp-async-b", "arrive") else 9, v)
 
 
 with open(md_path, "w") as md:
@@ -54,7 +59,9 @@ with open(md_path, "w") as md:
              f"{res['cudnn']}. `bench/conv-stages/run.sh`: each layer of `bench/conv-mma` "
              "(batch 32, NHWC/HWCF, pre-padded input) with the heuristic's schedule "
              "(default), the same with the filter by cp.async too (`wgmma-tma-b=0`), and the "
-             "heuristic's tile at every stage count from 3 to 8 that fits (sN); `hidet-run`, "
+             "heuristic's tile at every stage count from 3 to 8 that fits (sN), and those with "
+             "the copies arriving on their stage by themselves (`wgmma-async-arrive=1`: arrive, "
+             "arrive-sN); `hidet-run`, "
              "each kernel checked against a naive GPU kernel with f32 accumulation before "
              "timing, median of 30, each behind a GPU sleep; cuDNN (`conv2d`, channels_last, "
              "cudnn.benchmark, padding inside) timed again in the same run the same way.\n\n"

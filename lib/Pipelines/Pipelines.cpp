@@ -99,6 +99,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   anchors.reduceBlockSize = options.blockSize;
   anchors.splitKInKernel = options.splitKInKernel;
   anchors.wgmmaTmaB = options.wgmmaTmaB;
+  anchors.wgmmaAsyncArrive = options.wgmmaAsyncArrive;
   anchors.attentionSkipMasked = options.attentionSkipMasked;
   if (options.anchors) {
     if (!options.tuningPlan.empty()) {

@@ -77,6 +77,7 @@ struct ScheduleAnchorsPass
       p.cInit = fill.getDpsInputOperand(0)->get();
     p.splitKInKernel = splitKInKernel;
     p.wgmmaTmaB = wgmmaTmaB;
+    p.wgmmaAsyncArrive = wgmmaAsyncArrive;
     Operation *at =
         epilogue.empty() ? op.getOperation() : epilogue.insertionPoint();
     OpBuilder b(at);

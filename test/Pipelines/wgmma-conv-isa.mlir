@@ -1,5 +1,6 @@
 // RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a" | FileCheck %s
 // RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a wgmma-tma-b=0" | FileCheck %s --check-prefix=NOTMA
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a wgmma-async-arrive=1" | FileCheck %s --check-prefix=ARRIVE
 
 // A 3x3 NHWC convolution on the Hopper template (128 x 128 tiles, 4
 // stages) through the whole GPU pipeline to PTX. By default the filter
@@ -32,6 +33,20 @@
 // NOTMA-SAME:    cp.async.cg.shared.global
 // NOTMA-NOT:     cp.async.bulk.tensor
 // NOTMA-NOT:     expect_tx
+// With wgmma-async-arrive the consumers fence a full stage for the async
+// proxy before their wgmma, and the producer's threads arrive as their
+// copies land (the loop rotated: a step's arrival comes first in the
+// text), the first expecting the boxes' bytes before it issues them, and
+// the only wait for a group is the threads' last.
+// ARRIVE:       gpu.binary @conv_wgmma
+// ARRIVE-SAME:    fence.proxy.async.shared::cta
+// ARRIVE-SAME:    wgmma.fence.sync.aligned
+// ARRIVE-SAME:    cp.async.mbarrier.arrive.noinc.shared.b64
+// ARRIVE-SAME:    cp.async.cg.shared.global
+// ARRIVE-SAME:    mbarrier.expect_tx.relaxed.cta.shared.b64
+// ARRIVE-SAME:    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// ARRIVE-NOT:     cp.async.wait_group \092
+// ARRIVE-SAME:    cp.async.wait_group \090
 func.func @conv(%x: memref<2x10x10x64xf16>, %w: memref<3x3x64x128xf16>, %o: memref<2x8x8x128xf16>) {
   linalg.conv_2d_nhwc_hwcf {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128], stages = 4>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<2x10x10x64xf16>, memref<3x3x64x128xf16>) outs(%o : memref<2x8x8x128xf16>)

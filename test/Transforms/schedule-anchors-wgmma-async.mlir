@@ -1,5 +1,6 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-tma-b=0},cse))' | FileCheck %s
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=TMAB
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-async-arrive=1},cse))' | FileCheck %s --check-prefix=ARRIVE
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
 
 // The Hopper template's cp.async producer on a convolution (implicit GEMM:
@@ -95,6 +96,36 @@
 // TMAB:                 nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c16384 :
 // TMAB-NEXT:          } else {
 // TMAB-NEXT:            nvgpu.mbarrier.arrive %[[FULL]]
+// With wgmma-async-arrive each producer thread arrives on the step's full
+// mbarrier as its copies land (cp.async.mbarrier.arrive.noinc, one of the
+// 128 arrivals the mbarrier counts) instead of waiting for a group; the
+// first thread expects B's bytes before it issues B's boxes. No groups are
+// committed or waited for in the loop, only once at the end. The consumers
+// fence each stage for the async proxy once it is full, before wgmma.
+// ARRIVE-LABEL: func.func @conv_async(
+// ARRIVE:         %[[FULL:.*]] = nvgpu.mbarrier.create
+// ARRIVE:           nvgpu.mbarrier.init %[[FULL]][%c0], %c128 :
+// ARRIVE:           scf.for
+// ARRIVE:             scf.for
+// ARRIVE:               nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// ARRIVE-NEXT:          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// ARRIVE:               nvgpu.warpgroup.mma
+// ARRIVE:         } else {
+// ARRIVE:           %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// ARRIVE:           scf.for
+// ARRIVE:             scf.for
+// ARRIVE-COUNT-4:       nvgpu.device_async_copy
+// ARRIVE-NEXT:          %[[ADDR:.*]] = nvgpu.mbarrier.get %[[FULL]][%[[STAGE:.*]]] : {{.*}} -> i32
+// ARRIVE-NEXT:          %[[BAR:.*]] = llvm.inttoptr %[[ADDR]] : i32 to !llvm.ptr<3>
+// ARRIVE-NEXT:          scf.if %[[LEADER]] {
+// ARRIVE:                 nvvm.mbarrier.expect_tx %[[BAR]], %c16384_i32 : !llvm.ptr<3>, i32
+// ARRIVE-COUNT-2:         nvgpu.tma.async.load {{.*}}, %[[FULL]][%[[STAGE]]]
+// ARRIVE:               }
+// ARRIVE-NEXT:          nvvm.cp.async.mbarrier.arrive %[[BAR]] {noinc = true} : !llvm.ptr<3>
+// ARRIVE-NOT:           nvvm.cp.async.wait.group
+// ARRIVE-NOT:           nvgpu.mbarrier.arrive %[[FULL]]
+// ARRIVE:           nvvm.cp.async.commit.group
+// ARRIVE-NEXT:      nvvm.cp.async.wait.group 0
 func.func @conv_async(%x: memref<6x10x10x64xf16>, %w: memref<3x3x64x128xf16>, %o: memref<6x8x8x128xf32>) {
   linalg.conv_2d_nhwc_hwcf {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128], stages = 3, persistent = true>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<6x10x10x64xf16>, memref<3x3x64x128xf16>) outs(%o : memref<6x8x8x128xf32>)

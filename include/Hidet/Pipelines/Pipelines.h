@@ -131,6 +131,12 @@ struct GPUPipelineOptions
                      "copies (a convolution's filter) "
                      "(hidet-schedule-anchors{wgmma-tma-b})"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> wgmmaAsyncArrive{
+      *this, "wgmma-async-arrive",
+      llvm::cl::desc("In the wgmma template's cp.async producer, arrive on "
+                     "a stage as the copies land instead of waiting for them "
+                     "(hidet-schedule-anchors{wgmma-async-arrive})"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> attentionSkipMasked{
       *this, "attention-skip-masked",
       llvm::cl::desc("Fused attentions skip, per warp, the key tiles that "

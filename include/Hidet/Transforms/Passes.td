@@ -331,6 +331,14 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "copies where A needs cp.async (an implicit GEMM's im2col rows) "
            "and B is a 2-D row-major matrix or collapses to one (a "
            "convolution's HWCF filter); off: cp.async loads both">,
+    Option<"wgmmaAsyncArrive", "wgmma-async-arrive", "bool",
+           /*default=*/"false",
+           "In the wgmma template's cp.async producer, each thread arrives "
+           "on a step's full mbarrier as its copies land "
+           "(cp.async.mbarrier.arrive.noinc) instead of waiting for them "
+           "(cp.async.wait_group), so that S - 1 steps of copies may be in "
+           "flight instead of S - 2; the consumers then fence each stage for "
+           "the async proxy after waiting for it">,
     Option<"attentionSkipMasked", "attention-skip-masked", "bool",
            /*default=*/"false",
            "In a fused attention whose scores' epilogue selects a constant "

@@ -103,6 +103,8 @@ struct GemmProblem {
   bool splitKInKernel = false;
   /// The wgmma template may load B by TMA while cp.async loads A.
   bool wgmmaTmaB = true;
+  /// The wgmma template's cp.async producer arrives as its copies land.
+  bool wgmmaAsyncArrive = false;
 };
 
 //===----------------------------------------------------------------------===//

@@ -55,6 +55,10 @@ struct Kernel {
   /// cp.async copies (tmaB).
   bool tma = true;
   bool tmaB = false;
+  /// The cp.async producer's threads arrive on a step's full mbarrier as
+  /// their copies land, and the consumers fence a stage for the async proxy
+  /// once it is full.
+  bool asyncArrive = false;
   /// Tiles (output tiles of all batches and K slices) and blocks.
   int64_t numTiles = 0, numBlocks = 0;
   /// Where the epilogue writes: C, or with split-K the f32 workspace.

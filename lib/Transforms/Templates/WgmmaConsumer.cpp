@@ -103,6 +103,14 @@ void hidet::templates::wgmma::buildConsumer(OpBuilder &b, Location loc,
         Value step = Kernel::step(b, loc, blk, first, i);
         Value stage = k.ring.stageOf(b, loc, step);
         k.ring.waitFull(b, loc, step, stage);
+        // Copies that arrived by themselves were not fenced by the
+        // producer: their generic-proxy writes, acquired through the
+        // mbarrier, are ordered before wgmma's async-proxy reads here.
+        if (k.asyncArrive)
+          NVVM::FenceProxyOp::create(
+              b, loc, NVVM::ProxyKind::async_shared,
+              NVVM::SharedSpaceAttr::get(b.getContext(),
+                                         NVVM::SharedSpace::shared_cta));
         Value at = k.stageBase(b, loc, stage);
         Value aTile = sharedView(
             b, loc, k.smem,

@@ -366,6 +366,7 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
            GemmGrid(p, BM, BN, BK, sched.grid.swizzle, sched.grid.splitK));
   k.tma = tma;
   k.tmaB = tmaB;
+  k.asyncArrive = !tma && p.wgmmaAsyncArrive;
   k.output = {&p, createSplitKWorkspace(b, loc, p, k.grid.splits)};
   // A counter per 16 rows of a tile, which one warp stores.
   k.output.counters = splitKCounters(k.grid.splits, p.splitKInKernel,

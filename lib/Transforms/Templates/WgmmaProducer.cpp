@@ -46,6 +46,19 @@ Value Kernel::forEachLoad(OpBuilder &b, Location loc,
       });
 }
 
+/// The shared-memory address of `stage`'s full mbarrier, for the NVVM ops
+/// that nvgpu has no form of.
+static Value fullBarrier(OpBuilder &b, Location loc, const Kernel &k,
+                         Value stage) {
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), k.ring.full, stage);
+  return LLVM::IntToPtrOp::create(
+      b, loc,
+      LLVM::LLVMPointerType::get(
+          b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
+      address);
+}
+
 /// Loads B's K tile at `k0` of the block `blk` by TMA into the stage at
 /// byte `at`, as BN / 64 boxes of 64 x 64 that complete on the stage's full
 /// mbarrier.
@@ -185,10 +198,17 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
                arith::AddIOp::create(b, loc, blk.m0, row), p.m, colA, p.k,
                tileA, affine(b, loc, row, BK, column));
         }
+        Value barrier = k.asyncArrive ? fullBarrier(b, loc, k, stage) : Value();
         if (k.tmaB) {
           auto issue = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(&issue.getThenRegion().front());
+          // Arriving by itself, the leader's arrival cannot carry B's bytes:
+          // they are expected before its arrival, hence before the phase
+          // can complete.
+          if (k.asyncArrive)
+            NVVM::MBarrierExpectTxOp::create(b, loc, barrier,
+                                             i32(b, loc, bBytes));
           loadBoxesOfB(b, loc, k, blk, stage, k0, at);
         } else {
           Value tileB = sharedView(
@@ -210,6 +230,13 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
             }
           }
         }
+        if (k.asyncArrive) {
+          // The thread's arrival, once all its copies so far landed; it
+          // counts as one of the 128 the mbarrier expects (noinc).
+          NVVM::CpAsyncMBarrierArriveOp::create(b, loc, barrier,
+                                                /*noinc=*/true);
+          return;
+        }
         NVVM::CpAsyncCommitGroupOp::create(b, loc);
         // Step - inFlight has landed once at most inFlight groups are pending.
         Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
@@ -220,6 +247,13 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
         fence(b);
         release(b, arith::SubIOp::create(b, loc, step, cst(b, loc, inFlight)));
       });
+  if (k.asyncArrive) {
+    // Every step arrives by itself; the threads exit once their copies
+    // landed.
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+    return;
+  }
   // The last steps: all copies landed.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
   fence(b);

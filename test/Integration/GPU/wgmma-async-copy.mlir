@@ -6,7 +6,9 @@
 // last K tile and N = 16 narrower than the tile, with 2 stages: no copies
 // left in flight). The convolutions' filters come by TMA beside the
 // cp.async copies of the im2col rows (collapsed to K x F; F = 16 narrower
-// than a box), and with wgmma-tma-b=0 by cp.async too: both are checked.
+// than a box), and with wgmma-tma-b=0 by cp.async too; with
+// wgmma-async-arrive the copies arrive on their stage by themselves: all
+// three are checked.
 // The reference accumulates in f32 on the CPU and rounds 16-bit results
 // once.
 // REQUIRES: cuda
@@ -15,6 +17,8 @@
 // RUN: hidet-compile %S/Inputs/wgmma-async-copy.ref.mlir --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // RUN: hidet-run %t.cp.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-compile %s -o %t.arrive.gpu.so --runtime-dir=%hidet_libs --pipeline-options=wgmma-async-arrive=1
+// RUN: hidet-run %t.arrive.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // CHECK-DAG: async_bmm_ragged_bf16 PASS
 // CHECK-DAG: async_bmm_persistent_f16 PASS
 // CHECK-DAG: async_conv3x3_f32 PASS
