@@ -1,8 +1,7 @@
-# Writes conv-stages-sweep-<gpu>.{json,md} (e.g. conv-stages-sweep-h100):
-# per ResNet-50 3x3 layer, the heuristic's schedule, the same with the
-# filter by cp.async (wgmma-tma-b=0) and the heuristic's tile at each stage
-# count that fits, each checked before it was timed, against cuDNN timed in
-# the same run.
+# Writes conv-sweep-<gpu>.{json,md} (e.g. conv-sweep-h100): per ResNet-50
+# 3x3 layer, the variants of bench/conv-sweep/run.sh (the heuristic's
+# schedule, its producer forms, stage counts, tiles and split-K factors),
+# each checked before it was timed, against cuDNN timed in the same run.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json
@@ -41,30 +40,38 @@ for layer, variants in sorted(layers.items()):
                  "default_ms": default})
 res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(), "rows": rows}
-md_path = save_json(out, "conv-stages-sweep", res)
+md_path = save_json(out, "conv-sweep", res)
 
 
 def order(v):
-    """default, cp-async-b, arrive, then s3..s8 and arrive-s3..arrive-s8."""
+    """default, cp-async-b, arrive; s3..s8; arrive-s3..arrive-s8; the tiles
+    by tile and split."""
     for rank, prefix in ((1, "s"), (2, "arrive-s")):
         if v.startswith(prefix) and v[len(prefix):].isdigit():
-            return (rank, int(v[len(prefix):]), v)
-    return (0, ["default", "cp-async-b", "arrive"].index(v) if v in
-            ("default", "cp-async-b", "arrive") else 9, v)
+            return (rank, 0, int(v[len(prefix):]), v)
+    if v.startswith("t") and "-k" in v:
+        tile, split = v[1:].split("-k")
+        m, n = tile.split("x")
+        return (3, int(m) * 1000 + int(n), int(split), v)
+    first = ("default", "cp-async-b", "arrive")
+    return (0, 0, first.index(v) if v in first else 9, v)
 
 
 with open(md_path, "w") as md:
-    md.write(f"# Hopper template: stages on the ResNet-50 3x3 convolutions, f16 ({date})\n\n"
+    md.write(f"# Hopper template on the ResNet-50 3x3 convolutions: producer forms, stages, "
+             f"tiles and split-K, f16 ({date})\n\n"
              f"GPU: {res['device']}; commit {commit}; torch {res['torch']}, cuDNN "
-             f"{res['cudnn']}. `bench/conv-stages/run.sh`: each layer of `bench/conv-mma` "
+             f"{res['cudnn']}. `bench/conv-sweep/run.sh`: each layer of `bench/conv-mma` "
              "(batch 32, NHWC/HWCF, pre-padded input) with the heuristic's schedule "
-             "(default), the same with the filter by cp.async too (`wgmma-tma-b=0`), and the "
-             "heuristic's tile at every stage count from 3 to 8 that fits (sN), and those with "
-             "the copies arriving on their stage by themselves (`wgmma-async-arrive=1`: arrive, "
-             "arrive-sN); `hidet-run`, "
-             "each kernel checked against a naive GPU kernel with f32 accumulation before "
-             "timing, median of 30, each behind a GPU sleep; cuDNN (`conv2d`, channels_last, "
-             "cudnn.benchmark, padding inside) timed again in the same run the same way.\n\n"
+             "(default), the same with the filter by cp.async too (`wgmma-tma-b=0`) and with "
+             "the copies arriving on their stage by themselves (`wgmma-async-arrive=1`: "
+             "arrive), the heuristic's tile at every stage count from 3 to 8 (sN, arrive-sN), "
+             "and 128 x 128, 128 x 256, 192 x 128 and pingpong 64 x 256 tiles at split-K 1 to "
+             "6 (tMxN-kS); a schedule that does not fit is listed with the verifier's reason. "
+             "`hidet-run`, each kernel checked against a naive GPU kernel with f32 "
+             "accumulation before timing, median of 30, each behind a GPU sleep; cuDNN "
+             "(`conv2d`, channels_last, cudnn.benchmark, padding inside) timed again in the "
+             "same run the same way.\n\n"
              "| layer | variant | schedule | check | ms | vs default | vs cuDNN |\n"
              "|---|---|---|---|---|---|---|\n")
     for row in rows:
