@@ -172,6 +172,13 @@ func.func @default_conv(%x: memref<32x58x58x64xf16>, %w: memref<3x3x64x64xf16>, 
 // CHECK-NEXT:        arith.constant 256 : index
 // CHECK-NEXT:        arith.subi %{{.*}}, %c256 : index
 // CHECK:             nvgpu.device_async_copy
+// A batched matmul keeps cp.async for B too (the template's tensor maps are
+// 2-D, one matrix), by default as well.
+// TMAB-LABEL: func.func @async_rebalanced(
+// TMAB-NOT:     nvgpu.tma.create.descriptor
+// TMAB-NOT:     nvgpu.tma.async.load
+// TMAB-NOT:     nvgpu.mbarrier.arrive.expect_tx
+// TMAB:         return
 func.func @async_rebalanced(%a: memref<2x256x320xf16>, %b: memref<2x320x512xf16>, %c: memref<2x256x512xf16>) {
   linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
     ins(%a, %b : memref<2x256x320xf16>, memref<2x320x512xf16>) outs(%c : memref<2x256x512xf16>)
