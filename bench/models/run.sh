@@ -63,6 +63,9 @@
 # GPUs, runs with --gpu 0, --gpu 1, ... and disjoint --models in the same W
 # at once take a fraction of the time (max-autotune included); then
 # `report DIR OUT COMMIT DATE --work W` writes the report of them all.
+# bench/models/queue.sh runs a list of configurations one after another,
+# detached, across commands (max-autotune of many configurations), and
+# report.py --add-torch adds such PyTorch results to an earlier report.
 #
 # Overlap: export and hidet-compile use only the CPU and run beside the GPU
 # work. PyTorch's compilations run --torch-jobs at a time too, but everything
@@ -570,7 +573,8 @@ run_bench() {
   [[ "$gpu" =~ ^(0|[1-9][0-9]*)?$ ]] || die "bad --gpu '$gpu' (a GPU index)"
   [ "$sequential" = 1 ] && torch_jobs=1
 
-  dir="$(cd "$dir" 2>/dev/null && pwd)" || die "no directory $dir"
+  local given="$dir"
+  dir="$(cd "$dir" 2>/dev/null && pwd)" || die "no directory $given"
   for x in torch_baselines.py report.py generate.py tools.tar.xz; do
     [ -f "$dir/$x" ] || die "$dir/$x missing: run '$0 prepare $dir' first"
   done
