@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # Sweep of the Hopper template on the ResNet-50 3x3 convolutions of
 # bench/conv-mma (batch 32, f16, NHWC/HWCF, pre-padded input): each layer
 # with the heuristic's schedule ("default"), with it and the filter by

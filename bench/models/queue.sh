@@ -65,6 +65,7 @@ start() {
     exit 2
   fi
   rm -f "$work/queue.done"
+  # shellcheck disable=SC2016 # expanded by the detached shell
   setsid bash -c '
     work="$1" dir="$2" commit="$3" date="$4" torch="$5" here="$6"; shift 6
     source "$here/queue.sh" --functions
@@ -109,8 +110,10 @@ wait_queue() {
   fi
 }
 
+# Sourced by the detached shell for its functions only.
+# shellcheck disable=SC2317
+if [ "${1:-}" = --functions ]; then return 0 2>/dev/null || exit 0; fi
 case "${1:-}" in
---functions) return 0 2>/dev/null || exit 0 ;;
 start) shift; start "$@" ;;
 wait) shift; wait_queue "$@" ;;
 *) usage ;;
