@@ -40,7 +40,10 @@
 //    it, so waiting for S - 1 would deadlock.) When B alone is a 2-D
 //    row-major matrix (a convolution's filter), its boxes come by TMA
 //    beside A's copies, and the producer's first thread arrives expecting
-//    their bytes: half of the bytes leave the copy threads.
+//    their bytes, so that the copy threads move A's bytes only. With
+//    wgmma-async-arrive the threads arrive as their copies land
+//    (cp.async.mbarrier.arrive.noinc) instead of waiting for them, and the
+//    consumers fence each full stage for the async proxy.
 // Past the operands' edges both fill zeros, so the main loop needs no
 // masks.
 //
