@@ -1,10 +1,10 @@
-// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a" | FileCheck %s
-// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a wgmma-tma-b=0" | FileCheck %s --check-prefix=NOTMA
-// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a wgmma-async-arrive=1" | FileCheck %s --check-prefix=ARRIVE
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a wgmma-async-arrive=0" | FileCheck %s
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a wgmma-tma-b=0 wgmma-async-arrive=0" | FileCheck %s --check-prefix=NOTMA
+// RUN: hidet-opt %s --hidet-gpu-pipeline="cubin-format=isa chip=sm_90a" | FileCheck %s --check-prefix=ARRIVE
 
 // A 3x3 NHWC convolution on the Hopper template (128 x 128 tiles, 4
-// stages) through the whole GPU pipeline to PTX. By default the filter
-// comes by TMA: the host encodes one tensor map (of the filter as a 576 x
+// stages) through the whole GPU pipeline to PTX. The filter comes by TMA
+// (here with wgmma-async-arrive=0): the host encodes one tensor map (of the filter as a 576 x
 // 128 matrix), and the producer prefetches it; in each K step its threads
 // copy the im2col rows with cp.async, its first thread issues the filter's
 // boxes, which complete on the stage's mbarrier with their bytes, and the
@@ -25,15 +25,15 @@
 // CHECK-SAME:    cp.async.wait_group \092
 // CHECK-SAME:    fence.proxy.async.shared::cta
 
-// With wgmma-tma-b=0 the threads copy both operands: no tensor map, no
-// bulk copy, no expected bytes.
+// With wgmma-tma-b=0 (and wgmma-async-arrive=0) the threads copy both
+// operands: no tensor map, no bulk copy, no expected bytes.
 // NOTMA-LABEL: llvm.func @conv(
 // NOTMA-NOT:     mgpuTensorMapEncodeTiledMemref
 // NOTMA:       gpu.binary @conv_wgmma
 // NOTMA-SAME:    cp.async.cg.shared.global
 // NOTMA-NOT:     cp.async.bulk.tensor
 // NOTMA-NOT:     expect_tx
-// With wgmma-async-arrive the consumers fence a full stage for the async
+// By default (wgmma-async-arrive) the consumers fence a full stage for the async
 // proxy before their wgmma, and the producer's threads arrive as their
 // copies land (the loop rotated: a step's arrival comes first in the
 // text), the first expecting the boxes' bytes before it issues them, and

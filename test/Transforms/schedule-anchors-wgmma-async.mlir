@@ -1,6 +1,6 @@
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-tma-b=0},cse))' | FileCheck %s
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=TMAB
-// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-async-arrive=1},cse))' | FileCheck %s --check-prefix=ARRIVE
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-tma-b=0 wgmma-async-arrive=0},cse))' | FileCheck %s
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-async-arrive=0},cse))' | FileCheck %s --check-prefix=TMAB
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=ARRIVE
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
 
 // The Hopper template's cp.async producer on a convolution (implicit GEMM:
@@ -16,7 +16,8 @@
 // before landed (wait for at most 1 pending group), fences them for the
 // async proxy and arrives on that step's full mbarrier; after the last
 // tile it waits for all groups and arrives for the last step (with
-// wgmma-tma-b=0; by default TMA loads B, below).
+// wgmma-tma-b=0 wgmma-async-arrive=0; by default TMA loads B and the copies
+// arrive by themselves, below).
 // CHECK-LABEL: func.func @conv_async(
 // CHECK-NOT:     nvvm.setmaxregister
 // CHECK-NOT:     nvgpu.tma.create.descriptor
@@ -59,13 +60,13 @@
 // CHECK:             arith.maxui %{{.*}}, %c1 : index
 // CHECK:             scf.for
 // CHECK:               nvgpu.mbarrier.arrive %[[FULL]]
-// By default the filter (B) comes by TMA: its HWCF buffer collapsed to the
-// 576 x 128 matrix that a tensor map of 64 x 64 boxes describes, on the
-// host. The producer's first thread prefetches the map and, in each K step,
-// issues B's two boxes after the 4 cp.async pieces of A that every thread
-// copies; the step's arrival (once its group landed) by that thread expects
-// B's 16384 bytes, the others' are plain, the full mbarriers still count
-// the 128 threads.
+// By default the filter (B) comes by TMA (here with wgmma-async-arrive=0): its
+// HWCF buffer collapsed to the 576 x 128 matrix that a tensor map of 64 x 64
+// boxes describes, on the host. The producer's first thread prefetches the map
+// and, in each K step, issues B's two boxes after the 4 cp.async pieces of A
+// that every thread copies; the step's arrival (once its group landed) by that
+// thread expects B's 16384 bytes, the others' are plain, the full mbarriers
+// still count the 128 threads.
 // TMAB-LABEL: func.func @conv_async(
 // TMAB:         %[[W:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : memref<3x3x64x128xf16> into memref<576x128xf16>
 // TMAB:         %[[CAST:.*]] = memref.cast %[[W]] : memref<576x128xf16> to memref<*xf16>
@@ -96,18 +97,25 @@
 // TMAB:                 nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c16384 :
 // TMAB-NEXT:          } else {
 // TMAB-NEXT:            nvgpu.mbarrier.arrive %[[FULL]]
-// With wgmma-async-arrive each producer thread arrives on the step's full
-// mbarrier as its copies land (cp.async.mbarrier.arrive.noinc, one of the
-// 128 arrivals the mbarrier counts) instead of waiting for a group; the
-// first thread expects B's bytes before it issues B's boxes. No groups are
-// committed or waited for in the loop, only once at the end. The consumers
-// fence each stage for the async proxy once it is full, before wgmma.
+// By default (wgmma-async-arrive) each producer thread arrives on the step's
+// full mbarrier as its copies land (cp.async.mbarrier.arrive.noinc, one of the
+// 128 arrivals the mbarrier counts) instead of waiting for a group; the first
+// thread expects B's bytes before it issues B's boxes. No groups are committed
+// or waited for in the loop, only once at the end. The consumers fence each
+// stage for the async proxy once it is full, before wgmma.
 // ARRIVE-LABEL: func.func @conv_async(
 // ARRIVE:         %[[FULL:.*]] = nvgpu.mbarrier.create
 // ARRIVE:           nvgpu.mbarrier.init %[[FULL]][%c0], %c128 :
 // ARRIVE:           scf.for
 // ARRIVE:             scf.for
-// ARRIVE:               nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// The block's steps stay far below 2^31: their stage and round are i32 math.
+// ARRIVE:               %[[STEP:.*]] = arith.index_castui %{{.*}} : index to i32
+// ARRIVE:               %[[STAGE32:.*]] = arith.remui %[[STEP]], %[[THREE:c3_i32[_0-9]*]] : i32
+// ARRIVE-NEXT:          %[[CSTAGE:.*]] = arith.index_castui %[[STAGE32]] : i32 to index
+// ARRIVE-NEXT:          %[[ROUND:.*]] = arith.divui %[[STEP]], %[[THREE]] : i32
+// ARRIVE:               %[[ODD:.*]] = arith.andi %[[ROUND]], %{{.*}} : i32
+// ARRIVE-NEXT:          %[[PARITY:.*]] = arith.trunci %[[ODD]] : i32 to i1
+// ARRIVE:               nvgpu.mbarrier.try_wait.parity %[[FULL]][%[[CSTAGE]]], %[[PARITY]]
 // ARRIVE-NEXT:          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // ARRIVE:               nvgpu.warpgroup.mma
 // ARRIVE:         } else {

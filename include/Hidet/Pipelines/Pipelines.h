@@ -136,7 +136,7 @@ struct GPUPipelineOptions
       llvm::cl::desc("In the wgmma template's cp.async producer, arrive on "
                      "a stage as the copies land instead of waiting for them "
                      "(hidet-schedule-anchors{wgmma-async-arrive})"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   PassOptions::Option<bool> attentionSkipMasked{
       *this, "attention-skip-masked",
       llvm::cl::desc("Fused attentions skip, per warp, the key tiles that "

@@ -332,13 +332,14 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "and B is a 2-D row-major matrix or collapses to one (a "
            "convolution's HWCF filter); off: cp.async loads both">,
     Option<"wgmmaAsyncArrive", "wgmma-async-arrive", "bool",
-           /*default=*/"false",
+           /*default=*/"true",
            "In the wgmma template's cp.async producer, each thread arrives "
            "on a step's full mbarrier as its copies land "
            "(cp.async.mbarrier.arrive.noinc) instead of waiting for them "
            "(cp.async.wait_group), so that S - 1 steps of copies may be in "
            "flight instead of S - 2; the consumers then fence each stage for "
-           "the async proxy after waiting for it">,
+           "the async proxy after waiting for it. Off: the producer waits "
+           "for its copies (cp.async.wait_group S - 2) and arrives">,
     Option<"attentionSkipMasked", "attention-skip-masked", "bool",
            /*default=*/"false",
            "In a fused attention whose scores' epilogue selects a constant "

@@ -99,11 +99,16 @@ constexpr int64_t kMBarrierWaitHintNs = 10000000;
 /// round.
 struct StageRing {
   int64_t stages = 0;
+  /// Steps stay below 2^31: their stages and rounds are computed in 32 bits
+  /// (index math is 64-bit in the kernels; a division by a stage count that
+  /// is not a power of two is then a 64-bit multiply-high in every step).
+  bool narrow = false;
   mlir::Value full, empty;
 
-  /// Creates the two barrier groups (uninitialized).
+  /// Creates the two barrier groups (uninitialized). `maxSteps` bounds the
+  /// steps the ring carries (0: unbounded).
   static StageRing create(mlir::OpBuilder &b, mlir::Location loc,
-                          int64_t stages);
+                          int64_t stages, int64_t maxSteps = 0);
   /// Initializes every stage's barriers, full[s] to complete after
   /// `fullArrivals` arrivals and empty[s] after `emptyArrivals`. One thread
   /// runs it, before a barrier that the whole block passes.

@@ -104,7 +104,7 @@ struct GemmProblem {
   /// The wgmma template may load B by TMA while cp.async loads A.
   bool wgmmaTmaB = true;
   /// The wgmma template's cp.async producer arrives as its copies land.
-  bool wgmmaAsyncArrive = false;
+  bool wgmmaAsyncArrive = true;
 };
 
 //===----------------------------------------------------------------------===//

@@ -33,17 +33,17 @@
 //    the boxes (tensor maps created on the host), which arrive on the full
 //    mbarrier with their byte count;
 //  - cp.async otherwise (batched matmuls, an im2col's rows): the producer's
-//    128 threads copy 16-byte pieces to their swizzled places, keep S - 2
-//    steps of copies in flight, and arrive on a step's full mbarrier once
-//    its copies landed and were fenced for the async proxy that wgmma reads
-//    through. (S - 2: the consumers release a stage one step after reading
+//    128 threads copy 16-byte pieces to their swizzled places and arrive
+//    on a step's full mbarrier as its copies land
+//    (cp.async.mbarrier.arrive.noinc), so that up to S - 1 steps are in
+//    flight; the consumers fence each full stage for the async proxy that
+//    wgmma reads through. With wgmma-async-arrive=0 they keep S - 2 steps
+//    of copies in flight and arrive once a step's copies landed and were
+//    fenced. (S - 2: the consumers release a stage one step after reading
 //    it, so waiting for S - 1 would deadlock.) When B alone is a 2-D
 //    row-major matrix (a convolution's filter), its boxes come by TMA
-//    beside A's copies, and the producer's first thread arrives expecting
-//    their bytes, so that the copy threads move A's bytes only. With
-//    wgmma-async-arrive the threads arrive as their copies land
-//    (cp.async.mbarrier.arrive.noinc) instead of waiting for them, and the
-//    consumers fence each full stage for the async proxy.
+//    beside A's copies, and the producer's first thread expects their
+//    bytes, so that the copy threads move A's bytes only.
 // Past the operands' edges both fill zeros, so the main loop needs no
 // masks.
 //
@@ -272,7 +272,10 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
   // plus the bytes; cp.async: an arrival of each producer thread, plus B's
   // bytes when TMA loads B). empty[s]:
   // every consumer thread is done reading it.
-  k.ring = pipelining::StageRing::create(b, loc, k.S);
+  // A block's steps: the K tiles of its tiles, each at most K's.
+  int64_t kTiles = llvm::divideCeil(k.p.k, WgmmaMatmulSchedule::kBlockK);
+  k.ring = pipelining::StageRing::create(
+      b, loc, k.S, llvm::divideCeil(k.numTiles, k.numBlocks) * kTiles);
   if (k.pingpong)
     k.order = nvgpu::MBarrierCreateOp::create(
         b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1));

@@ -6,19 +6,21 @@
 // last K tile and N = 16 narrower than the tile, with 2 stages: no copies
 // left in flight). The convolutions' filters come by TMA beside the
 // cp.async copies of the im2col rows (collapsed to K x F; F = 16 narrower
-// than a box), and with wgmma-tma-b=0 by cp.async too; with
-// wgmma-async-arrive the copies arrive on their stage by themselves: all
-// three are checked.
+// than a box), and with wgmma-tma-b=0 by cp.async too. The copies arrive
+// on their stage by themselves, and with wgmma-async-arrive=0 the producer
+// waits for them and arrives: all four forms are checked.
 // The reference accumulates in f32 on the CPU and rounds 16-bit results
 // once.
 // REQUIRES: cuda
-// RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
-// RUN: hidet-compile %s -o %t.cp.gpu.so --runtime-dir=%hidet_libs --pipeline-options=wgmma-tma-b=0
 // RUN: hidet-compile %S/Inputs/wgmma-async-copy.ref.mlir --target=cpu -o %t.cpu.so
+// RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-compile %s -o %t.cp.gpu.so --runtime-dir=%hidet_libs --pipeline-options=wgmma-tma-b=0
 // RUN: hidet-run %t.cp.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
-// RUN: hidet-compile %s -o %t.arrive.gpu.so --runtime-dir=%hidet_libs --pipeline-options=wgmma-async-arrive=1
-// RUN: hidet-run %t.arrive.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-compile %s -o %t.wait.gpu.so --runtime-dir=%hidet_libs --pipeline-options=wgmma-async-arrive=0
+// RUN: hidet-run %t.wait.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-compile %s -o %t.cp-wait.gpu.so --runtime-dir=%hidet_libs "--pipeline-options=wgmma-tma-b=0 wgmma-async-arrive=0"
+// RUN: hidet-run %t.cp-wait.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // CHECK-DAG: async_bmm_ragged_bf16 PASS
 // CHECK-DAG: async_bmm_persistent_f16 PASS
 // CHECK-DAG: async_conv3x3_f32 PASS
