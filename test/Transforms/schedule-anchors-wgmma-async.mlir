@@ -192,3 +192,22 @@ func.func @async_rebalanced(%a: memref<2x256x320xf16>, %b: memref<2x320x512xf16>
     ins(%a, %b : memref<2x256x320xf16>, memref<2x320x512xf16>) outs(%c : memref<2x256x512xf16>)
   return
 }
+
+// -----
+
+// A block's steps past 2^31 (one persistent block over 2 x 8192 x 8192
+// tiles of 16384 K steps each): the ring keeps 64-bit index math.
+// ARRIVE-LABEL: func.func @ring_past_i32(
+// ARRIVE-NOT:     index to i32
+// ARRIVE:         scf.for %{{.*}} = %c0 to %c16384 step %c1
+// ARRIVE-NEXT:      %[[STEP:.*]] = arith.addi
+// ARRIVE-NEXT:      %[[STAGE:.*]] = arith.remui %[[STEP]], %c4 : index
+// ARRIVE-NEXT:      %[[ROUND:.*]] = arith.divui %[[STEP]], %c4 : index
+// ARRIVE-NEXT:      %[[ODD:.*]] = arith.andi %[[ROUND]], %c1 : index
+// ARRIVE-NEXT:      %[[PARITY:.*]] = arith.index_cast %[[ODD]] : index to i1
+// ARRIVE:           nvgpu.mbarrier.try_wait.parity %{{.*}}[%[[STAGE]]], %[[PARITY]]
+func.func @ring_past_i32(%a: memref<2x1048576x1048576xf16>, %b: memref<2x1048576x1048576xf16>, %c: memref<2x1048576x1048576xf16>) {
+  linalg.batch_matmul {hidet.schedule = #hidet.wgmma_matmul<block = [128, 128], persistent = true>}
+    ins(%a, %b : memref<2x1048576x1048576xf16>, memref<2x1048576x1048576xf16>) outs(%c : memref<2x1048576x1048576xf16>)
+  return
+}
