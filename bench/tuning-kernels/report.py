@@ -120,6 +120,15 @@ with open(md_path, "w") as md:
                  f"| {r['baseline_ms']:.4f} ({r['baseline']}) | {r['default_vs_baseline']:.2f}x "
                  f"| {r['tuned_vs_baseline']:.2f}x | {r['default_status']}, {r['tuned_status']} "
                  f"| `{r['tuned_schedule']}` |\n")
-print(f"tuning-kernels: {len(rows)} kernels, GEMM geomean {fmt(res['geomean_speedup_gemm'], '{:.3f}')}x, "
-      f"3x3 conv vs cuDNN {fmt(res['geomean_default_vs_cudnn_3x3'], '{:.2f}')}x -> "
-      f"{fmt(res['geomean_tuned_vs_cudnn_3x3'], '{:.2f}')}x")
+# The whole report on standard output too, for the run's log.
+print(open(md_path).read())
+
+
+def ratio(x, f):
+    return "-" if x is None else f.format(x) + "x"
+
+
+print(f"tuning-kernels: {len(rows)} kernels, GEMM geomean "
+      f"{ratio(res['geomean_speedup_gemm'], '{:.3f}')}, 3x3 conv vs cuDNN "
+      f"{ratio(res['geomean_default_vs_cudnn_3x3'], '{:.2f}')} -> "
+      f"{ratio(res['geomean_tuned_vs_cudnn_3x3'], '{:.2f}')}")
