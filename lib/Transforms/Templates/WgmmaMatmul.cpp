@@ -81,6 +81,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace hidet;
@@ -272,10 +273,14 @@ static void buildKernel(OpBuilder &b, Location loc, Kernel &k,
   // plus the bytes; cp.async: an arrival of each producer thread, plus B's
   // bytes when TMA loads B). empty[s]:
   // every consumer thread is done reading it.
-  // A block's steps: the K tiles of its tiles, each at most K's.
+  // A block's steps: the K tiles of its tiles, each at most K's (0, no
+  // bound, if the product overflows).
   int64_t kTiles = llvm::divideCeil(k.p.k, WgmmaMatmulSchedule::kBlockK);
-  k.ring = pipelining::StageRing::create(
-      b, loc, k.S, llvm::divideCeil(k.numTiles, k.numBlocks) * kTiles);
+  int64_t tilesPerBlock = llvm::divideCeil(k.numTiles, k.numBlocks);
+  int64_t maxSteps = 0;
+  if (llvm::MulOverflow(tilesPerBlock, kTiles, maxSteps))
+    maxSteps = 0;
+  k.ring = pipelining::StageRing::create(b, loc, k.S, maxSteps);
   if (k.pingpong)
     k.order = nvgpu::MBarrierCreateOp::create(
         b, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1));
