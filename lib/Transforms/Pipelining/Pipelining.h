@@ -141,7 +141,17 @@ struct StageRing {
   /// A consumer: arrives on empty[stage] (it no longer reads it).
   void arriveEmpty(mlir::OpBuilder &b, mlir::Location loc,
                    mlir::Value stage) const;
+
+  /// full[stage] as a shared-memory pointer, for the NVVM mbarrier ops
+  /// that nvgpu has no form of (cp.async's arrival, expect_tx alone).
+  mlir::Value fullPointer(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value stage) const;
 };
+
+/// Orders the block's generic-proxy writes to shared memory (cp.async
+/// copies, stores) before the async proxy's reads (wgmma, TMA stores):
+/// fence.proxy.async.shared::cta.
+void fenceSharedForAsyncProxy(mlir::OpBuilder &b, mlir::Location loc);
 
 } // namespace pipelining
 } // namespace hidet

@@ -5,8 +5,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The full and empty mbarriers of a ring of shared-memory stages, their
-// initialization, and the waits and arrivals of its producer and
-// consumers.
+// initialization, the waits and arrivals of its producer and consumers,
+// and the fence that hands a stage's generic-proxy writes to the async
+// proxy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include <cstdint>
@@ -134,4 +137,21 @@ void StageRing::waitFull(OpBuilder &b, Location loc, Value step,
 
 void StageRing::arriveEmpty(OpBuilder &b, Location loc, Value stage) const {
   nvgpu::MBarrierArriveOp::create(b, loc, empty, stage);
+}
+
+Value StageRing::fullPointer(OpBuilder &b, Location loc, Value stage) const {
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), full, stage);
+  return LLVM::IntToPtrOp::create(
+      b, loc,
+      LLVM::LLVMPointerType::get(
+          b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
+      address);
+}
+
+void hidet::pipelining::fenceSharedForAsyncProxy(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
 }

@@ -107,10 +107,7 @@ void hidet::templates::wgmma::buildConsumer(OpBuilder &b, Location loc,
         // producer: their generic-proxy writes, acquired through the
         // mbarrier, are ordered before wgmma's async-proxy reads here.
         if (k.asyncArrive)
-          NVVM::FenceProxyOp::create(
-              b, loc, NVVM::ProxyKind::async_shared,
-              NVVM::SharedSpaceAttr::get(b.getContext(),
-                                         NVVM::SharedSpace::shared_cta));
+          pipelining::fenceSharedForAsyncProxy(b, loc);
         Value at = k.stageBase(b, loc, stage);
         Value aTile = sharedView(
             b, loc, k.smem,

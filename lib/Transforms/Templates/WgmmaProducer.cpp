@@ -46,19 +46,6 @@ Value Kernel::forEachLoad(OpBuilder &b, Location loc,
       });
 }
 
-/// The shared-memory address of `stage`'s full mbarrier, for the NVVM ops
-/// that nvgpu has no form of.
-static Value fullBarrier(OpBuilder &b, Location loc, const Kernel &k,
-                         Value stage) {
-  Value address =
-      nvgpu::MBarrierGetOp::create(b, loc, b.getI32Type(), k.ring.full, stage);
-  return LLVM::IntToPtrOp::create(
-      b, loc,
-      LLVM::LLVMPointerType::get(
-          b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
-      address);
-}
-
 /// Loads B's K tile at `k0` of the block `blk` by TMA into the stage at
 /// byte `at`, as BN / 64 boxes of 64 x 64 that complete on the stage's full
 /// mbarrier.
@@ -171,12 +158,6 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
     b.setInsertionPointToStart(&which.getElseRegion().front());
     k.ring.arriveFull(b, loc, stage);
   };
-  auto fence = [&](OpBuilder &b) {
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-  };
 
   if (k.tmaB) {
     auto prefetch = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
@@ -198,7 +179,8 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
                arith::AddIOp::create(b, loc, blk.m0, row), p.m, colA, p.k,
                tileA, affine(b, loc, row, BK, column));
         }
-        Value barrier = k.asyncArrive ? fullBarrier(b, loc, k, stage) : Value();
+        Value barrier =
+            k.asyncArrive ? k.ring.fullPointer(b, loc, stage) : Value();
         if (k.tmaB) {
           auto issue = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
           OpBuilder::InsertionGuard g(b);
@@ -244,7 +226,7 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
         auto done = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
         b.setInsertionPointToStart(&done.getThenRegion().front());
         NVVM::CpAsyncWaitGroupOp::create(b, loc, inFlight);
-        fence(b);
+        pipelining::fenceSharedForAsyncProxy(b, loc);
         release(b, arith::SubIOp::create(b, loc, step, cst(b, loc, inFlight)));
       });
   if (k.asyncArrive) {
@@ -256,7 +238,7 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
   }
   // The last steps: all copies landed.
   NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
-  fence(b);
+  pipelining::fenceSharedForAsyncProxy(b, loc);
   Value first = arith::SubIOp::create(
       b, loc, arith::MaxUIOp::create(b, loc, total, cst(b, loc, inFlight)),
       cst(b, loc, inFlight));
