@@ -142,6 +142,31 @@ func.func @conv_async(%x: memref<6x10x10x64xf16>, %w: memref<3x3x64x128xf16>, %o
 
 // -----
 
+// The filter comes by TMA only where its 64 x 64 boxes are whole (K and N
+// multiples of 64): neither for a stem's K = 3 x 3 x 8 = 72 and N = 32 nor for
+// K = 576 and N = 96; cp.async loads both operands, by default as well.
+// ARRIVE-LABEL: func.func @conv_clipped_boxes(
+// ARRIVE-NOT:     nvgpu.tma.create.descriptor
+// ARRIVE-NOT:     nvgpu.tma.async.load
+// ARRIVE-NOT:     nvvm.mbarrier.expect_tx
+// ARRIVE:         nvgpu.device_async_copy
+// ARRIVE-NOT:     nvgpu.tma.async.load
+// ARRIVE-NOT:     nvvm.mbarrier.expect_tx
+// ARRIVE:         nvgpu.device_async_copy
+// ARRIVE-NOT:     nvgpu.tma.async.load
+// ARRIVE-NOT:     nvvm.mbarrier.expect_tx
+// ARRIVE:         return
+func.func @conv_clipped_boxes(%x: memref<6x10x10x8xf16>, %w: memref<3x3x8x32xf16>, %o: memref<6x8x8x32xf16>,
+                              %y: memref<6x10x10x64xf16>, %v: memref<3x3x64x96xf16>, %p: memref<6x8x8x96xf16>) {
+  linalg.conv_2d_nhwc_hwcf {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64]>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<6x10x10x8xf16>, memref<3x3x8x32xf16>) outs(%o : memref<6x8x8x32xf16>)
+  linalg.conv_2d_nhwc_hwcf {hidet.schedule = #hidet.wgmma_matmul<block = [64, 128]>, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%y, %v : memref<6x10x10x64xf16>, memref<3x3x64x96xf16>) outs(%p : memref<6x8x8x96xf16>)
+  return
+}
+
+// -----
+
 // Without a schedule, on sm_90a with 132 SMs: a batched GEMM takes the
 // Hopper template through cp.async (64 x 64 tiles: 64 blocks, one wave), a
 // ResNet 3x3 convolution of 64 channels 128 x 64 tiles on a persistent grid

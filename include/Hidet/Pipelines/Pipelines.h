@@ -128,7 +128,7 @@ struct GPUPipelineOptions
   PassOptions::Option<bool> wgmmaTmaB{
       *this, "wgmma-tma-b",
       llvm::cl::desc("In the wgmma template, B by TMA beside A's cp.async "
-                     "copies (a convolution's filter) "
+                     "copies (a convolution's filter, K and N multiples of 64) "
                      "(hidet-schedule-anchors{wgmma-tma-b})"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> wgmmaAsyncArrive{

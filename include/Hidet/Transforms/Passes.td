@@ -330,7 +330,8 @@ def ScheduleAnchors : Pass<"hidet-schedule-anchors", "::mlir::func::FuncOp"> {
            "In the wgmma template, load B by TMA beside A's cp.async "
            "copies where A needs cp.async (an implicit GEMM's im2col rows) "
            "and B is a 2-D row-major matrix or collapses to one (a "
-           "convolution's HWCF filter); off: cp.async loads both">,
+           "convolution's HWCF filter) whose 64 x 64 boxes are whole (K "
+           "and N multiples of 64); off: cp.async loads both">,
     Option<"wgmmaAsyncArrive", "wgmma-async-arrive", "bool",
            /*default=*/"true",
            "In the wgmma template's cp.async producer, each thread arrives "
