@@ -267,7 +267,7 @@ def torch_records(res, cfg):
 TORCH_KEYS = ("status", "median_ms", "min_ms", "mean_ms", "reps", "compile_s", "first_call_s",
               "peak_bytes", "peak_minus_weights_bytes", "forward_bytes", "weights_bytes",
               "input_bytes", "output_bytes", "rel_l2", "max_abs", "ref_rel_l2", "ref_max_abs",
-              "error", "time", "gpu")
+              "error", "time", "gpu", "autotune_devices")
 
 
 def model_key(model):
@@ -481,6 +481,16 @@ def write_md(path, doc, rows):
                                        "" if r["torch"][v].get("status") == "ok"
                                        else " (%s)" % r["torch"][v].get("status"))
                       for r in tried)))
+        spread = [r for r in rows if (r["torch"].get("max-autotune") or {}).get("autotune_devices")]
+        if spread:
+            w("")
+            w("max-autotune of %s benchmarked its candidates on several GPUs of the host at once "
+              "(inductor's TORCHINDUCTOR_AUTOTUNE_IN_SUBPROC=1 and "
+              "TORCHINDUCTOR_AUTOTUNE_MULTI_DEVICE=1; %s), so that its compile time is not "
+              "comparable; it was timed on one GPU like the others." % (
+                  ", ".join("%s b%d %s" % (label(r), r["batch"], r["precision"]) for r in spread),
+                  ", ".join(sorted({"%d GPUs" % r["torch"]["max-autotune"]["autotune_devices"]
+                                    for r in spread}))))
         w("")
     tuned = sorted({"%s (%s b%d %s)" % (r["hidet"]["tuning_records"], r["model"], r["batch"],
                                         r["precision"])

@@ -437,6 +437,12 @@ def main(argv=None):
     for variant in args.variants:
         rec = dict(base, variant=variant, status="error", error=None,
                    time=datetime.datetime.now().isoformat(timespec="seconds"))
+        # Inductor benchmarks max-autotune's candidates on every visible GPU
+        # at once with TORCHINDUCTOR_AUTOTUNE_IN_SUBPROC=1 and
+        # TORCHINDUCTOR_AUTOTUNE_MULTI_DEVICE=1 (the timing stays on one).
+        if (variant == "max-autotune"
+                and os.environ.get("TORCHINDUCTOR_AUTOTUNE_MULTI_DEVICE") == "1"):
+            rec["autotune_devices"] = torch.cuda.device_count()
         try:
             with torch.no_grad():
                 measure(variant, model, inputs, ref_cpu, expected, args.dtype, args, lock, rec)
