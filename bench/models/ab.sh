@@ -11,9 +11,10 @@
 #
 # DIR is prepared by `bench/models/run.sh prepare DIR --tools TARBALL` (its
 # generate.py and tools). A VARIANT is NAME or NAME=ARGS: ARGS are added to
-# hidet-compile's command line (split at spaces), e.g.
+# hidet-compile's command line (split at spaces, so that several pipeline
+# options are several --pipeline-options, which add up), e.g.
 #   default  no-tma-b=--pipeline-options=wgmma-tma-b=0
-#   wait="--pipeline-options=wgmma-async-arrive=0"
+#   "neither=--pipeline-options=wgmma-tma-b=0 --pipeline-options=wgmma-async-arrive=0"
 # Output: OUT/ab-<model>-b<batch>-<precision>-<gpu>.{json,md}; the first
 # variant is the one the others are compared with.
 set -uo pipefail

@@ -78,12 +78,13 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output shared library"),
                                        cl::cat(category));
 static cl::opt<std::string> target("target", cl::desc("gpu or cpu"),
                                    cl::init("gpu"), cl::cat(category));
-static cl::opt<std::string>
+static cl::list<std::string>
     pipelineOptions("pipeline-options",
                     cl::desc("Options of hidet-gpu-pipeline / "
                              "hidet-cpu-pipeline, e.g. "
-                             "\"chip=sm_90a cubin-format=bin\""),
-                    cl::init(""), cl::cat(category));
+                             "\"chip=sm_90a cubin-format=bin\"; may be "
+                             "given more than once (the options add up)"),
+                    cl::cat(category));
 static cl::opt<bool> fromTosa("from-tosa",
                               cl::desc("The input is TOSA (runs upstream "
                                        "tosa-to-linalg first)"),
@@ -632,7 +633,7 @@ static int compile(int argc, char **argv) {
   PassManager pm = PassManager::on<ModuleOp>(&context);
   std::string pipeline =
       (target == "gpu" ? "hidet-gpu-pipeline" : "hidet-cpu-pipeline");
-  std::string opts = pipelineOptions;
+  std::string opts = llvm::join(pipelineOptions, " ");
   if (fromTosa)
     opts += " from-tosa=1";
   if (!tuningRecords.empty() || !tuningPlan.empty()) {
@@ -647,7 +648,8 @@ static int compile(int argc, char **argv) {
   }
   pipeline += "{" + opts + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    return fail("bad --pipeline-options '" + pipelineOptions + "'");
+    return fail("bad --pipeline-options '" + llvm::join(pipelineOptions, " ") +
+                "'");
   if (failed(pm.run(*module)))
     return fail("the " + target + " pipeline failed");
   *manifest = addWorkspaces(*manifest, *module);

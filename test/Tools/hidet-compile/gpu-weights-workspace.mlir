@@ -7,6 +7,7 @@
 // RUN: hidet-compile %s --emit=llvm --pipeline-options=cubin-format=isa -o - | FileCheck %s
 // RUN: hidet-compile %s --emit=llvm --pipeline-options=cubin-format=isa --constants-as-weights=false -o - | FileCheck %s --check-prefix=INLINE
 // RUN: hidet-compile %s --emit=llvm --pipeline-options="cubin-format=isa plan-memory=false" -o - | FileCheck %s --check-prefix=NOPLAN
+// RUN: hidet-compile %s --emit=llvm --pipeline-options=cubin-format=isa --pipeline-options=plan-memory=false -o - | FileCheck %s --check-prefix=NOPLAN
 
 // CHECK-DAG: @hidet_manifest = constant [{{[0-9]+}} x i8] c"hidet-manifest 1\0Atarget gpu\0Afunc mlp 3 1\0Aworkspace 1280 1280\0Aarg 0 in f32 16x4 x\0Aarg 1 weight f32 4x20 weight0\0Aarg 2 weight f32 20 weight1\0Aarg 3 out f32 16x4\0A\00"
 // CHECK-DAG: @hidet_weights = constant [576 x i8] c"hidet-weights 1\0Aweight weight0 f32 4x20 0 320\0Aweight weight1 f32 20 320 80\0Aend\0A{{.*}}", align 64
