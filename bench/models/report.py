@@ -21,6 +21,10 @@ Usage:
     report.py --add-torch MODELS.json RESULTS OUT
         # MODELS.json with the PyTorch variants measured later in RESULTS
         # (run.sh run --no-hidet) in place of its own: OUT/models.{json,md,png}
+    report.py --keep-torch OLD.json NEW.json OUT
+        # NEW's report with the PyTorch variants it did not measure (a run
+        # with --torch eager,compile) taken from OLD where OLD measured them
+        # on the same kind of GPU and PyTorch: OUT/models.{json,md,png}
     report.py --compile-times RESULTS OUT COMMIT DATE MODELS BATCHES PRECISIONS
         # compile-times.sh's results (comma-separated lists) as
         # OUT/models-compile-cpu.{json,md}
@@ -724,6 +728,41 @@ def add_torch(models_json, res, out):
     print("report.py: added %s" % ", ".join(added), file=sys.stderr)
 
 
+def keep_torch(old_json, new_json, out):
+    """A new report (hidet, eager and compile measured again) with the
+    variants it did not measure (max-autotune, minutes per configuration)
+    kept from an earlier report of the same GPU and PyTorch. The records
+    keep their own times, which models.md lists per variant."""
+    docs = []
+    for path in (old_json, new_json):
+        with open(path) as f:
+            docs.append(json.load(f))
+    old, doc = docs
+    for key in ("device", "torch"):
+        if old.get(key) != doc.get(key):
+            raise SystemExit("report.py: %s was measured with %s %s, %s with %s" % (
+                old_json, key, old.get(key), new_json, doc.get(key)))
+    earlier = {(r["model"], r["batch"], r["precision"]): r for r in old["results"]}
+    kept = []
+    for r in doc["results"]:
+        prev = earlier.get((r["model"], r["batch"], r["precision"]))
+        if not prev:
+            continue
+        for v, rec in (prev["torch"] or {}).items():
+            mine = (r["torch"] or {}).get(v)
+            if rec.get("status") in (None, "not-run") or (
+                    mine and mine.get("status") not in (None, "not-run")):
+                continue
+            r["torch"][v] = rec
+            kept.append("%s_b%d_%s %s" % (r["model"], r["batch"], r["precision"], v))
+        score(r)
+    if not kept:
+        raise SystemExit("report.py: %s has no PyTorch variant that %s lacks" % (old_json, new_json))
+    doc["geomean_speedup"] = geomeans(doc["results"])
+    write_report(doc, out)
+    print("report.py: kept from %s: %s" % (old_json, ", ".join(kept)), file=sys.stderr)
+
+
 def write_report(doc, out):
     rows = doc["results"]
     os.makedirs(out, exist_ok=True)
@@ -809,6 +848,9 @@ def main(argv):
         return 0
     if len(argv) == 4 and argv[0] == "--add-torch":
         add_torch(*argv[1:])
+        return 0
+    if len(argv) == 4 and argv[0] == "--keep-torch":
+        keep_torch(*argv[1:])
         return 0
     if len(argv) == 3 and argv[0] == "--plot":
         with open(argv[1]) as f:

@@ -65,7 +65,9 @@
 # `report DIR OUT COMMIT DATE --work W` writes the report of them all.
 # bench/models/queue.sh runs a list of configurations one after another,
 # detached, across commands (max-autotune of many configurations), and
-# report.py --add-torch adds such PyTorch results to an earlier report.
+# report.py --add-torch adds such PyTorch results to an earlier report;
+# report.py --keep-torch carries an earlier report's variants (max-autotune)
+# into a new one that did not measure them (same GPU and PyTorch).
 #
 # Overlap: export and hidet-compile use only the CPU and run beside the GPU
 # work. PyTorch's compilations run --torch-jobs at a time too, but everything
