@@ -24,6 +24,14 @@
 #   queue.sh start DIR e6bae89 2026-11-28 /tmp/mw resnet50:1:f32 vit:32:f32 \
 #     -- --no-hidet --torch max-autotune --gpu 0 --timeout 1700 --deadline 0
 #   queue.sh wait /tmp/mw 570 $OUT/results.tgz    # again, until it says done
+# max-autotune in f32 compiles each Triton candidate inside its benchmarking,
+# one after another (ResNet-50 at batch 1: 1118 s on one H100). On a host of
+# several GPUs, without --gpu and with inductor's multi-device autotuning,
+# the candidates are benchmarked (so compiled) on all visible GPUs at once;
+# torch_baselines.py records it and models.md says so:
+#   CUDA_VISIBLE_DEVICES=0,1,2,3 TORCHINDUCTOR_AUTOTUNE_IN_SUBPROC=1 \
+#   TORCHINDUCTOR_AUTOTUNE_MULTI_DEVICE=1 queue.sh start DIR ... \
+#     -- --no-hidet --torch max-autotune --timeout 1700 --deadline 0
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 usage() {
