@@ -57,11 +57,11 @@ def save_json(out, name, result):
     return base + ".md"
 
 
-def cudnn_conv(name):
-    """cuDNN's time (ms) for the f16 convolution a kernel name such as
-    conv_c64_h56_f64_r3_s1_b32 describes (channels_last, cudnn.benchmark,
-    the padding r // 2 inside the convolution), with its parameters
-    (c, h, k, r, s, n) and FLOPs."""
+def cudnn_conv(name, warmup=10, reps=30):
+    """cuDNN's time (ms, the median of `reps`) for the f16 convolution a
+    kernel name such as conv_c64_h56_f64_r3_s1_b32 describes (channels_last,
+    cudnn.benchmark, the padding r // 2 inside the convolution), with its
+    parameters (c, h, k, r, s, n) and FLOPs."""
     import torch.nn.functional as F
 
     c, h, k, r, s, n = (int(x) for x in re.match(
@@ -73,5 +73,5 @@ def cudnn_conv(name):
         memory_format=torch.channels_last)
     w = torch.randn(k, c, r, r, device="cuda", dtype=torch.float16).to(
         memory_format=torch.channels_last)
-    ms = median_ms(lambda: F.conv2d(x, w, stride=s, padding=p), warmup=10, reps=30)
+    ms = median_ms(lambda: F.conv2d(x, w, stride=s, padding=p), warmup=warmup, reps=reps)
     return ms, (c, h, k, r, s, n), 2 * n * oh * oh * k * c * r * r

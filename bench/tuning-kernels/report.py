@@ -30,8 +30,8 @@ def baseline(name):
         a = torch.randn(mm, k, device="cuda", dtype=ty)
         b = torch.randn(k, n, device="cuda", dtype=ty)
         c = torch.empty(mm, n, device="cuda", dtype=ty)
-        return "cuBLAS", median_ms(lambda: torch.matmul(a, b, out=c), warmup=5, reps=30), 2 * mm * n * k
-    ms, _, flops = cudnn_conv(name)
+        return "cuBLAS", median_ms(lambda: torch.matmul(a, b, out=c), warmup=20, reps=200), 2 * mm * n * k
+    ms, _, flops = cudnn_conv(name, warmup=20, reps=200)
     return "cuDNN", ms, flops
 
 
@@ -64,6 +64,10 @@ for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
         "baseline": lib, "baseline_ms": base,
         "tuned_TFLOPs": flops / tms / 1e9,
         "default_vs_baseline": base / dms, "tuned_vs_baseline": base / tms})
+    # The tuner kept the default: both libraries run the same kernel, and
+    # their ratio is the timing's own spread.
+    rows[-1]["same_schedule"] = (rows[-1]["tuned_schedule"] is not None and
+                                 rows[-1]["tuned_schedule"] == rows[-1]["default_schedule"])
 
 gemms = [r for r in rows if r["kind"] == "gemm"]
 convs3 = [r for r in rows if r["is_3x3"]]
@@ -74,7 +78,9 @@ res = {"date": date, "commit": commit, "device": torch.cuda.get_device_name(),
        "geomean_speedup_all": geomean(r["speedup"] for r in rows),
        "geomean_default_vs_cudnn_3x3": geomean(r["default_vs_baseline"] for r in convs3),
        "geomean_tuned_vs_cudnn_3x3": geomean(r["tuned_vs_baseline"] for r in convs3),
-       "slower_than_default": [r["kernel"] for r in rows if r["speedup"] < 1.0]}
+       "slower_than_default": [r["kernel"] for r in rows if r["speedup"] < 1.0],
+       "slower_than_default_other_schedule": [r["kernel"] for r in rows
+                                              if r["speedup"] < 1.0 and not r["same_schedule"]]}
 md_path = save_json(out, name_of_report, res)
 
 
@@ -92,7 +98,7 @@ with open(md_path, "w") as md:
              "`utils/tune-model.sh --space small` on the GPU machine (rounds compiled 16 at a time "
              "and profiled 10 times each; the rounds whose candidates would win checked against "
              "a naive GPU kernel with f32 accumulation), compiled again with its records, and timed against its default "
-             "library in the same run: `hidet-run`, median of 30, each behind a GPU sleep, twice "
+             "library in the same run: `hidet-run`, median of 200, each behind a GPU sleep, twice "
              "alternately, the second pair shown; both checked against the same reference. cuBLAS "
              "(`torch.matmul`) and cuDNN (`conv2d`, channels_last, cudnn.benchmark, padding inside) "
              "timed again in the same run the same way.\n\n")
@@ -108,7 +114,16 @@ with open(md_path, "w") as md:
              f"{fmt(res['geomean_default_vs_cudnn_3x3'], '{:.2f}')}x, tuned "
              f"**{fmt(res['geomean_tuned_vs_cudnn_3x3'], '{:.2f}')}x**\n")
     slower = res["slower_than_default"]
-    md.write(f"- tuned slower than default: {', '.join(slower) if slower else 'none'}\n\n")
+    md.write(f"- tuned slower than default: {', '.join(slower) if slower else 'none'}\n")
+    same = [r for r in rows if r["same_schedule"]]
+    if same:
+        other = res["slower_than_default_other_schedule"]
+        md.write(f"- {len(same)} of the {len(rows)} kept the default's schedule (the same kernel "
+                 f"timed twice: its ratio is the timing's spread, here "
+                 f"{min(r['speedup'] for r in same):.3f}x to {max(r['speedup'] for r in same):.3f}x); "
+                 f"of those with another schedule, slower than default: "
+                 f"{', '.join(other) if other else 'none'}\n")
+    md.write("\n")
     md.write("| kernel | candidates (timed) | plan s | compile s | measure s | default ms | tuned ms "
              "| tuned / default | baseline ms | default vs baseline | tuned vs baseline | checks "
              "| tuned schedule |\n")
@@ -119,7 +134,7 @@ with open(md_path, "w") as md:
                  f"| {r['default_ms']:.4f} | {r['tuned_ms']:.4f} | **{r['speedup']:.3f}x** "
                  f"| {r['baseline_ms']:.4f} ({r['baseline']}) | {r['default_vs_baseline']:.2f}x "
                  f"| {r['tuned_vs_baseline']:.2f}x | {r['default_status']}, {r['tuned_status']} "
-                 f"| `{r['tuned_schedule']}` |\n")
+                 f"| `{r['tuned_schedule']}`{' (the default)' if r['same_schedule'] else ''} |\n")
 # The whole report on standard output too, for the run's log.
 print(open(md_path).read())
 

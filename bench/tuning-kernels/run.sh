@@ -5,7 +5,7 @@
 # the winning rounds' outputs checked against a naive GPU kernel with f32
 # accumulation, records),
 # compiled again with its records, and timed against its default library in
-# the same run (hidet-run, median of 30, twice alternately: the second pair
+# the same run (hidet-run, median of 200, twice alternately: the second pair
 # counts); cuBLAS and cuDNN are timed again by report.py.
 #
 #   bench/tuning-kernels/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
@@ -68,7 +68,7 @@ tune() {
       so="$d/tuned.so"
       [ "$v" = default ] && so="$d/tune/default.so"
       step "$name" "$d/$v.log" "$bin/hidet-run" "$so" "${check[@]}" \
-        --warmup 5 --reps 30 --json "$d/$v.json" || return 0
+        --warmup 20 --reps 200 --json "$d/$v.json" || return 0
     done
   done
   touch "$d/done"
