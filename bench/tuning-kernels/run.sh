@@ -62,8 +62,8 @@ tune() {
   step "$name" "$d/tuned-compile.log" "$bin/hidet-compile" \
     "$bench/$name.mlir" --runtime-dir="$lib" \
     --tuning-records="$d/tune/records.json" -o "$d/tuned.so" || return 0
-  local pass v so
-  for pass in 1 2; do
+  local v so
+  for _ in 1 2; do
     for v in default tuned; do
       so="$d/tuned.so"
       [ "$v" = default ] && so="$d/tune/default.so"
