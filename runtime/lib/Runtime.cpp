@@ -5,15 +5,18 @@
 //===----------------------------------------------------------------------===//
 //
 // Implements hidet/Runtime.h: the mgpu* functions that MLIR 22's host code
-// calls and the runner helpers. Every call goes through a Scope, which loads
-// the driver, makes the default device's primary context current, and turns
-// each failed driver call into one printed and recorded error.
+// calls for modules, launches, streams and events, and the runner helpers
+// (memory in Memory.cpp, TMA descriptors in TensorMaps.cpp). Every call goes
+// through a Scope, which loads the driver, makes the default device's
+// primary context current, and turns each failed driver call into one
+// printed and recorded error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "hidet/Runtime.h"
 
 #include "CallState.h"
+#include "MemRefView.h"
 #include "Scope.h"
 
 #include <algorithm>
@@ -47,28 +50,6 @@ bool isCallStream(hidetStream_t stream) {
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-CUdeviceptr toDevicePtr(const void *ptr) {
-  return reinterpret_cast<CUdeviceptr>(ptr);
-}
-
-/// The fields of a ranked memref descriptor
-/// { T *allocated; T *aligned; int64_t offset; int64_t sizes[rank];
-///   int64_t strides[rank]; } for any T and rank.
-struct MemRefView {
-  char *aligned;
-  int64_t offset;
-  const int64_t *sizes;
-  const int64_t *strides;
-
-  MemRefView(const void *descriptor, int64_t rank) {
-    auto *words = static_cast<const int64_t *>(descriptor);
-    std::memcpy(&aligned, words + 1, sizeof(aligned));
-    offset = words[2];
-    sizes = words + 3;
-    strides = words + 3 + rank;
-  }
-};
 
 /// Dynamic shared memory beyond what a function allows by default (about
 /// 48 KiB, less its static shared memory) needs a per-function opt-in. The
@@ -162,23 +143,6 @@ bool checkLaunch(Scope &scope, CUfunction function,
   }
   return true;
 }
-
-/// Element sizes in bytes of CUtensorMapDataType 0..12; the later sub-byte
-/// packed types have no memref counterpart.
-int tensorMapElementSize(int64_t dataType) {
-  static const int sizes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
-  if (dataType < 0 || dataType >= static_cast<int64_t>(std::size(sizes)))
-    return 0;
-  return sizes[dataType];
-}
-
-/// Device copies of encoded tensor maps by device and contents: MLIR's
-/// lowering encodes descriptors on every call of a function, and sharing
-/// identical ones keeps repeated calls from allocating (and leaking). Never
-/// freed, like the copies: kernels may still read them at exit.
-using TensorMapKey = std::pair<int32_t, std::array<uint64_t, 16>>;
-std::mutex tensorMapMutex;
-auto *tensorMapCache = new std::map<TensorMapKey, CUdeviceptr>();
 
 } // namespace
 
@@ -575,271 +539,4 @@ extern "C" void mgpuEventRecord(hidetEvent_t event, hidetStream_t stream) {
   Scope scope("mgpuEventRecord");
   if (scope)
     HIDET_CU(scope, cuEventRecord(event, stream));
-}
-
-//===----------------------------------------------------------------------===//
-// Memory
-//===----------------------------------------------------------------------===//
-
-//===----------------------------------------------------------------------===//
-// Device memory with a size-keyed cache
-//===----------------------------------------------------------------------===//
-//
-// Compiled functions allocate their temporaries on every call, and
-// cuMemFree synchronizes the whole device: without a cache, a function of
-// several kernels would be timed with allocator round trips between them.
-// Freed device blocks are kept per exact size and handed out again. This is
-// safe for the code hidet-compile emits: one function call runs on one
-// stream (so reuse within a call is stream-ordered) and waits for it before
-// returning (so reuse across calls sees finished work). Set
-// HIDET_RUNTIME_NO_CACHE=1 to allocate and free directly.
-
-namespace {
-std::mutex cacheMutex;
-std::multimap<uint64_t, CUdeviceptr> freeBlocks;
-std::map<CUdeviceptr, uint64_t> liveBlocks;
-
-bool cacheEnabled() {
-  static const bool enabled = [] {
-    const char *v = std::getenv("HIDET_RUNTIME_NO_CACHE");
-    return !(v && *v && std::strcmp(v, "0") != 0);
-  }();
-  return enabled;
-}
-} // namespace
-
-extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, hidetStream_t /*stream*/,
-                              bool isHostShared) {
-  // Allocation is synchronous, as in MLIR's wrappers: mgpuMemFree could not
-  // tell stream-ordered allocations from managed ones.
-  if (sizeBytes == 0)
-    return nullptr;
-  if (activeCall)
-    ++activeCall->allocations;
-  if (!isHostShared && cacheEnabled()) {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = freeBlocks.find(sizeBytes);
-    if (it != freeBlocks.end()) {
-      CUdeviceptr ptr = it->second;
-      freeBlocks.erase(it);
-      liveBlocks[ptr] = sizeBytes;
-      return reinterpret_cast<void *>(ptr);
-    }
-  }
-  Scope scope("mgpuMemAlloc");
-  if (!scope)
-    return nullptr;
-  auto describe = [&](Detail &detail) {
-    detail("%" PRIu64 " bytes%s", sizeBytes,
-           isHostShared ? ", host shared" : "");
-  };
-  CUdeviceptr ptr = 0;
-  if (isHostShared)
-    HIDET_CU(scope, cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL),
-             describe);
-  else
-    HIDET_CU(scope, cuMemAlloc(&ptr, sizeBytes), describe);
-  if (ptr && !isHostShared && cacheEnabled()) {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    liveBlocks[ptr] = sizeBytes;
-  }
-  return reinterpret_cast<void *>(ptr);
-}
-
-extern "C" void mgpuMemFree(void *ptr, hidetStream_t /*stream*/) {
-  if (!ptr)
-    return;
-  if (cacheEnabled()) {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = liveBlocks.find(toDevicePtr(ptr));
-    if (it != liveBlocks.end()) {
-      freeBlocks.emplace(it->second, it->first);
-      liveBlocks.erase(it);
-      return;
-    }
-  }
-  Scope scope("mgpuMemFree");
-  if (scope)
-    HIDET_CU(scope, cuMemFree(toDevicePtr(ptr)));
-}
-
-extern "C" void hidetRuntimeReleaseCachedMemory(void) {
-  std::multimap<uint64_t, CUdeviceptr> blocks;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    blocks.swap(freeBlocks);
-  }
-  if (blocks.empty())
-    return;
-  Scope scope("hidetRuntimeReleaseCachedMemory");
-  if (!scope)
-    return;
-  for (auto &[size, ptr] : blocks)
-    HIDET_CU(scope, cuMemFree(ptr));
-}
-
-extern "C" void mgpuMemcpy(void *dst, void *src, uint64_t sizeBytes,
-                           hidetStream_t stream) {
-  if (sizeBytes == 0)
-    return;
-  // Unified addressing lets one call serve every direction.
-  Scope scope("mgpuMemcpy");
-  if (scope && activeCall) {
-    // Copies from pageable host memory cannot be captured in graphs.
-    CUmemorytype type = CU_MEMORYTYPE_HOST;
-    if (scope.cu->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                        toDevicePtr(src)) != CUDA_SUCCESS ||
-        type == CU_MEMORYTYPE_HOST)
-      ++activeCall->hostCopies;
-  }
-  if (scope)
-    HIDET_CU(scope, cuMemcpyAsync(toDevicePtr(dst), toDevicePtr(src), sizeBytes,
-                                  stream));
-}
-
-extern "C" void mgpuMemset32(void *dst, uint32_t value, uint64_t count,
-                             hidetStream_t stream) {
-  if (count == 0)
-    return;
-  Scope scope("mgpuMemset32");
-  if (scope)
-    HIDET_CU(scope, cuMemsetD32Async(toDevicePtr(dst), value, count, stream));
-}
-
-extern "C" void mgpuMemset16(void *dst, uint16_t value, uint64_t count,
-                             hidetStream_t stream) {
-  if (count == 0)
-    return;
-  Scope scope("mgpuMemset16");
-  if (scope)
-    HIDET_CU(scope, cuMemsetD16Async(toDevicePtr(dst), value, count, stream));
-}
-
-extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
-  if (!ptr || sizeBytes == 0)
-    return;
-  Scope scope("mgpuMemHostRegister");
-  if (scope)
-    HIDET_CU(scope, cuMemHostRegister(ptr, sizeBytes, /*Flags=*/0));
-}
-
-extern "C" void mgpuMemHostUnregister(void *ptr) {
-  if (!ptr)
-    return;
-  Scope scope("mgpuMemHostUnregister");
-  if (scope)
-    HIDET_CU(scope, cuMemHostUnregister(ptr));
-}
-
-extern "C" void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
-                                          int64_t elementSizeBytes) {
-  MemRefView view(descriptor, rank);
-  // Registration pins one byte range, so the memref must be contiguous.
-  int64_t numElements = 1;
-  for (int64_t i = rank - 1; i >= 0; --i) {
-    if (view.sizes[i] != 1 && view.strides[i] != numElements) {
-      recordError(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                  "mgpuMemHostRegisterMemRef: only contiguous row-major "
-                  "memrefs can be registered");
-      return;
-    }
-    numElements *= view.sizes[i];
-  }
-  mgpuMemHostRegister(view.aligned + view.offset * elementSizeBytes,
-                      static_cast<uint64_t>(numElements * elementSizeBytes));
-}
-
-extern "C" void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
-                                            int64_t elementSizeBytes) {
-  MemRefView view(descriptor, rank);
-  mgpuMemHostUnregister(view.aligned + view.offset * elementSizeBytes);
-}
-
-extern "C" void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
-
-//===----------------------------------------------------------------------===//
-// TMA descriptors
-//===----------------------------------------------------------------------===//
-
-extern "C" void *mgpuTensorMapEncodeTiledMemref(
-    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
-    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims) {
-  Scope scope("mgpuTensorMapEncodeTiledMemref");
-  if (!scope)
-    return nullptr;
-  if (!scope.cu->cuTensorMapEncodeTiled) {
-    scope.fail(HIDET_RUNTIME_ERROR_DRIVER_TOO_OLD,
-               "TMA descriptors need cuTensorMapEncodeTiled (a CUDA 12.0 "
-               "driver)");
-    return nullptr;
-  }
-  int elementSize = tensorMapElementSize(dataType);
-  if (rank < 1 || rank > 5 || elementSize == 0) {
-    scope.fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-               "unsupported tensor map: rank %" PRId64
-               " (1 to 5 allowed), data type %" PRId64,
-               rank, dataType);
-    return nullptr;
-  }
-
-  // The driver numbers dimensions innermost first; memrefs and box sizes
-  // are outermost first. The innermost stride is implicitly one element.
-  MemRefView view(descriptor, rank);
-  cuuint64_t globalDim[5] = {1, 1, 1, 1, 1}, globalStrides[5] = {0};
-  cuuint32_t boxDim[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
-  for (int64_t i = 0; i < rank; ++i) {
-    globalDim[i] = static_cast<cuuint64_t>(view.sizes[rank - 1 - i]);
-    boxDim[i] = static_cast<cuuint32_t>(boxDims[rank - 1 - i]);
-  }
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    globalStrides[i] =
-        static_cast<cuuint64_t>(view.strides[rank - 2 - i] * elementSize);
-  void *globalAddress = view.aligned + view.offset * elementSize;
-
-  CUtensorMap tensorMap;
-  std::memset(&tensorMap, 0, sizeof(tensorMap));
-  CUresult result = scope.cu->cuTensorMapEncodeTiled(
-      &tensorMap, static_cast<CUtensorMapDataType>(dataType),
-      static_cast<cuuint32_t>(rank), globalAddress, globalDim, globalStrides,
-      boxDim, elementStrides, static_cast<CUtensorMapInterleave>(interleave),
-      static_cast<CUtensorMapSwizzle>(swizzle),
-      static_cast<CUtensorMapL2promotion>(l2Promotion),
-      static_cast<CUtensorMapFloatOOBfill>(oobFill));
-  // The constraints (16-byte aligned address and strides, box extents up to
-  // 256, swizzle span) are easiest to check against the actual values.
-  auto describe = [&](Detail &detail) {
-    detail("address %p, data type %" PRId64 ", interleave %" PRId64
-           ", swizzle %" PRId64 ", l2 promotion %" PRId64 ", oob fill %" PRId64
-           "; innermost first: dims",
-           globalAddress, dataType, interleave, swizzle, l2Promotion, oobFill);
-    for (int64_t i = 0; i < rank; ++i)
-      detail(" %llu", static_cast<unsigned long long>(globalDim[i]));
-    detail(", byte strides");
-    for (int64_t i = 0; i + 1 < rank; ++i)
-      detail(" %llu", static_cast<unsigned long long>(globalStrides[i]));
-    detail(", box");
-    for (int64_t i = 0; i < rank; ++i)
-      detail(" %u", boxDim[i]);
-  };
-  if (!scope.check(result, "cuTensorMapEncodeTiled", describe))
-    return nullptr;
-
-  TensorMapKey key;
-  key.first = defaultDevice;
-  static_assert(sizeof(tensorMap) == sizeof(key.second),
-                "CUtensorMap is expected to be 128 bytes");
-  std::memcpy(key.second.data(), &tensorMap, sizeof(tensorMap));
-  std::lock_guard<std::mutex> lock(tensorMapMutex);
-  auto found = tensorMapCache->find(key);
-  if (found != tensorMapCache->end())
-    return reinterpret_cast<void *>(found->second);
-  CUdeviceptr copy = 0;
-  if (!HIDET_CU(scope, cuMemAlloc(&copy, sizeof(tensorMap))))
-    return nullptr;
-  if (!HIDET_CU(scope, cuMemcpyHtoD(copy, &tensorMap, sizeof(tensorMap)))) {
-    scope.cu->cuMemFree(copy);
-    return nullptr;
-  }
-  tensorMapCache->emplace(key, copy);
-  return reinterpret_cast<void *>(copy);
 }
