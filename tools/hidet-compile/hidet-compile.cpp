@@ -21,19 +21,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Library.h"
+#include "Manifest.h"
+
 #include "Hidet/InitAllDialects.h"
 #include "Hidet/Pipelines/Pipelines.h"
-#include "Hidet/Runtime/ManifestTypes.h"
-#include "Hidet/Runtime/WeightsImage.h"
 #include "Hidet/Transforms/Passes.h"
-#include "hidet/Manifest.h"
 #ifdef HIDET_ENABLE_ONNX
 #include "Hidet/Import/OnnxImporter.h"
 #endif
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -46,13 +45,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -60,12 +53,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Host.h"
-
-#include <list>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -199,13 +186,6 @@ static void selectCudaToolkit() {
   ::setenv("CUDA_ROOT", path.c_str(), /*overwrite=*/1);
 }
 
-/// Whether `name` can be a manifest token naming an argument.
-static bool isManifestName(StringRef name) {
-  return !name.empty() && name.size() <= 256 && llvm::all_of(name, [](char c) {
-    return llvm::isPrint(c) && c != ' ' && c != '#';
-  });
-}
-
 /// How the manifest names the external weights file: its path relative to
 /// the library's directory when both are in the same one, else as given.
 static std::string getWeightsReference() {
@@ -216,306 +196,6 @@ static std::string getWeightsReference() {
   SmallString<256> absolute(externalWeights);
   llvm::sys::fs::make_absolute(absolute);
   return absolute.str().str();
-}
-
-/// Moves the values of the weight inputs that hidet-constants-to-weights
-/// made (`hidet.weight_value`) into a weights image (hidet/Weights.h),
-/// returned empty when there are none.
-static std::string takeWeightValues(ModuleOp module) {
-  SmallVector<hidet::WeightRecord> records;
-  SmallVector<std::string> dtypes;
-  // The bytes of i1 values, a byte per element as the image stores them
-  // (an attribute packs them in bits); stable while `records` is written.
-  std::list<std::vector<char>> unpacked;
-  module.walk([&](func::FuncOp func) {
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-      auto value = func.getArgAttrOfType<ElementsAttr>(i, "hidet.weight_value");
-      auto name = func.getArgAttrOfType<StringAttr>(i, "hidet.weight");
-      if (!value || !name)
-        continue;
-      auto type = cast<ShapedType>(value.getType());
-      ArrayRef<char> data;
-      if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-        data = resource.getRawHandle().getBlob()->getData();
-      } else if (type.getElementType().isInteger(1)) {
-        std::vector<char> &bytes = unpacked.emplace_back();
-        for (bool b : cast<DenseElementsAttr>(value).getValues<bool>())
-          bytes.push_back(b ? 1 : 0);
-        data = bytes;
-      } else {
-        data = cast<DenseElementsAttr>(value).getRawData();
-      }
-      records.push_back({name.getValue(),
-                         hidet::manifestDTypeName(type.getElementType()),
-                         type.getShape(), data});
-      func.removeArgAttr(i, "hidet.weight_value");
-    }
-  });
-  std::string image;
-  if (records.empty())
-    return image;
-  llvm::raw_string_ostream os(image);
-  hidet::writeWeightsImage(os, records);
-  return image;
-}
-
-/// Adds `workspace <bytes> <intermediates>` after each `func` statement of
-/// `manifest` whose function took a workspace (hidet-plan-device-memory),
-/// as the lowered module's `hidet.workspace` attributes say.
-static std::string addWorkspaces(StringRef manifest, ModuleOp module) {
-  llvm::StringMap<std::pair<int64_t, int64_t>> workspaces;
-  module.walk([&](Operation *op) {
-    auto info = op->getAttrOfType<DictionaryAttr>("hidet.workspace");
-    auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
-    if (!info || !name)
-      return;
-    auto size = info.getAs<IntegerAttr>("size");
-    auto sum = info.getAs<IntegerAttr>("intermediates");
-    if (size && sum)
-      workspaces[name.getValue()] = {size.getInt(), sum.getInt()};
-  });
-  std::string text;
-  SmallVector<StringRef> lines;
-  manifest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef line : lines) {
-    text += line.str() + "\n";
-    SmallVector<StringRef> tokens;
-    line.split(tokens, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-    if (tokens.size() != 4 || tokens[0] != "func")
-      continue;
-    auto it = workspaces.find(tokens[1]);
-    if (it != workspaces.end())
-      text += "workspace " + std::to_string(it->second.first) + " " +
-              std::to_string(it->second.second) + "\n";
-  }
-  return text;
-}
-
-/// Describes the public functions of `module` and marks them for C
-/// interface emission. Fails on signatures the libraries cannot expose. The
-/// `target` statement lets a runner give the library host or device buffers
-/// without being told.
-static FailureOr<std::string> buildManifest(ModuleOp module) {
-  std::string text = "hidet-manifest 1\n";
-  llvm::raw_string_ostream os(text);
-  os << "target " << target << "\n";
-  if (!externalWeights.empty())
-    os << "weights " << getWeightsReference() << "\n";
-  bool ok = true;
-  module.walk([&](func::FuncOp func) {
-    if (func.isPrivate() || func.isExternal())
-      return;
-    auto type = func.getFunctionType();
-    os << "func " << func.getSymName() << " " << type.getNumInputs() << " "
-       << type.getNumResults() << "\n";
-    unsigned index = 0;
-    llvm::StringSet<> weightNames;
-    auto describe = [&](Type t, const char *dir) {
-      auto tensor = dyn_cast<RankedTensorType>(t);
-      std::string dtype =
-          tensor ? hidet::manifestDTypeName(tensor.getElementType()).str() : "";
-      if (!tensor || !tensor.hasStaticShape() || dtype.empty()) {
-        func.emitError("hidet-compile: entry points take and return "
-                       "statically shaped tensors of f32, f16, bf16, f64, "
-                       "i1, i8, i32 or i64; got ")
-            << t;
-        ok = false;
-        return;
-      }
-      // An input that holds a weight of an external weights file, named
-      // by one manifest token, once per function.
-      StringAttr weight;
-      if (index < type.getNumInputs()) {
-        if (Attribute a = func.getArgAttr(index, "hidet.weight")) {
-          weight = dyn_cast<StringAttr>(a);
-          if (!weight || weight.getValue().empty() ||
-              !llvm::all_of(weight.getValue(), [](char c) {
-                return llvm::isAlnum(c) || c == '_' || c == '.';
-              })) {
-            func.emitError("hidet-compile: hidet.weight of argument ")
-                << index << " must be a name of letters, digits, '_' and "
-                << "'.'; got " << a;
-            ok = false;
-            return;
-          }
-          if (!weightNames.insert(weight.getValue()).second) {
-            func.emitError("hidet-compile: two arguments are the weight '")
-                << weight.getValue() << "'";
-            ok = false;
-            return;
-          }
-        }
-      }
-      os << "arg " << index++ << " " << (weight ? "weight" : dir) << " "
-         << dtype << " ";
-      if (tensor.getRank() == 0)
-        os << "scalar";
-      else
-        llvm::interleave(tensor.getShape(), os, "x");
-      if (weight) {
-        os << " " << weight.getValue();
-      } else {
-        // The tensor's name (ONNX graph inputs and outputs), where it is one
-        // manifest token.
-        auto name = dyn_cast_or_null<StringAttr>(
-            index <= type.getNumInputs()
-                ? func.getArgAttr(index - 1, "hidet.name")
-                : func.getResultAttr(index - 1 - type.getNumInputs(),
-                                     "hidet.name"));
-        if (name && isManifestName(name.getValue()))
-          os << " " << name.getValue();
-      }
-      os << "\n";
-    };
-    for (Type t : type.getInputs())
-      describe(t, "in");
-    for (Type t : type.getResults())
-      describe(t, "out");
-    func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
-  });
-  if (!ok)
-    return failure();
-  return text;
-}
-
-/// Removes the project's argument and result annotations (hidet.name,
-/// hidet.weight, hidet.workspace) from the LLVM functions: the manifest
-/// holds what they said, and the translation to LLVM IR would warn about
-/// each as an unknown parameter attribute.
-static void dropArgumentAnnotations(ModuleOp module) {
-  auto isOurs = [](NamedAttribute a) {
-    return a.getName().getValue().starts_with("hidet.");
-  };
-  module.walk([&](LLVM::LLVMFuncOp op) {
-    auto func = cast<FunctionOpInterface>(op.getOperation());
-    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-      for (NamedAttribute a : llvm::to_vector(func.getArgAttrs(i)))
-        if (isOurs(a))
-          func.removeArgAttr(i, a.getName());
-    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-      for (NamedAttribute a : llvm::to_vector(func.getResultAttrs(i)))
-        if (isOurs(a))
-          func.removeResultAttr(i, a.getName());
-  });
-}
-
-/// The names of the functions that `manifest` declares, in order.
-static SmallVector<StringRef> getManifestFuncNames(StringRef manifest) {
-  SmallVector<StringRef> names;
-  SmallVector<StringRef> lines;
-  manifest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef line : lines) {
-    SmallVector<StringRef> tokens;
-    line.split(tokens, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-    if (tokens.size() == 4 && tokens[0] == "func")
-      names.push_back(tokens[1]);
-  }
-  return names;
-}
-
-/// Adds `void _hidet_packed_<name>(void **args)`, which loads args[i] for
-/// each parameter of `_mlir_ciface_<name>` and calls it. A runner calls
-/// functions of any arity through it: C can call a function pointer only
-/// through a type of fixed arity. Where the C interface is missing or does
-/// not take pointers only, nothing is added and the runner reports the
-/// missing entry point.
-static void addPackedEntry(llvm::Module &module, StringRef name) {
-  llvm::Function *ciface = module.getFunction(("_mlir_ciface_" + name).str());
-  if (!ciface || !ciface->getReturnType()->isVoidTy() ||
-      !llvm::all_of(ciface->getFunctionType()->params(),
-                    [](llvm::Type *t) { return t->isPointerTy(); })) {
-    llvm::errs() << "hidet-compile: warning: no C interface of pointers "
-                    "for '"
-                 << name << "'; the library has no _hidet_packed_" << name
-                 << "\n";
-    return;
-  }
-  llvm::LLVMContext &ctx = module.getContext();
-  llvm::PointerType *ptrType = llvm::PointerType::getUnqual(ctx);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptrType},
-                                       /*isVarArg=*/false);
-  llvm::Function *packed =
-      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
-                             "_hidet_packed_" + name, module);
-  llvm::Argument *args = packed->getArg(0);
-  args->setName("args");
-  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(ctx, "entry", packed));
-  SmallVector<llvm::Value *> operands;
-  for (unsigned i = 0, e = ciface->arg_size(); i < e; ++i) {
-    llvm::Value *slot = builder.CreateConstInBoundsGEP1_64(ptrType, args, i);
-    operands.push_back(builder.CreateLoad(ptrType, slot));
-  }
-  builder.CreateCall(ciface, operands);
-  builder.CreateRetVoid();
-}
-
-/// Adds `hidet_manifest` as an exported NUL-terminated string, the packed
-/// entry point of each function it declares, and the weights image
-/// `hidet_weights` when there is one.
-static void addManifest(llvm::Module &module, StringRef manifest,
-                        StringRef weightsImage) {
-  llvm::LLVMContext &ctx = module.getContext();
-  llvm::Constant *data = llvm::ConstantDataArray::getString(ctx, manifest);
-  new llvm::GlobalVariable(module, data->getType(), /*isConstant=*/true,
-                           llvm::GlobalValue::ExternalLinkage, data,
-                           HIDET_MANIFEST_SYMBOL);
-  if (!weightsImage.empty()) {
-    llvm::Constant *image = llvm::ConstantDataArray::getRaw(
-        weightsImage, weightsImage.size(), llvm::Type::getInt8Ty(ctx));
-    auto *global = new llvm::GlobalVariable(
-        module, image->getType(), /*isConstant=*/true,
-        llvm::GlobalValue::ExternalLinkage, image, HIDET_WEIGHTS_SYMBOL);
-    global->setAlignment(llvm::Align(HIDET_WEIGHTS_ALIGN));
-  }
-  for (StringRef name : getManifestFuncNames(manifest))
-    addPackedEntry(module, name);
-}
-
-static LogicalResult emitObject(llvm::Module &module, StringRef path) {
-  std::string triple = llvm::sys::getProcessTriple();
-  std::string error;
-  const llvm::Target *t =
-      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
-  if (!t)
-    return fail(error), failure();
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> tm(t->createTargetMachine(
-      llvm::Triple(triple), "generic", "", options, llvm::Reloc::PIC_));
-  module.setDataLayout(tm->createDataLayout());
-  module.setTargetTriple(llvm::Triple(triple));
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write " + path + ": " + ec.message()), failure();
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, out.os(), nullptr,
-                              llvm::CodeGenFileType::ObjectFile))
-    return fail("the host target cannot emit object files"), failure();
-  pm.run(module);
-  out.keep();
-  return success();
-}
-
-static LogicalResult linkSharedLibrary(StringRef object, StringRef output,
-                                       bool gpu) {
-  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName(linker);
-  if (!driver)
-    return fail("cannot find the linker driver '" + linker + "'"), failure();
-  SmallVector<std::string> args = {*driver, "-shared", "-o", output.str(),
-                                   object.str()};
-  if (gpu && !runtimeDir.empty()) {
-    args.push_back("-L" + runtimeDir);
-    args.push_back("-lhidet_runtime");
-    args.push_back("-Wl,-rpath,$ORIGIN");
-  }
-  args.push_back("-lm");
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
-  std::string error;
-  int rc = llvm::sys::ExecuteAndWait(*driver, argRefs, std::nullopt, {}, 0, 0,
-                                     &error);
-  if (rc != 0)
-    return fail("linking failed (" + llvm::Twine(rc) + ") " + error), failure();
-  return success();
 }
 
 #ifdef HIDET_ENABLE_ONNX
@@ -625,10 +305,12 @@ static int compile(int argc, char **argv) {
     if (failed(weights.run(*module)))
       return fail("moving constants to weights failed");
   }
-  FailureOr<std::string> manifest = buildManifest(*module);
+  FailureOr<std::string> manifest = hidet::compile::buildManifest(
+      *module, target,
+      externalWeights.empty() ? std::string() : getWeightsReference());
   if (failed(manifest))
     return 1;
-  std::string weightsImage = takeWeightValues(*module);
+  std::string weightsImage = hidet::compile::takeWeightValues(*module);
 
   PassManager pm = PassManager::on<ModuleOp>(&context);
   std::string pipeline =
@@ -643,8 +325,7 @@ static int compile(int argc, char **argv) {
     if (!tuningRecords.empty())
       opts += " tuning-records=\"" + tuningRecords + "\"";
     if (!tuningPlan.empty())
-      opts += " tuning-plan=\"" + tuningPlan + "\" tuning-space=" +
-              tuningSpace;
+      opts += " tuning-plan=\"" + tuningPlan + "\" tuning-space=" + tuningSpace;
   }
   pipeline += "{" + opts + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
@@ -652,7 +333,7 @@ static int compile(int argc, char **argv) {
                 "'");
   if (failed(pm.run(*module)))
     return fail("the " + target + " pipeline failed");
-  *manifest = addWorkspaces(*manifest, *module);
+  *manifest = hidet::compile::addWorkspaces(*manifest, *module);
 
   if (emit == "mlir") {
     std::error_code ec;
@@ -663,13 +344,13 @@ static int compile(int argc, char **argv) {
     return 0;
   }
 
-  dropArgumentAnnotations(*module);
+  hidet::compile::dropArgumentAnnotations(*module);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, "hidet");
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
-  addManifest(*llvmModule, *manifest, weightsImage);
+  hidet::compile::addManifest(*llvmModule, *manifest, weightsImage);
   if (emit == "llvm") {
     std::error_code ec;
     llvm::raw_fd_ostream os(outputFile, ec);
@@ -682,15 +363,19 @@ static int compile(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   std::string object = emit == "obj" ? outputFile : outputFile + ".o";
-  if (failed(emitObject(*llvmModule, object)))
-    return 1;
+  if (llvm::Error e = hidet::compile::emitObject(*llvmModule, object))
+    return fail(llvm::toString(std::move(e)));
   if (emit == "obj")
     return 0;
   if (emit != "so")
     return fail("--emit must be so, obj, llvm or mlir");
-  LogicalResult linked = linkSharedLibrary(object, outputFile, target == "gpu");
+  llvm::Error linked = hidet::compile::linkSharedLibrary(
+      object, outputFile, linker,
+      target == "gpu" ? StringRef(runtimeDir) : StringRef());
   llvm::sys::fs::remove(object);
-  return failed(linked) ? 1 : 0;
+  if (linked)
+    return fail(llvm::toString(std::move(linked)));
+  return 0;
 }
 
 int main(int argc, char **argv) {

@@ -1,0 +1,217 @@
+//===- Manifest.cpp - The manifest and weights of a compiled library ------===//
+//
+// Part of the Hidet-MLIR project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Manifest.h"
+
+#include "Hidet/Runtime/ManifestTypes.h"
+#include "Hidet/Runtime/WeightsImage.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <list>
+#include <vector>
+
+using namespace mlir;
+
+/// Whether `name` can be a manifest token naming an argument.
+static bool isManifestName(StringRef name) {
+  return !name.empty() && name.size() <= 256 && llvm::all_of(name, [](char c) {
+    return llvm::isPrint(c) && c != ' ' && c != '#';
+  });
+}
+
+namespace hidet::compile {
+
+/// Moves the values of the weight inputs that hidet-constants-to-weights
+/// made (`hidet.weight_value`) into a weights image (hidet/Weights.h),
+/// returned empty when there are none.
+std::string takeWeightValues(ModuleOp module) {
+  SmallVector<hidet::WeightRecord> records;
+  SmallVector<std::string> dtypes;
+  // The bytes of i1 values, a byte per element as the image stores them
+  // (an attribute packs them in bits); stable while `records` is written.
+  std::list<std::vector<char>> unpacked;
+  module.walk([&](func::FuncOp func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      auto value = func.getArgAttrOfType<ElementsAttr>(i, "hidet.weight_value");
+      auto name = func.getArgAttrOfType<StringAttr>(i, "hidet.weight");
+      if (!value || !name)
+        continue;
+      auto type = cast<ShapedType>(value.getType());
+      ArrayRef<char> data;
+      if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
+        data = resource.getRawHandle().getBlob()->getData();
+      } else if (type.getElementType().isInteger(1)) {
+        std::vector<char> &bytes = unpacked.emplace_back();
+        for (bool b : cast<DenseElementsAttr>(value).getValues<bool>())
+          bytes.push_back(b ? 1 : 0);
+        data = bytes;
+      } else {
+        data = cast<DenseElementsAttr>(value).getRawData();
+      }
+      records.push_back({name.getValue(),
+                         hidet::manifestDTypeName(type.getElementType()),
+                         type.getShape(), data});
+      func.removeArgAttr(i, "hidet.weight_value");
+    }
+  });
+  std::string image;
+  if (records.empty())
+    return image;
+  llvm::raw_string_ostream os(image);
+  hidet::writeWeightsImage(os, records);
+  return image;
+}
+
+/// Adds `workspace <bytes> <intermediates>` after each `func` statement of
+/// `manifest` whose function took a workspace (hidet-plan-device-memory),
+/// as the lowered module's `hidet.workspace` attributes say.
+std::string addWorkspaces(StringRef manifest, ModuleOp module) {
+  llvm::StringMap<std::pair<int64_t, int64_t>> workspaces;
+  module.walk([&](Operation *op) {
+    auto info = op->getAttrOfType<DictionaryAttr>("hidet.workspace");
+    auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!info || !name)
+      return;
+    auto size = info.getAs<IntegerAttr>("size");
+    auto sum = info.getAs<IntegerAttr>("intermediates");
+    if (size && sum)
+      workspaces[name.getValue()] = {size.getInt(), sum.getInt()};
+  });
+  std::string text;
+  SmallVector<StringRef> lines;
+  manifest.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    text += line.str() + "\n";
+    SmallVector<StringRef> tokens;
+    line.split(tokens, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    if (tokens.size() != 4 || tokens[0] != "func")
+      continue;
+    auto it = workspaces.find(tokens[1]);
+    if (it != workspaces.end())
+      text += "workspace " + std::to_string(it->second.first) + " " +
+              std::to_string(it->second.second) + "\n";
+  }
+  return text;
+}
+
+/// Describes the public functions of `module` and marks them for C
+/// interface emission. Fails on signatures the libraries cannot expose. The
+/// `target` statement lets a runner give the library host or device buffers
+/// without being told.
+FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
+                                     StringRef weightsReference) {
+  std::string text = "hidet-manifest 1\n";
+  llvm::raw_string_ostream os(text);
+  os << "target " << target << "\n";
+  if (!weightsReference.empty())
+    os << "weights " << weightsReference << "\n";
+  bool ok = true;
+  module.walk([&](func::FuncOp func) {
+    if (func.isPrivate() || func.isExternal())
+      return;
+    auto type = func.getFunctionType();
+    os << "func " << func.getSymName() << " " << type.getNumInputs() << " "
+       << type.getNumResults() << "\n";
+    unsigned index = 0;
+    llvm::StringSet<> weightNames;
+    auto describe = [&](Type t, const char *dir) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      std::string dtype =
+          tensor ? hidet::manifestDTypeName(tensor.getElementType()).str() : "";
+      if (!tensor || !tensor.hasStaticShape() || dtype.empty()) {
+        func.emitError("hidet-compile: entry points take and return "
+                       "statically shaped tensors of f32, f16, bf16, f64, "
+                       "i1, i8, i32 or i64; got ")
+            << t;
+        ok = false;
+        return;
+      }
+      // An input that holds a weight of an external weights file, named
+      // by one manifest token, once per function.
+      StringAttr weight;
+      if (index < type.getNumInputs()) {
+        if (Attribute a = func.getArgAttr(index, "hidet.weight")) {
+          weight = dyn_cast<StringAttr>(a);
+          if (!weight || weight.getValue().empty() ||
+              !llvm::all_of(weight.getValue(), [](char c) {
+                return llvm::isAlnum(c) || c == '_' || c == '.';
+              })) {
+            func.emitError("hidet-compile: hidet.weight of argument ")
+                << index << " must be a name of letters, digits, '_' and "
+                << "'.'; got " << a;
+            ok = false;
+            return;
+          }
+          if (!weightNames.insert(weight.getValue()).second) {
+            func.emitError("hidet-compile: two arguments are the weight '")
+                << weight.getValue() << "'";
+            ok = false;
+            return;
+          }
+        }
+      }
+      os << "arg " << index++ << " " << (weight ? "weight" : dir) << " "
+         << dtype << " ";
+      if (tensor.getRank() == 0)
+        os << "scalar";
+      else
+        llvm::interleave(tensor.getShape(), os, "x");
+      if (weight) {
+        os << " " << weight.getValue();
+      } else {
+        // The tensor's name (ONNX graph inputs and outputs), where it is one
+        // manifest token.
+        auto name = dyn_cast_or_null<StringAttr>(
+            index <= type.getNumInputs()
+                ? func.getArgAttr(index - 1, "hidet.name")
+                : func.getResultAttr(index - 1 - type.getNumInputs(),
+                                     "hidet.name"));
+        if (name && isManifestName(name.getValue()))
+          os << " " << name.getValue();
+      }
+      os << "\n";
+    };
+    for (Type t : type.getInputs())
+      describe(t, "in");
+    for (Type t : type.getResults())
+      describe(t, "out");
+    func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
+  });
+  if (!ok)
+    return failure();
+  return text;
+}
+
+/// Removes the project's argument and result annotations (hidet.name,
+/// hidet.weight, hidet.workspace) from the LLVM functions: the manifest
+/// holds what they said, and the translation to LLVM IR would warn about
+/// each as an unknown parameter attribute.
+void dropArgumentAnnotations(ModuleOp module) {
+  auto isOurs = [](NamedAttribute a) {
+    return a.getName().getValue().starts_with("hidet.");
+  };
+  module.walk([&](LLVM::LLVMFuncOp op) {
+    auto func = cast<FunctionOpInterface>(op.getOperation());
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      for (NamedAttribute a : llvm::to_vector(func.getArgAttrs(i)))
+        if (isOurs(a))
+          func.removeArgAttr(i, a.getName());
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      for (NamedAttribute a : llvm::to_vector(func.getResultAttrs(i)))
+        if (isOurs(a))
+          func.removeResultAttr(i, a.getName());
+  });
+}
+
+} // namespace hidet::compile
