@@ -38,6 +38,10 @@ using schedule::WgmmaMatmulSchedule;
 /// swizzle unit.
 constexpr int64_t kPiece = 8;
 
+/// The columns of one of B's boxes: a 128-byte swizzled row of 16-bit
+/// elements (a stage holds B's tile as BN / kBoxCols of them).
+constexpr int64_t kBoxCols = WgmmaMatmulSchedule::kSwizzleRowBytes / 2;
+
 /// The rows of a warpgroup's 64 that each of its warps stores.
 constexpr int64_t kWarpRows =
     WgmmaMatmulSchedule::kWarpgroupRows /
@@ -76,8 +80,7 @@ struct Kernel {
                             mlir::Value m0) const {
     if (pingpong)
       return m0;
-    return affine(b, loc, warpgroup,
-                  WgmmaMatmulSchedule::kWarpgroupRows, m0);
+    return affine(b, loc, warpgroup, WgmmaMatmulSchedule::kWarpgroupRows, m0);
   }
   mlir::Value tid, blockId, warpgroup;
   /// Dynamic shared memory and the offset of its first 1024-byte aligned

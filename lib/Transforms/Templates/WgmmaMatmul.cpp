@@ -90,9 +90,6 @@ using namespace hidet::templates;
 using namespace hidet::templates::wgmma;
 
 static constexpr int64_t kSwizzleAlign = WgmmaMatmulSchedule::kSwizzleAlign;
-/// The columns of a tensor map's box: one 128-byte swizzled row of 16-bit
-/// elements.
-static constexpr int64_t kBoxCols = 64;
 
 /// The operand a TMA tensor map describes: the view the op reads.
 static Value tmaSource(const GemmOperand &x) {
@@ -404,7 +401,8 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
   int64_t sharedBytes = sched.sharedBytes(resultBytes);
 
   createLaunch(
-      b, loc, kernelKind(schedule::TemplateKind::Wgmma), hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{k.numBlocks}),
+      b, loc, kernelKind(schedule::TemplateKind::Wgmma),
+      hidet::tm::SpatialAttr::get(ctx, ArrayRef<int64_t>{k.numBlocks}),
       /*workersPerBlock=*/1, sched.numThreads(),
       [&](OpBuilder &b, gpu::LaunchOp launch) {
         {

@@ -47,23 +47,24 @@ Value Kernel::forEachLoad(OpBuilder &b, Location loc,
 }
 
 /// Loads B's K tile at `k0` of the block `blk` by TMA into the stage at
-/// byte `at`, as BN / 64 boxes of 64 x 64 that complete on the stage's full
-/// mbarrier.
+/// byte `at`, as BN / kBoxCols boxes of 64 x 64 that complete on the stage's
+/// full mbarrier.
 static void loadBoxesOfB(OpBuilder &b, Location loc, const Kernel &k,
                          const GemmBlock &blk, Value stage, Value k0,
                          Value at) {
   const WgmmaMatmulSchedule &sched = k.sched;
-  for (int64_t j = 0; j < k.BN / 64; ++j)
+  for (int64_t j = 0; j < k.BN / kBoxCols; ++j)
     nvgpu::TmaAsyncLoadOp::create(
         b, loc,
         sharedView(
             b, loc, k.smem,
             arith::AddIOp::create(
                 b, loc, at, cst(b, loc, sched.aBytes() + j * sched.boxBytes())),
-            {64, WgmmaMatmulSchedule::kBlockK}, k.p.bElt),
+            {kBoxCols, WgmmaMatmulSchedule::kBlockK}, k.p.bElt),
         k.ring.full, k.mapB,
-        ValueRange{arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * 64)),
-                   k0},
+        ValueRange{
+            arith::AddIOp::create(b, loc, blk.n0, cst(b, loc, j * kBoxCols)),
+            k0},
         stage, Value(), Value());
 }
 
@@ -80,18 +81,19 @@ void hidet::templates::wgmma::buildTmaProducer(OpBuilder &b, Location loc,
   b.setInsertionPointToStart(&issue.getThenRegion().front());
   nvgpu::TmaPrefetchOp::create(b, loc, k.mapA, Value());
   nvgpu::TmaPrefetchOp::create(b, loc, k.mapB, Value());
-  k.forEachLoad(
-      b, loc,
-      [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage, Value k0,
-          Value at) {
-        k.ring.arriveFullExpectingBytes(b, loc, stage, sched.stageBytes());
-        // Coordinates are innermost first: (k, m) for A, (n, k) for B.
-        nvgpu::TmaAsyncLoadOp::create(
-            b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt),
-            k.ring.full, k.mapA, ValueRange{k0, blk.m0}, stage, Value(),
-            Value());
-        loadBoxesOfB(b, loc, k, blk, stage, k0, at);
-      });
+  k.forEachLoad(b, loc,
+                [&](OpBuilder &b, const GemmBlock &blk, Value step, Value stage,
+                    Value k0, Value at) {
+                  k.ring.arriveFullExpectingBytes(b, loc, stage,
+                                                  sched.stageBytes());
+                  // Coordinates are innermost first: (k, m) for A, (n, k) for
+                  // B.
+                  nvgpu::TmaAsyncLoadOp::create(
+                      b, loc, sharedView(b, loc, k.smem, at, {k.BM, BK}, elt),
+                      k.ring.full, k.mapA, ValueRange{k0, blk.m0}, stage,
+                      Value(), Value());
+                  loadBoxesOfB(b, loc, k, blk, stage, k0, at);
+                });
 }
 
 /// Thread t of the cp.async producer copies piece t % 8 of rows t / 8 + 16 r
@@ -142,7 +144,7 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
   // arrival expects B's bytes (which may have landed before it: the
   // transaction count goes below zero until then, and the phase completes
   // only once both are zero).
-  int64_t bBytes = k.BN / 64 * sched.boxBytes();
+  int64_t bBytes = k.BN / kBoxCols * sched.boxBytes();
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
                                        cst(b, loc, 0));
   auto release = [&](OpBuilder &b, Value step) {
@@ -197,10 +199,10 @@ void hidet::templates::wgmma::buildAsyncCopyProducer(OpBuilder &b, Location loc,
               b, loc, k.smem,
               arith::AddIOp::create(b, loc, at, cst(b, loc, sched.aBytes())),
               {k.BN * BK}, p.bElt);
-          for (int64_t j = 0; j < k.BN / 64; ++j) {
+          for (int64_t j = 0; j < k.BN / kBoxCols; ++j) {
             Value colB = arith::AddIOp::create(
                 b, loc, blk.n0,
-                affine(b, loc, piece, kPiece, cst(b, loc, j * 64)));
+                affine(b, loc, piece, kPiece, cst(b, loc, j * kBoxCols)));
             for (int64_t r = 0; r < BK / rowsPerPass; ++r) {
               Value row = arith::AddIOp::create(b, loc, row0,
                                                 cst(b, loc, r * rowsPerPass));
