@@ -183,16 +183,20 @@ cl::opt<unsigned long long, false, CountParser<kMaxCalls>>
 
 cl::opt<unsigned long long, false, CountParser<kMaxCalls>> profileRuns(
     "profile",
-    cl::desc("Profile a GPU library: n more runs, each direct (not a graph "
-             "replay) with CUDA events around every kernel launch; prints "
-             "the time per kernel (the median over the n runs) and adds it "
-             "to --json (default 0: off)"),
+    cl::desc("Profile a GPU library: n more runs (after one that is not "
+             "counted), each direct (not a graph replay) with CUDA events "
+             "around every kernel launch and queued behind a spin as long "
+             "as the uncounted run took on the host; prints the time per "
+             "kernel (the median over the n runs) and adds it to --json "
+             "(default 0: off)"),
     cl::value_desc("n"), cl::init(0), cl::cat(timingCategory));
 
 cl::opt<bool> noSpin("no-spin",
-                     cl::desc("Time a GPU library without first queueing a "
-                              "~100 us spin kernel (the spin keeps host "
-                              "launch gaps out of the GPU time)"),
+                     cl::desc("Time (and --profile) a GPU library without "
+                              "first queueing a spin kernel (~100 us; for "
+                              "--profile as long as a run takes the host): "
+                              "the spin keeps host launch gaps out of the "
+                              "GPU time"),
                      cl::cat(timingCategory));
 
 cl::opt<bool> cudaGraph(

@@ -20,11 +20,12 @@ using namespace hidet::run;
 
 namespace {
 
-/// A kernel that spins for a fixed number of cycles (~100 us). Launched
-/// before each timed call, it lets the host enqueue the call's kernels
-/// while the GPU is still busy, so that launch gaps stay out of the timing
-/// (the same method as the project's PyTorch baselines, which queue behind
-/// torch.cuda._sleep). PTX, so that the driver compiles it for any GPU.
+/// A kernel that spins for a number of cycles (by default ~100 us).
+/// Launched before each timed call, it lets the host enqueue the call's
+/// kernels while the GPU is still busy, so that launch gaps stay out of the
+/// timing (the same method as the project's PyTorch baselines, which queue
+/// behind torch.cuda._sleep). PTX, so that the driver compiles it for any
+/// GPU.
 class SpinKernel {
 public:
   SpinKernel() = default;
@@ -35,7 +36,8 @@ public:
       mgpuModuleUnload(module);
   }
 
-  void launch(hidetStream_t stream) {
+  /// Spins for about `microseconds` (at 2 GHz; longer at lower clocks).
+  void launch(hidetStream_t stream, double microseconds = 100) {
     if (!module) {
       module = mgpuModuleLoadJIT(kPtx, /*optLevel=*/2);
       if (module)
@@ -43,7 +45,7 @@ public:
     }
     if (!function)
       return;
-    uint64_t cycles = 200000; // ~100 us at 2 GHz
+    uint64_t cycles = static_cast<uint64_t>(microseconds * 2000);
     void *params[] = {&cycles};
     mgpuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr, 1);
   }
@@ -59,6 +61,9 @@ private:
   hidetModule_t module = nullptr;
   hidetFunction_t function = nullptr;
 };
+
+/// The longest spin queued before a profiled run: 100 ms.
+constexpr double kMaxProfileSpinMicroseconds = 100000;
 
 /// The median of `sorted` (ascending, not empty).
 double median(const std::vector<double> &sorted) {
@@ -165,30 +170,49 @@ bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
     return true;
   }
   const std::string label = func.name + ": profile";
-  // Per launch, its time in each run; every run makes the same launches.
-  std::vector<std::vector<double>> times;
   std::vector<hidetKernelTime> launches(64);
-  for (long long run = 0; run < options.profileRuns; ++run) {
-    int count = 0;
+  int count = 0;
+  // A first run, not counted: it finds how many launches a run makes, and
+  // its host time bounds how long the host takes to enqueue one. Each
+  // counted run is queued behind a spin at least that long, so that its
+  // events bracket GPU work only: without it, an event recorded on an idle
+  // GPU starts its clock before the host has made the launch, and a small
+  // kernel's time is mostly the host's (a 3 us GEMM read 10 us).
+  auto calibrationStart = std::chrono::steady_clock::now();
+  for (;;) {
     if (hidetModelProfile(call.model, call.inputs.data(), call.outputs.data(),
                           call.stream, launches.data(),
                           static_cast<int>(launches.size()),
                           &count) != HIDET_RUNTIME_OK)
       return reportCudaError(label);
-    if (static_cast<size_t>(count) > launches.size()) {
-      launches.resize(static_cast<size_t>(count));
-      --run; // The same run again with room for every launch.
-      continue;
-    }
-    if (run == 0) {
-      result.kernels.resize(static_cast<size_t>(count));
-      times.resize(static_cast<size_t>(count));
-      for (int i = 0; i < count; ++i)
-        result.kernels[i].name = launches[i].kernel;
-    } else if (static_cast<size_t>(count) != times.size()) {
+    if (static_cast<size_t>(count) <= launches.size())
+      break;
+    launches.resize(static_cast<size_t>(count));
+    calibrationStart = std::chrono::steady_clock::now();
+  }
+  std::chrono::duration<double, std::micro> hostTime =
+      std::chrono::steady_clock::now() - calibrationStart;
+  double spinMicroseconds =
+      std::min(kMaxProfileSpinMicroseconds, 1.25 * hostTime.count() + 20);
+  SpinKernel spin;
+  result.kernels.resize(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i)
+    result.kernels[i].name = launches[i].kernel;
+  // Per launch, its time in each run; every run makes the same launches.
+  std::vector<std::vector<double>> times(static_cast<size_t>(count));
+  for (long long run = 0; run < options.profileRuns; ++run) {
+    if (options.queueBehindSpin)
+      spin.launch(call.stream, spinMicroseconds);
+    int runCount = 0;
+    if (hidetModelProfile(call.model, call.inputs.data(), call.outputs.data(),
+                          call.stream, launches.data(),
+                          static_cast<int>(launches.size()),
+                          &runCount) != HIDET_RUNTIME_OK)
+      return reportCudaError(label);
+    if (runCount != count) {
       printError(label + ": runs made different numbers of launches (" +
-                 std::to_string(times.size()) + " and " +
-                 std::to_string(count) + ")");
+                 std::to_string(count) + " and " + std::to_string(runCount) +
+                 ")");
       return false;
     }
     for (int i = 0; i < count; ++i)
