@@ -120,6 +120,8 @@ struct Choice {
   std::optional<int64_t> rejectedRound;
   double rejectedMs = 0;
   double pValue = -1;
+  /// The candidates the fastest was found among (the default's excepted).
+  int64_t compared = 0;
 };
 
 /// The fastest of `times`' rounds allowed by `allowed`, where it is faster
@@ -139,12 +141,14 @@ Choice choose(const std::map<int64_t, Measured> &times, Allowed allowed,
   // where there are samples, significantly: a pick within the noise of
   // the measurement would as often be slower.
   auto base = times.find(0);
+  for (const auto &entry : times)
+    c.compared += entry.first != 0;
   if (c.round > 0 && base != times.end()) {
     const Measured &fast = times.at(c.round), &dflt = base->second;
     bool faster = fast.ms <= dflt.ms * (1 - options.minGain);
     if (fast.samples.size() >= 2 && dflt.samples.size() >= 2) {
       c.pValue = rankLessPValue(fast.samples, dflt.samples);
-      faster = faster && c.pValue < options.significance;
+      faster = faster && c.pValue < significanceLevel(options, c.compared);
     }
     if (!faster) {
       c.rejectedRound = c.round;
@@ -156,6 +160,12 @@ Choice choose(const std::map<int64_t, Measured> &times, Allowed allowed,
   return c;
 }
 } // namespace
+
+double hidet::tuning::significanceLevel(const PickOptions &options,
+                                        int64_t compared) {
+  return options.significance / static_cast<double>(std::max<int64_t>(
+                                    1, compared));
+}
 
 double hidet::tuning::rankLessPValue(ArrayRef<double> candidate,
                                      ArrayRef<double> reference) {
@@ -344,6 +354,7 @@ std::optional<std::vector<TuningRecord>> hidet::tuning::pickRecords(
     o.rejectedRound = c.rejectedRound;
     o.rejectedMs = c.rejectedMs;
     o.pValue = c.pValue;
+    o.compared = c.compared;
     auto base = times[i].find(0);
     if (outcomes)
       outcomes->push_back(std::move(o));

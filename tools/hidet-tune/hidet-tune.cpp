@@ -33,7 +33,8 @@
 //
 // A candidate replaces the default only when it is faster by --min-gain
 // and, where the profiles hold each run's time (hidet-run's samples_ms),
-// by a one-sided rank test (Mann-Whitney U) at --significance; otherwise
+// by a one-sided rank test (Mann-Whitney U) at --significance divided by
+// the number of candidates it was the fastest of; otherwise
 // the record keeps the default schedule and says so.
 //
 // A profile's round is the number after "round-" in its file name. The
@@ -106,7 +107,8 @@ static cl::opt<double> significance(
     "significance",
     cl::desc("A candidate replaces the default only when a one-sided rank "
              "test (Mann-Whitney U) of the profiled runs finds it faster at "
-             "this level (default 0.05; profiles with each run's time)"),
+             "this level divided by the candidates it was the fastest of "
+             "(default 0.05; profiles with each run's time)"),
     cl::init(0.05), cl::cat(category));
 static cl::opt<double> eliminateMargin(
     "eliminate-margin",
@@ -148,15 +150,18 @@ static bool writeWhole(StringRef path, StringRef text) {
 static std::string
 summaryJson(const std::vector<AnchorOutcome> &outcomes,
             const std::vector<TuningRecord> &records,
-            const std::vector<std::string> &skipped) {
+            const std::vector<std::string> &skipped,
+            const PickOptions &pick) {
   json::Array anchors;
   for (const AnchorOutcome &o : outcomes) {
     json::Object a{{"signature", o.signature},
                    {"kernels", json::Array(o.kernels)},
                    {"candidates", o.candidates},
                    {"timed", o.timed}};
-    if (o.pValue >= 0)
+    if (o.pValue >= 0) {
       a["p_value"] = o.pValue;
+      a["significance_level"] = significanceLevel(pick, o.compared);
+    }
     if (o.uncheckedRound)
       a["unchecked_round"] = *o.uncheckedRound;
     if (o.rejectedRound) {
@@ -306,7 +311,7 @@ int main(int argc, char **argv) {
   // The summary first: when the records cannot be written either, the
   // summary just written goes too, so that a failed run leaves neither.
   if (!summaryFile.empty() &&
-      !writeWhole(summaryFile, summaryJson(outcomes, *records, skipped)))
+      !writeWhole(summaryFile, summaryJson(outcomes, *records, skipped, options)))
     return 1;
   if (!writeWhole(outputFile, printRecords(written))) {
     if (!summaryFile.empty())
@@ -346,8 +351,15 @@ int main(int argc, char **argv) {
     if (o.pValue >= 0)
       outs() << ", p = " << format("%.3g", o.pValue);
     outs() << formatv(": not faster by --min-gain={0}", minGain.getValue());
-    if (o.pValue >= 0)
+    if (o.pValue >= 0) {
       outs() << formatv(" at --significance={0}", significance.getValue());
+      if (o.compared > 1)
+        outs() << " over " << o.compared << " candidates ("
+               << format("%.3g", significanceLevel(
+                                     PickOptions{minGain, significance},
+                                     o.compared))
+               << " each)";
+    }
     outs() << "\n";
   }
   return 0;

@@ -198,6 +198,51 @@ TEST(PickRecords, TheDefaultStaysUnlessClearlySlower) {
   EXPECT_EQ((*records)[0].schedule, "#a0");
 }
 
+TEST(PickRecords, TheFastestOfSeveralIsTestedAtALevelForAll) {
+  // Round 2 of a is 2% faster by its median, at p = 0.032. Alone against
+  // the default it passes the test at 0.05. As the fastest of two
+  // candidates it is tested at 0.025 and the default stays.
+  std::vector<double> base = {1.00, 1.02, 0.98, 1.01, 0.99, 1.00};
+  std::vector<double> faster = {0.97, 0.99, 0.96, 0.98, 1.005, 0.975};
+  std::vector<double> slower = {1.05, 1.07, 1.03, 1.06, 1.04, 1.05};
+  std::map<int64_t, std::string> rounds = {
+      {0, sampled({{"wgmma_q", base}, {"wgmma_k", base}, {"mma_ffn", base}})},
+      {2, sampled({{"wgmma_q", faster}, {"wgmma_k", faster}})}};
+  std::vector<std::string> skipped;
+  std::string error;
+  std::vector<AnchorOutcome> outcomes;
+  auto records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a2");
+  EXPECT_EQ(outcomes[0].compared, 1);
+  EXPECT_NEAR(outcomes[0].pValue, 0.032, 0.001);
+
+  rounds[1] = sampled({{"wgmma_q", slower}, {"wgmma_k", slower}});
+  outcomes.clear();
+  records = pickRecords(kPlan, rounds, "", "", skipped, error, &outcomes);
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a0");
+  EXPECT_EQ(outcomes[0].compared, 2);
+  ASSERT_TRUE(outcomes[0].rejectedRound.has_value());
+  EXPECT_EQ(*outcomes[0].rejectedRound, 2);
+  EXPECT_NEAR(outcomes[0].pValue, 0.032, 0.001);
+  EXPECT_DOUBLE_EQ(significanceLevel(PickOptions{}, outcomes[0].compared),
+                   0.025);
+
+  // At a family level of 0.1 (0.05 each) it is taken again.
+  records = pickRecords(kPlan, rounds, "", "", skipped, error, nullptr,
+                        PickOptions{0.01, 0.1});
+  ASSERT_TRUE(records.has_value()) << error;
+  EXPECT_EQ((*records)[0].schedule, "#a2");
+}
+
+TEST(Statistics, SignificanceLevelDividesByTheCandidates) {
+  PickOptions options{0.01, 0.06};
+  EXPECT_DOUBLE_EQ(significanceLevel(options, 0), 0.06);
+  EXPECT_DOUBLE_EQ(significanceLevel(options, 1), 0.06);
+  EXPECT_DOUBLE_EQ(significanceLevel(options, 30), 0.002);
+}
+
 TEST(PickRecords, AWinnerNeedsItsOutputsChecked) {
   // Profiles without a check: a is fastest in round 2, then round 1.
   std::map<int64_t, std::string> rounds = {

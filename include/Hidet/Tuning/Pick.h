@@ -53,12 +53,17 @@ struct AnchorOutcome {
   std::optional<int64_t> rejectedRound;
   double rejectedMs = 0;
   double pValue = -1;
+  /// How many candidates other than the default a round timed: the
+  /// fastest was found among them, and tested at the level
+  /// significanceLevel gives for that many.
+  int64_t compared = 0;
 };
 
 /// When a candidate replaces the default: it must be faster by at least
 /// `minGain` (a fraction of the default's time) and, where the profiles
 /// have each run's time, faster by a one-sided Mann-Whitney U test at
-/// `significance`.
+/// `significance` divided by the number of candidates it was the fastest
+/// of (significanceLevel).
 struct PickOptions {
   double minGain = 0.01;
   double significance = 0.05;
@@ -68,6 +73,16 @@ struct PickOptions {
   /// check in either case.
   bool acceptUnverified = false;
 };
+
+/// The level at which the fastest of `compared` candidates is tested
+/// against the default: `options.significance / compared` (Bonferroni).
+/// The test is of the fastest, not of one candidate chosen beforehand: if
+/// all were as fast as the default, one of 30 would pass a test at 0.05
+/// far more often than 5% of the time (on the H200, 30-candidate spaces of
+/// 6 us GEMMs gave picks 5% slower than their defaults at p = 0.01 to
+/// 0.02). At this level, the chance of taking any candidate no faster
+/// than the default stays at most `options.significance`.
+double significanceLevel(const PickOptions &options, int64_t compared);
 
 /// The p-value of a one-sided Mann-Whitney U test that `candidate`'s runs
 /// are faster than `reference`'s (the normal approximation, with the tie
