@@ -37,9 +37,11 @@ namespace tuning {
 /// The tool that writes measured records, with the version of its
 /// measurements: a record of another tool or version is measured again.
 /// The version changes when the templates change what a schedule's time
-/// is (3: the SIMT template's cp.async stages and epilogue loads, after
-/// which ViT-B/16's f32 record at batch 1 ran slower than the heuristic).
-constexpr llvm::StringLiteral kTunerVersion = "hidet-tune 3";
+/// is, or the tuner how it measures and picks (3: the SIMT template's
+/// cp.async stages and epilogue loads, after which ViT-B/16's f32 record
+/// at batch 1 ran slower than the heuristic; 4: profiles that time kernels
+/// rather than launches, and a pick tested at a level for all candidates).
+constexpr llvm::StringLiteral kTunerVersion = "hidet-tune 4";
 
 /// The format name and version the file declares.
 constexpr llvm::StringLiteral kRecordsFormat = "hidet-tuning-records";
