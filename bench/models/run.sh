@@ -8,7 +8,8 @@
 #   bench/models/run.sh report DIR OUT COMMIT DATE [--work W]  # report of W
 #
 # `prepare` copies into DIR what the GPU machine needs: this script,
-# torch_baselines.py, report.py, utils/models/generate.py, the statically
+# torch_baselines.py, report.py (with model_results.py and model_tables.py),
+# utils/models/generate.py, the statically
 # linked tools (utils/static-tools.sh, packed as a tarball of bin/hidet-compile,
 # bin/hidet-run and lib/; default .gpu/carry/tools.tar.xz) and DIR/commit.
 #
@@ -154,6 +155,7 @@ lib/libhidet_runtime.so), pack them with tar -C OUT -cJf TARBALL . and pass
   fi
   mkdir -p "$dir" || die "prepare: cannot create $dir"
   cp "$here/run.sh" "$here/torch_baselines.py" "$here/report.py" \
+    "$here/model_results.py" "$here/model_tables.py" \
     "$src/utils/models/generate.py" "$dir/" || die "prepare: copy failed"
   if [ "$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")" != \
     "$(cd "$dir" && pwd)/tools.tar.xz" ]; then
@@ -577,7 +579,8 @@ run_bench() {
 
   local given="$dir"
   dir="$(cd "$dir" 2>/dev/null && pwd)" || die "no directory $given"
-  for x in torch_baselines.py report.py generate.py tools.tar.xz; do
+  for x in torch_baselines.py report.py model_results.py model_tables.py \
+    generate.py tools.tar.xz; do
     [ -f "$dir/$x" ] || die "$dir/$x missing: run '$0 prepare $dir' first"
   done
   if [ -f "$dir/commit" ] && [ "$(cat "$dir/commit")" != "$commit" ]; then
