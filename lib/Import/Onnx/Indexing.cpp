@@ -308,8 +308,19 @@ LogicalResult convertTile(NodeContext &ctx) {
   if (static_cast<int64_t>(repeats->size()) != in.rank())
     return ctx.emitError() << "Tile repeats must have one entry per dimension";
   SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < in.rank(); ++d)
-    shape.push_back(in.shape[d] * (*repeats)[d]);
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    int64_t repeat = (*repeats)[d], extent = 0;
+    if (repeat < 0)
+      return ctx.emitError() << "Tile repeats must not be negative, got "
+                             << repeat << " for dimension " << d;
+    if (llvm::MulOverflow(in.shape[d], repeat, extent))
+      return ctx.emitError() << "Tile of dimension " << d << " (" << in.shape[d]
+                             << " x " << repeat
+                             << ") to more elements than int64 counts";
+    shape.push_back(extent);
+  }
+  if (!checkedProduct(shape))
+    return ctx.emitError() << "Tile to more elements than int64 counts";
   if (in.constant && ctx.canFold(shape)) {
     ctx.setOutput(0, moveData(*in.constant, shape, [&](ArrayRef<int64_t> o) {
                     SmallVector<int64_t> src;
