@@ -314,9 +314,9 @@ LogicalResult convertTile(NodeContext &ctx) {
       return ctx.emitError() << "Tile repeats must not be negative, got "
                              << repeat << " for dimension " << d;
     if (llvm::MulOverflow(in.shape[d], repeat, extent))
-      return ctx.emitError() << "Tile of dimension " << d << " (" << in.shape[d]
-                             << " x " << repeat
-                             << ") to more elements than int64 counts";
+      return ctx.emitError()
+             << "Tile of dimension " << d << " (" << in.shape[d] << " x "
+             << repeat << ") to more elements than int64 counts";
     shape.push_back(extent);
   }
   if (!checkedProduct(shape))
