@@ -399,6 +399,12 @@ LogicalResult checkWindowValues(NodeContext &ctx, ArrayRef<int64_t> kernel,
                               "be positive";
   if (!llvm::all_of(pads, [](int64_t v) { return v >= 0; }))
     return ctx.emitError() << ctx.opType() << ": pads must not be negative";
+  auto small = [](int64_t v) { return v <= kMaxWindowValue; };
+  if (!llvm::all_of(kernel, small) || !llvm::all_of(strides, small) ||
+      !llvm::all_of(dilations, small) || !llvm::all_of(pads, small))
+    return ctx.emitError() << ctx.opType()
+                           << ": kernel extents, strides, dilations and pads "
+                              "must be at most 2^31";
   return success();
 }
 

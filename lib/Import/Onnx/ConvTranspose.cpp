@@ -85,6 +85,14 @@ Value flippedFilters(NodeContext &ctx) {
       .getResult(0);
 }
 
+/// The error of a ConvTranspose whose intermediate tensors (the input with
+/// its strides' zeros, then padded) would have more elements than int64
+/// counts.
+LogicalResult tooLarge(NodeContext &ctx) {
+  return ctx.emitError() << "ConvTranspose: the input with its strides' zeros "
+                            "and pads has more elements than int64 counts";
+}
+
 LogicalResult convertConvTranspose(NodeContext &ctx) {
   const TensorValue &x = ctx.input(0), &wv = ctx.input(1);
   int64_t rank = x.rank();
@@ -147,8 +155,14 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
   // The input with stride - 1 zeros between its elements.
   Value in = ctx.value(0);
   SmallVector<int64_t> dilated = {batch, c};
-  for (size_t i = 0; i < n; ++i)
-    dilated.push_back((spatial[i] - 1) * strides[i] + 1);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t extent = 0;
+    if (llvm::MulOverflow(spatial[i] - 1, strides[i], extent))
+      return tooLarge(ctx);
+    dilated.push_back(extent + 1);
+  }
+  if (!checkedProduct(dilated))
+    return tooLarge(ctx);
   if (llvm::any_of(strides, [](int64_t s) { return s != 1; })) {
     Value zeros =
         filledTensor(b, loc, dilated, scalarConstant(b, loc, elem, 0));
@@ -169,8 +183,11 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
     lo[i + 2] = span - pads[i];
     hi[i + 2] = span - pads[i + n] + outPad[i];
     crops |= lo[i + 2] < 0 || hi[i + 2] < 0;
-    padded[i + 2] += lo[i + 2] + hi[i + 2];
+    if (llvm::AddOverflow(padded[i + 2], lo[i + 2] + hi[i + 2], padded[i + 2]))
+      return tooLarge(ctx);
   }
+  if (!crops && !checkedProduct(padded))
+    return tooLarge(ctx);
   if (crops)
     return ctx.unsupported("with pads larger than the kernel's span");
   SmallVector<OpFoldResult> loAttr, hiAttr;

@@ -24,8 +24,13 @@ struct Window {
   llvm::SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, out;
 };
 
+/// The largest kernel extent, stride, dilation or pad a window takes:
+/// 2^31, so that the window's sizes (a stride times an extent, a dilation
+/// times a kernel extent) stay in int64.
+inline constexpr int64_t kMaxWindowValue = int64_t(1) << 31;
+
 /// Fails with a message unless every kernel extent, stride and dilation is
-/// positive and every pad non-negative.
+/// positive, every pad non-negative, and none above kMaxWindowValue.
 mlir::LogicalResult checkWindowValues(NodeContext &ctx,
                                       llvm::ArrayRef<int64_t> kernel,
                                       llvm::ArrayRef<int64_t> strides,
