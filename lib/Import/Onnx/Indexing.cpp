@@ -386,8 +386,19 @@ LogicalResult convertPad(NodeContext &ctx) {
     high[*a] = pads[i + axes.size()];
   }
   SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(in.shape[d] + low[d] + high[d]);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t extent = 0;
+    if (llvm::AddOverflow(in.shape[d], low[d], extent) ||
+        llvm::AddOverflow(extent, high[d], extent))
+      return ctx.emitError()
+             << "Pad of dimension " << d << " past what int64 counts";
+    if (extent < 0)
+      return ctx.emitError()
+             << "Pad of dimension " << d << " to a negative extent " << extent;
+    shape.push_back(extent);
+  }
+  if (!checkedProduct(shape))
+    return ctx.emitError() << "Pad to more elements than int64 counts";
   OpBuilder &b = ctx.builder();
   Location loc = ctx.getLoc();
   Type elem = ctx.getImporter().elementType(in.dtype);

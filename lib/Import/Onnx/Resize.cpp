@@ -62,12 +62,22 @@ LogicalResult convertResize(NodeContext &ctx) {
   if (sizes && sizes->getNumElements() == rank) {
     for (int64_t d = 0; d < rank; ++d) {
       outShape[d] = sizes->getInt(d);
+      if (outShape[d] < 0)
+        return ctx.emitError() << "Resize to a negative size " << outShape[d]
+                               << " in dimension " << d;
       scales[d] = double(outShape[d]) / double(x.shape[d]);
     }
   } else if (sc && sc->getNumElements() == rank) {
     for (int64_t d = 0; d < rank; ++d) {
       scales[d] = sc->getDouble(d);
-      outShape[d] = static_cast<int64_t>(std::floor(x.shape[d] * scales[d]));
+      double extent = std::floor(x.shape[d] * scales[d]);
+      // Also false for NaN: the comparisons keep the cast in int64's range.
+      if (!(scales[d] > 0 && extent < 0x1p62))
+        return ctx.emitError()
+               << "Resize scales must be positive and give extents below "
+                  "2^62, got "
+               << scales[d] << " in dimension " << d;
+      outShape[d] = static_cast<int64_t>(extent);
     }
   } else {
     return ctx.unsupported("without scales or sizes for every dimension");
