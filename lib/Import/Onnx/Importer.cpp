@@ -425,6 +425,15 @@ LogicalResult Importer::checkAgainstInference(const onnx::NodeProto &node,
     if (!v)
       return emitError(loc)
              << node.op_type() << " did not define output '" << name << "'";
+    // Whatever a converter computed its shape from, a tensor has extents
+    // of at least 0 and fewer elements than int64 counts.
+    if (!checkedProduct(v->shape)) {
+      auto diag = emitError(loc) << "output '" << name << "' of "
+                                 << node.op_type() << " has shape [";
+      llvm::interleaveComma(v->shape, diag);
+      return diag << "]: a negative extent, or more elements than int64 "
+                     "counts";
+    }
     auto it = inferredShapes.find(name);
     if (it == inferredShapes.end())
       continue;
