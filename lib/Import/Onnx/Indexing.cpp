@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace hidet::onnx_import {
@@ -197,10 +199,17 @@ LogicalResult convertSlice(NodeContext &ctx) {
       s = clampIndex(starts[i], 0, dim - 1);
       e = ends[i] < -dim ? -1 : clampIndex(ends[i], -1, dim - 1);
     }
-    int64_t count =
-        step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
+    // The elements from s towards e, in steps of any size (a step of
+    // INT64_MAX or INT64_MIN takes one): no sum or negation that overflows.
+    int64_t count = 0;
+    if (step > 0 && e > s)
+      count = (e - s - 1) / step + 1;
+    else if (step < 0 && s > e)
+      count = step == std::numeric_limits<int64_t>::min()
+                  ? 1
+                  : (s - e - 1) / -step + 1;
     first[*a] = s;
-    sizes[*a] = std::max<int64_t>(count, 0);
+    sizes[*a] = count;
     stride[*a] = step;
   }
   bool positive = llvm::all_of(stride, [](int64_t s) { return s > 0; });
