@@ -49,7 +49,8 @@ const HostTensor *NodeContext::constant(unsigned i) const {
 }
 
 bool NodeContext::canFold(ArrayRef<int64_t> shape) const {
-  return product(shape) <= options().foldLimit;
+  std::optional<int64_t> elements = checkedProduct(shape);
+  return elements && *elements <= options().foldLimit;
 }
 
 bool NodeContext::allInputsKnown() const {

@@ -241,6 +241,8 @@ LogicalResult convertExpand(NodeContext &ctx) {
   if (failed(requested))
     return failure();
   const TensorValue &in = ctx.input(0);
+  if (llvm::any_of(*requested, [](int64_t d) { return d < 0; }))
+    return ctx.emitError() << "Expand to a negative extent";
   std::optional<SmallVector<int64_t>> shape =
       broadcastShapes({in.shape, *requested});
   if (!shape)
