@@ -87,8 +87,7 @@ LogicalResult convertElementwise(NodeContext &ctx,
     return ctx.unsupported(Twine("on ") + dtypeName(inType));
   DType outType = spec.result == ResultKind::Bool ? DType::Bool : inType;
 
-  if (spec.host && ctx.allInputsKnown() &&
-      product(*outShape) <= ctx.options().foldLimit) {
+  if (spec.host && ctx.allInputsKnown() && ctx.canFold(*outShape)) {
     SmallVector<const HostTensor *> inputs;
     for (unsigned i : present)
       inputs.push_back(ctx.constant(i));

@@ -191,7 +191,9 @@ LogicalResult convertConcat(NodeContext &ctx) {
         return ctx.emitError()
                << "Concat input " << i << " has extent " << in.shape[d]
                << " in dim " << d << ", input 0 has " << first.shape[d];
-    shape[*axis] += in.shape[*axis];
+    if (llvm::AddOverflow(shape[*axis], in.shape[*axis], shape[*axis]))
+      return ctx.emitError()
+             << "Concat to more than int64 counts in dim " << *axis;
   }
   if (ctx.allInputsKnown() && ctx.canFold(shape)) {
     // Concatenate row blocks: outer x (extent along axis x inner).
