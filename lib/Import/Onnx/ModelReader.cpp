@@ -313,11 +313,24 @@ static void checkGemm(onnx::InferenceContext &ctx) {
   }
 }
 
+/// Checks that LayerNormalization's input has a dimension at `axis`:
+/// libonnx 1.12's inference indexes the input's dims by it unchecked (found
+/// by hidet-onnx-fuzzer on a mutated model whose input was a scalar).
+static void checkLayerNorm(onnx::InferenceContext &ctx) {
+  if (!onnx::hasInputShape(ctx, 0))
+    return;
+  int64_t rank = ctx.getInputType(0)->tensor_type().shape().dim_size();
+  int64_t axis = onnx::getAttribute(ctx, "axis", -1);
+  if (axis < -rank || axis >= rank)
+    fail_shape_inference("LayerNormalization axis ", axis,
+                         " is outside the input's rank ", rank);
+}
+
 /// Puts a check in front of the inference function of every version of
 /// the schemas whose libonnx 1.12 inference trusts its inputs (convolution,
-/// pooling and Gemm), once per process. The registry's schemas are owned
-/// by it and live for the process; there is no other hook to add checks to
-/// a schema's inference.
+/// pooling, Gemm and LayerNormalization), once per process. The registry's
+/// schemas are owned by it and live for the process; there is no other hook to
+/// add checks to a schema's inference.
 static void guardInference() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -328,10 +341,15 @@ static void guardInference() {
       };
     };
     const std::pair<const char *, Check> ops[] = {
-        {"Conv", conv(1)},         {"ConvInteger", conv(1)},
-        {"QLinearConv", conv(3)},  {"ConvTranspose", conv(1)},
-        {"AveragePool", conv(-1)}, {"MaxPool", conv(-1)},
-        {"LpPool", conv(-1)},      {"Gemm", checkGemm}};
+        {"Conv", conv(1)},
+        {"ConvInteger", conv(1)},
+        {"QLinearConv", conv(3)},
+        {"ConvTranspose", conv(1)},
+        {"AveragePool", conv(-1)},
+        {"MaxPool", conv(-1)},
+        {"LpPool", conv(-1)},
+        {"Gemm", checkGemm},
+        {"LayerNormalization", checkLayerNorm}};
     for (const auto &[op, check] : ops) {
       int version = static_cast<int>(lastKnownOpset(""));
       while (version > 0) {
