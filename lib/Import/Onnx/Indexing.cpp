@@ -526,10 +526,11 @@ LogicalResult convertDepthSpace(NodeContext &ctx) {
   Location loc = ctx.getLoc();
   Value v = ctx.value(0);
   if (ctx.opType() == "DepthToSpace") {
-    if (bs <= 0 || c % (bs * bs))
+    int64_t square = 0;
+    if (bs <= 0 || llvm::MulOverflow(bs, bs, square) || c % square)
       return ctx.emitError() << "DepthToSpace blocksize " << bs
                              << " does not divide " << c << " channels";
-    int64_t cc = c / (bs * bs);
+    int64_t cc = c / square;
     bool crd = ctx.attrString("mode", "DCR") == "CRD";
     v = reshape(b, loc, v,
                 crd ? SmallVector<int64_t>{n, cc, bs, bs, h, w}

@@ -326,9 +326,19 @@ static void checkLayerNorm(onnx::InferenceContext &ctx) {
                          " is outside the input's rank ", rank);
 }
 
+/// Checks DepthToSpace's and SpaceToDepth's blocksize: libonnx 1.12's
+/// inference divides by its square, which a blocksize of 2^32 overflows to
+/// 0 (a division by zero).
+static void checkBlocksize(onnx::InferenceContext &ctx) {
+  int64_t blocksize = onnx::getAttribute(ctx, "blocksize", 0);
+  if (blocksize < 1 || blocksize > (int64_t(1) << 31))
+    fail_shape_inference("blocksize ", blocksize, " is not in [1, 2^31]");
+}
+
 /// Puts a check in front of the inference function of every version of
 /// the schemas whose libonnx 1.12 inference trusts its inputs (convolution,
-/// pooling, Gemm and LayerNormalization), once per process. The registry's
+/// pooling, Gemm, LayerNormalization, DepthToSpace and SpaceToDepth), once
+/// per process. The registry's
 /// schemas are owned by it and live for the process; there is no other hook to
 /// add checks to a schema's inference.
 static void guardInference() {
@@ -349,7 +359,9 @@ static void guardInference() {
         {"MaxPool", conv(-1)},
         {"LpPool", conv(-1)},
         {"Gemm", checkGemm},
-        {"LayerNormalization", checkLayerNorm}};
+        {"LayerNormalization", checkLayerNorm},
+        {"DepthToSpace", checkBlocksize},
+        {"SpaceToDepth", checkBlocksize}};
     for (const auto &[op, check] : ops) {
       int version = static_cast<int>(lastKnownOpset(""));
       while (version > 0) {
