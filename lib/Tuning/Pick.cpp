@@ -163,8 +163,8 @@ Choice choose(const std::map<int64_t, Measured> &times, Allowed allowed,
 
 double hidet::tuning::significanceLevel(const PickOptions &options,
                                         int64_t compared) {
-  return options.significance / static_cast<double>(std::max<int64_t>(
-                                    1, compared));
+  return options.significance /
+         static_cast<double>(std::max<int64_t>(1, compared));
 }
 
 double hidet::tuning::rankLessPValue(ArrayRef<double> candidate,

@@ -62,7 +62,10 @@ private:
   hidetFunction_t function = nullptr;
 };
 
-/// The longest spin queued before a profiled run: 100 ms.
+/// The spin queued before a profiled run: 1.25 times the host time of the
+/// uncounted run, plus 20 us, and at most 100 ms.
+constexpr double kProfileSpinPerHostTime = 1.25;
+constexpr double kProfileSpinMarginMicroseconds = 20;
 constexpr double kMaxProfileSpinMicroseconds = 100000;
 
 /// The median of `sorted` (ascending, not empty).
@@ -171,6 +174,14 @@ bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
   }
   const std::string label = func.name + ": profile";
   std::vector<hidetKernelTime> launches(64);
+  // One direct run with events around each launch; `made` gets how many
+  // launches it made (more than `launches` holds: none of them recorded).
+  auto profileRun = [&](int &made) {
+    return hidetModelProfile(call.model, call.inputs.data(),
+                             call.outputs.data(), call.stream, launches.data(),
+                             static_cast<int>(launches.size()),
+                             &made) == HIDET_RUNTIME_OK;
+  };
   int count = 0;
   // A first run, not counted: it finds how many launches a run makes, and
   // its host time bounds how long the host takes to enqueue one. Each
@@ -180,10 +191,7 @@ bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
   // kernel's time is mostly the host's (a 3 us GEMM read 10 us).
   auto calibrationStart = std::chrono::steady_clock::now();
   for (;;) {
-    if (hidetModelProfile(call.model, call.inputs.data(), call.outputs.data(),
-                          call.stream, launches.data(),
-                          static_cast<int>(launches.size()),
-                          &count) != HIDET_RUNTIME_OK)
+    if (!profileRun(count))
       return reportCudaError(label);
     if (static_cast<size_t>(count) <= launches.size())
       break;
@@ -192,8 +200,9 @@ bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
   }
   std::chrono::duration<double, std::micro> hostTime =
       std::chrono::steady_clock::now() - calibrationStart;
-  double spinMicroseconds =
-      std::min(kMaxProfileSpinMicroseconds, 1.25 * hostTime.count() + 20);
+  double spinMicroseconds = std::min(
+      kMaxProfileSpinMicroseconds, kProfileSpinPerHostTime * hostTime.count() +
+                                       kProfileSpinMarginMicroseconds);
   SpinKernel spin;
   result.kernels.resize(static_cast<size_t>(count));
   for (int i = 0; i < count; ++i)
@@ -204,10 +213,7 @@ bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,
     if (options.queueBehindSpin)
       spin.launch(call.stream, spinMicroseconds);
     int runCount = 0;
-    if (hidetModelProfile(call.model, call.inputs.data(), call.outputs.data(),
-                          call.stream, launches.data(),
-                          static_cast<int>(launches.size()),
-                          &runCount) != HIDET_RUNTIME_OK)
+    if (!profileRun(runCount))
       return reportCudaError(label);
     if (runCount != count) {
       printError(label + ": runs made different numbers of launches (" +

@@ -147,11 +147,10 @@ static bool writeWhole(StringRef path, StringRef text) {
 }
 
 /// The summary of `outcomes` as JSON.
-static std::string
-summaryJson(const std::vector<AnchorOutcome> &outcomes,
-            const std::vector<TuningRecord> &records,
-            const std::vector<std::string> &skipped,
-            const PickOptions &pick) {
+static std::string summaryJson(const std::vector<AnchorOutcome> &outcomes,
+                               const std::vector<TuningRecord> &records,
+                               const std::vector<std::string> &skipped,
+                               const PickOptions &pick) {
   json::Array anchors;
   for (const AnchorOutcome &o : outcomes) {
     json::Object a{{"signature", o.signature},
@@ -311,7 +310,8 @@ int main(int argc, char **argv) {
   // The summary first: when the records cannot be written either, the
   // summary just written goes too, so that a failed run leaves neither.
   if (!summaryFile.empty() &&
-      !writeWhole(summaryFile, summaryJson(outcomes, *records, skipped, options)))
+      !writeWhole(summaryFile,
+                  summaryJson(outcomes, *records, skipped, options)))
     return 1;
   if (!writeWhole(outputFile, printRecords(written))) {
     if (!summaryFile.empty())
@@ -355,9 +355,7 @@ int main(int argc, char **argv) {
       outs() << formatv(" at --significance={0}", significance.getValue());
       if (o.compared > 1)
         outs() << " over " << o.compared << " candidates ("
-               << format("%.3g", significanceLevel(
-                                     PickOptions{minGain, significance},
-                                     o.compared))
+               << format("%.3g", significanceLevel(options, o.compared))
                << " each)";
     }
     outs() << "\n";
