@@ -328,8 +328,6 @@ LogicalResult convertTile(NodeContext &ctx) {
              << repeat << ") to more elements than int64 counts";
     shape.push_back(extent);
   }
-  if (!checkedProduct(shape))
-    return ctx.emitError() << "Tile to more elements than int64 counts";
   if (in.constant && ctx.canFold(shape)) {
     ctx.setOutput(0, moveData(*in.constant, shape, [&](ArrayRef<int64_t> o) {
                     SmallVector<int64_t> src;
@@ -406,8 +404,6 @@ LogicalResult convertPad(NodeContext &ctx) {
              << "Pad of dimension " << d << " to a negative extent " << extent;
     shape.push_back(extent);
   }
-  if (!checkedProduct(shape))
-    return ctx.emitError() << "Pad to more elements than int64 counts";
   OpBuilder &b = ctx.builder();
   Location loc = ctx.getLoc();
   Type elem = ctx.getImporter().elementType(in.dtype);
