@@ -1,13 +1,19 @@
 # Shared by the benchmark reports: the geometric mean of ratios, the names
-# and JSON of the results files, and GPU timing by the same method as hidet-run (each
-# repetition queued behind a GPU sleep so that host launch gaps stay out,
-# bracketed by CUDA events, median). The sleep is ~1 ms rather than
-# hidet-run's ~100 us: torch.compile's Python dispatch (its guards) can take
-# longer than 100 us, which would then count as GPU time.
+# and JSON of the results files, and GPU timing by the same method as
+# hidet-run: each repetition bracketed by CUDA events and queued behind a
+# ~100 us GPU spin, with no host synchronization between repetitions, and
+# the median. All repetitions are queued behind one more spin, as long as
+# the host takes to queue them (measured on the warm-up), so that neither
+# launch gaps nor the host's own time (torch.compile's guards can take
+# longer than 100 us) count as GPU time. The GPU is as busy between
+# repetitions as under hidet-run: a GEMM that the power limit slows down
+# (8192^3 on an H200 runs at ~1.45 GHz at 700 W when back to back) is timed
+# under the same limit as hidet's.
 import json
 import math
 import os
 import re
+import time
 
 import torch
 
@@ -18,21 +24,36 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
+# GPU spins in clock cycles (about 2 GHz): before each repetition, as
+# hidet-run's (~100 us); the lead spin's bound (~1 s).
+SPIN_CYCLES = 200000
+CYCLES_PER_SECOND = 2e9
+MAX_LEAD_CYCLES = 2000000000
+
+
 def median_ms(fn, warmup=10, reps=100):
-    for _ in range(warmup):
-        fn()
+    """The median GPU time (ms) of `reps` calls of `fn`, after one call (it
+    may compile) and `warmup` more."""
+    fn()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        torch.cuda._sleep(2000000)
+    warmup = max(warmup, 1)
+    begin = time.perf_counter()
+    for _ in range(warmup):
+        torch.cuda._sleep(SPIN_CYCLES)
+        fn()
+    host_s = (time.perf_counter() - begin) / warmup
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    torch.cuda._sleep(min(MAX_LEAD_CYCLES,
+                          int(1.25 * reps * host_s * CYCLES_PER_SECOND) + SPIN_CYCLES))
+    for start, end in zip(starts, ends):
+        torch.cuda._sleep(SPIN_CYCLES)
         start.record()
         fn()
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
+    torch.cuda.synchronize()
+    times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
     return times[len(times) // 2]
 
 
