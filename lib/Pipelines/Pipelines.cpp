@@ -92,6 +92,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
   select.tf32Terms = options.tf32Terms;
   select.fuse = options.fuse;
   select.tuningRecords = options.tuningRecords;
+  select.convRowTiles = options.convRowTiles;
   select.attention = options.attention;
   ScheduleAnchorsOptions anchors;
   anchors.fuse = options.fuse;
@@ -110,6 +111,7 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
       plan.tf32Terms = options.tf32Terms;
       plan.fuse = options.fuse;
       plan.attention = options.attention;
+      plan.convRowTiles = options.convRowTiles;
       // What the records already hold is not tuned again.
       plan.known = options.tuningRecords;
       pm.addPass(createPlanTuning(plan));

@@ -73,7 +73,7 @@ AnySchedule hidet::schedule::defaultSchedule(const GemmDesc &g,
     return defaultMmaSchedule(g.batch, g.m, g.n, g.k, target, mmaShapeFor(g),
                               g.asyncCopy && target.hasAsyncCopy);
   case TemplateKind::Wgmma:
-    return defaultWgmmaSchedule(g.batch, g.m, g.n, g.k, target);
+    return defaultWgmmaSchedule(g.batch, g.m, g.n, g.k, target, g.windowTaps);
   }
   return std::monostate();
 }

@@ -7,6 +7,7 @@
 #include "Hidet/Schedule/WgmmaMatmulSpace.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace hidet::schedule;
 
@@ -102,9 +103,71 @@ static constexpr int64_t kFixedSteps = 2;
 static constexpr double kReduceLaunchNs = 2000;
 static constexpr double kReduceBytesPerNs = 1600;
 
+/// The cost model's time (ns) of `batch` GEMMs of m x n in tiles of
+/// `block` at `efficiency`, their K loop of `kSteps` split into `split`
+/// slices.
+static double estimatedNs(std::array<int64_t, 2> block, double efficiency,
+                          int64_t split, int64_t batch, int64_t m, int64_t n,
+                          int64_t kSteps, const TargetLimits &limits) {
+  int64_t tiles =
+      batch * ((m + block[0] - 1) / block[0]) * ((n + block[1] - 1) / block[1]);
+  int64_t waves = (tiles * split + limits.numSMs - 1) / limits.numSMs;
+  int64_t steps = (kSteps + split - 1) / split + kFixedSteps;
+  double cost = static_cast<double>(waves * block[0] * block[1]) * steps *
+                kStepNs / efficiency;
+  if (split > 1)
+    cost +=
+        kReduceLaunchNs + static_cast<double>((split + 1) * batch * m * n * 4) /
+                              kReduceBytesPerNs;
+  return cost;
+}
+
+/// Convolutions whose window has several taps, each of at least one K step
+/// of channels (ResNet's 3x3 layers), take 64-row tiles: the producer
+/// gathers their A rows from the image (im2col by cp.async), and the tuner
+/// picked 64-row tiles over the GEMM model's for every such layer of
+/// ResNet-50 (batch 32, f16) on the H100 and on the H200, epilogues fused
+/// (bench/results/tuning-records/resnet50-b32-f16-*.json): 64 x 256
+/// pingpong tiles 1.17-1.36x faster than 128 x 128 ones at 256 and 512
+/// channels, 64 x 128 ones 1.07-1.18x faster than 192 x 128 at 128, and
+/// 64 x 64 1.39x faster than persistent 128 x 64 at 64 (on the H100 128 x 64
+/// without a persistent grid, 1.44x). N of 256 or more: pingpong 64 x 256
+/// tiles; less: one 64-row tile of N (no persistent grid). The split is the
+/// cost model's for that tile. Null when the tile does not fit.
+static std::optional<WgmmaMatmulSchedule>
+windowedConvSchedule(int64_t batch, int64_t m, int64_t n, int64_t kSteps,
+                     const TargetLimits &limits) {
+  constexpr int64_t rows = WgmmaMatmulSchedule::kWarpgroupRows;
+  bool wide = n >= 256;
+  std::array<int64_t, 2> block = {rows, wide ? 256 : (n + 63) / 64 * 64};
+  if (!tileFits(block[0], m))
+    return std::nullopt;
+  // The model's efficiencies of 64-row tiles (defaultWgmmaSchedule).
+  double efficiency = wide ? 0.55 : block[1] == 64 ? 0.4 : 0.5;
+  int64_t bestSplit = 1;
+  double bestCost = 0;
+  for (int64_t split : kSplitKValues) {
+    if (split > 1 && kSteps / split < kMinStepsPerSlice)
+      break;
+    double cost =
+        estimatedNs(block, efficiency, split, batch, m, n, kSteps, limits);
+    if (split == 1 || cost < bestCost) {
+      bestSplit = split;
+      bestCost = cost;
+    }
+  }
+  WgmmaMatmulSchedule s{block, 4, {8, bestSplit}, wide, wide};
+  while (s.stages > 2 && !checkWgmmaSchedule(s, &limits).empty())
+    --s.stages;
+  if (!checkWgmmaSchedule(s, &limits).empty())
+    return std::nullopt;
+  return s;
+}
+
 WgmmaMatmulSchedule
 hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
-                                      int64_t k, const TargetLimits &limits) {
+                                      int64_t k, const TargetLimits &limits,
+                                      int64_t windowTaps) {
   // Tiles and their throughput relative to 128 x 256, measured on the H100
   // at 4096^3 and 8192^3 f16 with 4 stages (bench/results/
   // matmul-wgmma-sweep.md). 64-row tiles run one consumer warpgroup per SM
@@ -123,6 +186,10 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   };
   int64_t kSteps =
       (k + WgmmaMatmulSchedule::kBlockK - 1) / WgmmaMatmulSchedule::kBlockK;
+  if (windowTaps > 1 && k / windowTaps >= WgmmaMatmulSchedule::kBlockK)
+    if (std::optional<WgmmaMatmulSchedule> conv =
+            windowedConvSchedule(batch, m, n, kSteps, limits))
+      return *conv;
   // A grid runs in as many block times as it has waves (ceil(blocks /
   // SMs), one block per SM): the tile count's quantization decides as much
   // as the tile's own speed (4096 x 768: 128 x 192 tiles make 128 blocks,
@@ -135,20 +202,11 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   for (const Candidate &c : candidates) {
     if (!tileFits(c.block[0], m) || !tileFits(c.block[1], n))
       continue;
-    int64_t tiles = batch * ((m + c.block[0] - 1) / c.block[0]) *
-                    ((n + c.block[1] - 1) / c.block[1]);
     for (int64_t split : kSplitKValues) {
       if (split > 1 && kSteps / split < kMinStepsPerSlice)
         break;
-      int64_t blocks = tiles * split;
-      int64_t waves = (blocks + limits.numSMs - 1) / limits.numSMs;
-      int64_t steps = (kSteps + split - 1) / split + kFixedSteps;
-      double cost = static_cast<double>(waves * c.block[0] * c.block[1]) *
-                    steps * kStepNs / c.efficiency;
-      if (split > 1)
-        cost += kReduceLaunchNs +
-                static_cast<double>((split + 1) * batch * m * n * 4) /
-                    kReduceBytesPerNs;
+      double cost = estimatedNs(c.block, c.efficiency, split, batch, m, n,
+                                kSteps, limits);
       if (!best || cost < bestCost) {
         best = &c;
         bestSplit = split;

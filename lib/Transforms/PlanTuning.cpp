@@ -175,7 +175,7 @@ struct PlanTuningPass : public hidet::impl::PlanTuningBase<PlanTuningPass> {
         if (matchAnchor(op, Attribute(), fuse, /*remarks=*/false, kPass, p,
                         prologue, why) != AnchorMatch::Gemm)
           continue;
-        schedule::GemmDesc desc = describeGemm(p);
+        schedule::GemmDesc desc = describeGemm(p, convRowTiles);
         schedule::TemplateKind kind =
             schedule::defaultTemplate(desc, limits, tf32);
         if (kind == schedule::TemplateKind::None)

@@ -51,7 +51,7 @@ struct PrintScheduleSpacePass
         os << p.batch << "x";
       os << p.m << "x" << p.n << "x" << p.k << " " << p.aElt << " x " << p.bElt
          << " -> " << p.cElt << ": ";
-      schedule::GemmDesc desc = templates::describeGemm(p);
+      schedule::GemmDesc desc = templates::describeGemm(p, convRowTiles);
       auto written =
           dyn_cast_if_present<ScheduleAttrInterface>(op->getAttr(
               kScheduleAttrName));

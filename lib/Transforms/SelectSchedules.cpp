@@ -173,7 +173,7 @@ struct SelectSchedulesPass
       return success();
     }
     schedule::TargetLimits limits = target.getLimits();
-    schedule::GemmDesc desc = describeGemm(p);
+    schedule::GemmDesc desc = describeGemm(p, convRowTiles);
     schedule::TemplateKind kind = schedule::defaultTemplate(desc, limits, tf32);
     if (kind == schedule::TemplateKind::None) {
       std::string types;

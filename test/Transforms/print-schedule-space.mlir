@@ -4,6 +4,7 @@
 // RUN: hidet-opt %s --hidet-set-target="num-sms=1" --hidet-print-schedule-space -o /dev/null | FileCheck %s --check-prefix=ONESM
 // RUN: hidet-opt %s --hidet-print-schedule-space=list=1 -o /dev/null | grep -c "^  #hidet.wgmma_matmul" | FileCheck %s --check-prefix=WGCOUNT
 // RUN: hidet-opt %s --hidet-set-target="chip=sm_80" --hidet-print-schedule-space -o /dev/null | FileCheck %s --check-prefix=SM80
+// RUN: hidet-opt %s --hidet-print-schedule-space=conv-row-tiles=0 -o /dev/null | FileCheck %s --check-prefix=GEMMTILES
 
 // Each anchor: its GEMM view (batch x M x N x K and types), its template,
 // the size of the H100 space (hardware values filtered by threads, shared
@@ -23,10 +24,14 @@
 // CHECK: anchor linalg.batch_matmul 12x512x512x64 bf16 x bf16 -> f32: template wgmma_matmul, 1290 schedules
 // CHECK-NEXT: default: #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>
 // ResNet-50's 3x3 layer at batch 32 as an implicit GEMM: M = 32 * 56 * 56,
-// N = 64, K = 3 * 3 * 64; N = 64 gets 128 x 64 tiles, not mostly padding,
-// on a persistent grid (784 tiles of 9 K steps).
+// N = 64, K = 3 * 3 * 64; a window of 9 taps of 64 channels gets 64-row
+// tiles, one of N = 64.
 // CHECK: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template wgmma_matmul, 1290 schedules
-// CHECK-NEXT: default: #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>
+// CHECK-NEXT: default: #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>
+// With conv-row-tiles=0 it gets the GEMM model's tiles: 128 x 64 (not
+// mostly padding) on a persistent grid (784 tiles of 9 K steps).
+// GEMMTILES: anchor linalg.conv_2d_nhwc_hwcf 100352x64x576 f16 x f16 -> f16: template wgmma_matmul, 1290 schedules
+// GEMMTILES-NEXT: default: #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>
 // CHECK: anchor linalg.matmul 8x8x8 f64 x f64 -> f64: no template
 // The printer decides as the pass does: f16 operands with f64 results
 // have no template, and an f32 op with a tensor-core schedule is tf32.

@@ -169,13 +169,19 @@ func.func @conv_clipped_boxes(%x: memref<6x10x10x8xf16>, %w: memref<3x3x8x32xf16
 
 // Without a schedule, on sm_90a with 132 SMs: a batched GEMM takes the
 // Hopper template through cp.async (64 x 64 tiles: 64 blocks, one wave), a
-// ResNet 3x3 convolution of 64 channels 128 x 64 tiles on a persistent grid
-// (784 tiles, 9 K steps, over the 2 x 132 blocks that the SMs hold).
+// ResNet 3x3 convolution of 64 channels (9 taps of one K step) one block per
+// 64 x 64 tile (1568), and a 1x1 convolution of 256 channels the GEMM
+// model's 128 x 64 tiles on a persistent grid (784 tiles, 4 K steps, over
+// the 2 x 132 blocks that the SMs hold).
 // DEFAULT-LABEL: func.func @default_batched(
 // DEFAULT-NOT:     nvgpu.tma.create.descriptor
 // DEFAULT:         nvgpu.device_async_copy
 // DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, persistent = true>}
 // DEFAULT-LABEL: func.func @default_conv(
+// DEFAULT:         tm.num_workers #tm.spatial<[1568]>
+// DEFAULT:         nvgpu.device_async_copy
+// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
+// DEFAULT-LABEL: func.func @default_pointwise(
 // DEFAULT:         tm.num_workers #tm.spatial<[264]>
 // DEFAULT:         nvgpu.device_async_copy
 // DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>}
@@ -186,6 +192,11 @@ func.func @default_batched(%a: memref<4x256x512xbf16>, %b: memref<4x512x256xbf16
 func.func @default_conv(%x: memref<32x58x58x64xf16>, %w: memref<3x3x64x64xf16>, %o: memref<32x56x56x64xf16>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<32x58x58x64xf16>, memref<3x3x64x64xf16>) outs(%o : memref<32x56x56x64xf16>)
+  return
+}
+func.func @default_pointwise(%x: memref<32x56x56x256xf16>, %w: memref<1x1x256x64xf16>, %o: memref<32x56x56x64xf16>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<32x56x56x256xf16>, memref<1x1x256x64xf16>) outs(%o : memref<32x56x56x64xf16>)
   return
 }
 

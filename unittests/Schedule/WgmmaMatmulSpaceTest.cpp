@@ -116,6 +116,36 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   // 64 output channels (a convolution's N): 128 x 64 tiles.
   EXPECT_EQ(defaultWgmmaSchedule(1, 32 * 56 * 56, 64, 576, h100).block,
             (std::array<int64_t, 2>{128, 64}));
+  // A 3x3 convolution (9 taps of 64 channels or more) takes 64-row tiles:
+  // pingpong 64 x 256 ones from 256 output channels (512 at 7x7: split in
+  // two), one 64-row tile of N below.
+  WgmmaMatmulSchedule c512 =
+      defaultWgmmaSchedule(1, 32 * 7 * 7, 512, 9 * 512, h100, /*windowTaps=*/9);
+  EXPECT_EQ(c512.block, (std::array<int64_t, 2>{64, 256}));
+  EXPECT_TRUE(c512.persistent);
+  EXPECT_TRUE(c512.pingpong);
+  EXPECT_EQ(c512.grid.splitK, 2);
+  WgmmaMatmulSchedule c256 =
+      defaultWgmmaSchedule(1, 32 * 14 * 14, 256, 9 * 256, h100, 9);
+  EXPECT_EQ(c256.block, (std::array<int64_t, 2>{64, 256}));
+  EXPECT_TRUE(c256.pingpong);
+  EXPECT_EQ(c256.grid.splitK, 1);
+  WgmmaMatmulSchedule c128 =
+      defaultWgmmaSchedule(1, 32 * 28 * 28, 128, 9 * 128, h100, 9);
+  EXPECT_EQ(c128.block, (std::array<int64_t, 2>{64, 128}));
+  EXPECT_FALSE(c128.persistent);
+  WgmmaMatmulSchedule c64 =
+      defaultWgmmaSchedule(1, 32 * 56 * 56, 64, 9 * 64, h100, 9);
+  EXPECT_EQ(c64.block, (std::array<int64_t, 2>{64, 64}));
+  EXPECT_FALSE(c64.persistent);
+  EXPECT_EQ(c64.stages, 4);
+  // Taps of fewer channels than a K step (a stem of 3 or 8) and 1x1
+  // windows keep the GEMM model's tiles.
+  EXPECT_EQ(
+      defaultWgmmaSchedule(1, 32 * 112 * 112, 64, 49 * 8, h100, 49).block[0],
+      128);
+  EXPECT_EQ(defaultWgmmaSchedule(1, 32 * 56 * 56, 64, 576, h100, 1).block,
+            (std::array<int64_t, 2>{128, 64}));
   // A 64-row output is not given 128-row tiles; 64-row tiles are
   // persistent, with 4 stages.
   WgmmaMatmulSchedule rows64 = defaultWgmmaSchedule(1, 64, 4096, 4096, h100);

@@ -125,6 +125,12 @@ struct GPUPipelineOptions
                      "instead of a second kernel "
                      "(hidet-schedule-anchors{split-k-in-kernel})"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> convRowTiles{
+      *this, "conv-row-tiles",
+      llvm::cl::desc("Give convolutions whose window has several taps of at "
+                     "least 64 channels 64-row wgmma tiles; off: the GEMM "
+                     "model's tiles (hidet-select-schedules{conv-row-tiles})"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> wgmmaTmaB{
       *this, "wgmma-tma-b",
       llvm::cl::desc("In the wgmma template, B by TMA beside A's cp.async "

@@ -43,6 +43,9 @@ struct GemmDesc {
   /// Whether the Hopper template can read the operands (K-major A, N-major
   /// B in 16-byte pieces, nothing applied in registers).
   bool wgmma = false;
+  /// The taps of a convolution's window (kh * kw; 1 for contractions), whose
+  /// A rows the templates gather from the image.
+  int64_t windowTaps = 1;
 };
 
 /// A schedule of any template (monostate: none).

@@ -155,9 +155,12 @@ enumerateWgmmaSpace(const TargetLimits &limits);
 /// persistent grid for more than one wave of blocks whose K loops are short
 /// (at most 16 K steps). A persistent 128 x 256 pick becomes pingpong
 /// 64 x 256 tiles, whose epilogues run under the other consumer's main
-/// loop.
+/// loop. A convolution whose window has `windowTaps` > 1 taps of at least
+/// one K step of channels each takes 64-row tiles instead (pingpong
+/// 64 x 256 for N >= 256), with the model's split.
 WgmmaMatmulSchedule defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
-                                         int64_t k, const TargetLimits &limits);
+                                         int64_t k, const TargetLimits &limits,
+                                         int64_t windowTaps = 1);
 
 } // namespace schedule
 } // namespace hidet

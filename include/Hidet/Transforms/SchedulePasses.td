@@ -95,7 +95,10 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     a persistent 128x256 pick (at most 16 K steps) becomes pingpong 64x256
     tiles, epilogue or not (measured faster there, slower with longer K
     loops). Two consumers of 64x256 accumulators take the
-    producer's registers (setmaxnreg).
+    producer's registers (setmaxnreg). A convolution whose window has
+    several taps of at least 64 channels each (3x3 layers) takes 64-row
+    tiles instead: pingpong 64x256 from 256 output channels, one 64-row
+    tile of all N below (option `conv-row-tiles`).
 
     Heuristic of the other templates: the largest of four tile shapes that
     is not mostly padding and gives at least 90% of the target's SMs a
@@ -127,6 +130,10 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
            "the rest: exact products for three times the mma work, summed "
            "by the tensor cores' truncating accumulation; "
            "#hidet.mma_matmul's tf32_terms)">,
+    Option<"convRowTiles", "conv-row-tiles", "bool", /*default=*/"true",
+           "Give convolutions whose window has several taps of at least 64 "
+           "channels (3x3 layers) 64-row wgmma tiles; off: the GEMM "
+           "model's tiles">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Read each anchor with its fusion group's prologue folded in, as "
            "hidet-schedule-anchors{fuse=1} builds it">,
@@ -181,6 +188,10 @@ def PlanTuning : Pass<"hidet-plan-tuning", "::mlir::ModuleOp"> {
            "As hidet-select-schedules{tf32}">,
     Option<"tf32Terms", "tf32-terms", "int64_t", /*default=*/"1",
            "As hidet-select-schedules{tf32-terms}">,
+    Option<"convRowTiles", "conv-row-tiles", "bool", /*default=*/"true",
+           "Give convolutions whose window has several taps of at least 64 "
+           "channels (3x3 layers) 64-row wgmma tiles; off: the GEMM "
+           "model's tiles">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "As hidet-select-schedules{fuse}">,
     Option<"known", "known", "std::string", [{""}],
@@ -366,6 +377,10 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
   let options = [
     Option<"list", "list", "bool", /*default=*/"false",
            "Print every schedule of the space">,
+    Option<"convRowTiles", "conv-row-tiles", "bool", /*default=*/"true",
+           "Give convolutions whose window has several taps of at least 64 "
+           "channels (3x3 layers) 64-row wgmma tiles; off: the GEMM "
+           "model's tiles">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Print f32 anchors' tensor-core (tf32) space, as "
            "hidet-select-schedules{tf32=1} would schedule them">,

@@ -77,7 +77,8 @@ static schedule::ElementKind elementKind(Type t) {
   return schedule::ElementKind::Other;
 }
 
-schedule::GemmDesc hidet::templates::describeGemm(const GemmProblem &p) {
+schedule::GemmDesc hidet::templates::describeGemm(const GemmProblem &p,
+                                                  bool convRowTiles) {
   schedule::GemmDesc g;
   g.batch = p.batch;
   g.m = p.m;
@@ -88,6 +89,7 @@ schedule::GemmDesc hidet::templates::describeGemm(const GemmProblem &p) {
   g.c = elementKind(p.cElt);
   g.asyncCopy = whyNoAsyncCopy(p).empty();
   g.wgmma = whyNoWgmma(p).empty();
+  g.windowTaps = convRowTiles ? p.windowTaps : 1;
   return g;
 }
 

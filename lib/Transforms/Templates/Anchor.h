@@ -47,8 +47,10 @@ AnchorMatch matchAnchor(mlir::linalg::LinalgOp op, mlir::Attribute schedule,
                         GemmProblem &problem, fusion::Prologue &prologue,
                         std::string &why);
 
-/// `p` as the heuristic sees it.
-schedule::GemmDesc describeGemm(const GemmProblem &p);
+/// `p` as the heuristic sees it. Without `convRowTiles` a convolution is
+/// described with one tap, so that the heuristic gives it the GEMM model's
+/// tiles (conv-row-tiles=0).
+schedule::GemmDesc describeGemm(const GemmProblem &p, bool convRowTiles = true);
 
 /// The schedule attribute of `s` (null for none).
 ScheduleAttrInterface scheduleAttr(mlir::MLIRContext *ctx,

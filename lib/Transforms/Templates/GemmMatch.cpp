@@ -282,6 +282,7 @@ static GemmProblem matchConv(ConvOp op, bool nhwc,
   p.m = n * oh * ow;
   p.n = f;
   p.k = kh * kw * c;
+  p.windowTaps = kh * kw;
   p.kind = op->getName().getStringRef().str();
   p.aElt = in.getElementType();
   p.bElt = filter.getElementType();

@@ -95,6 +95,8 @@ struct GemmProblem {
   /// What the anchor is, for remarks and the space printer
   /// ("linalg.matmul", "linalg.conv_2d_nhwc_hwcf", ...).
   std::string kind;
+  /// The taps of a convolution's window (kh * kw; 1 for contractions).
+  int64_t windowTaps = 1;
   /// When set, the ops applied to each result of C before it is stored
   /// (to the epilogue's output instead of C).
   const fusion::Epilogue *epilogue = nullptr;
