@@ -139,6 +139,10 @@ TEST(WgmmaMatmulSpace, HeuristicPicksByWaves) {
   EXPECT_EQ(c64.block, (std::array<int64_t, 2>{64, 64}));
   EXPECT_FALSE(c64.persistent);
   EXPECT_EQ(c64.stages, 4);
+  // At batch 1 the 14x14 layer makes 4 such tiles, fewer than a quarter of
+  // the SMs: the GEMM model's tiles and split.
+  EXPECT_EQ(defaultWgmmaSchedule(1, 14 * 14, 256, 9 * 256, h100, 9),
+            defaultWgmmaSchedule(1, 14 * 14, 256, 9 * 256, h100, 1));
   // Taps of fewer channels than a K step (a stem of 3 or 8) and 1x1
   // windows keep the GEMM model's tiles.
   EXPECT_EQ(

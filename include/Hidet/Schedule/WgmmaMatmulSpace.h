@@ -157,7 +157,8 @@ enumerateWgmmaSpace(const TargetLimits &limits);
 /// 64 x 256 tiles, whose epilogues run under the other consumer's main
 /// loop. A convolution whose window has `windowTaps` > 1 taps of at least
 /// one K step of channels each takes 64-row tiles instead (pingpong
-/// 64 x 256 for N >= 256), with the model's split.
+/// 64 x 256 for N >= 256), with the model's split, when they are at least
+/// a quarter as many as the SMs.
 WgmmaMatmulSchedule defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                          int64_t k, const TargetLimits &limits,
                                          int64_t windowTaps = 1);

@@ -98,7 +98,8 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     producer's registers (setmaxnreg). A convolution whose window has
     several taps of at least 64 channels each (3x3 layers) takes 64-row
     tiles instead: pingpong 64x256 from 256 output channels, one 64-row
-    tile of all N below (option `conv-row-tiles`).
+    tile of all N below, when there are at least a quarter as many tiles
+    as SMs (option `conv-row-tiles`).
 
     Heuristic of the other templates: the largest of four tile shapes that
     is not mostly padding and gives at least 90% of the target's SMs a
