@@ -89,9 +89,11 @@ def SelectSchedules : Pass<"hidet-select-schedules", "::mlir::func::FuncOp"> {
     verify against the anchor and the target is reported on the anchor and
     the heuristic's schedule is taken.
 
-    Hopper heuristic: of seven tiles from 128x256 to 64x128, the one with
-    the least estimated time (waves of one block per SM times the tile's
-    area over its measured efficiency), 4 stages, groups of 8 tile rows;
+    Hopper heuristic: of nine tiles from 128x256 to 64x64, each split
+    along K into 1 to 16 slices of at least 4 K steps, the one with the
+    least estimated time (waves of one block per SM times the tile's area
+    over its measured efficiency, plus a split's reduction), 4 stages,
+    groups of 8 tile rows;
     a persistent 128x256 pick (at most 16 K steps) becomes pingpong 64x256
     tiles, epilogue or not (measured faster there, slower with longer K
     loops). Two consumers of 64x256 accumulators take the
