@@ -103,6 +103,35 @@ static constexpr int64_t kFixedSteps = 2;
 static constexpr double kReduceLaunchNs = 2000;
 static constexpr double kReduceBytesPerNs = 1600;
 
+/// The heuristic's tiles and their throughput relative to 128 x 256,
+/// measured on the H100 at 4096^3 and 8192^3 f16 with 4 stages
+/// (bench/results/matmul-wgmma-sweep.md). 64-row tiles run one consumer
+/// warpgroup per SM (their grids are one block per SM), which waits for its
+/// own wgmma, and 64-column tiles issue the narrowest wgmma: on
+/// 1568 x 512 x 4608 both measured at 0.55-0.6 of the per-SM rate of
+/// 128 x 128 (bench/results/wgmma-conv-sweep.md).
+namespace {
+struct TileEfficiency {
+  std::array<int64_t, 2> block;
+  double efficiency;
+};
+} // namespace
+static const TileEfficiency kTiles[] = {
+    {{128, 256}, 1.0},  {{128, 192}, 0.97}, {{256, 128}, 0.96},
+    {{192, 128}, 0.95}, {{128, 128}, 0.91}, {{64, 256}, 0.55},
+    {{64, 128}, 0.5},   {{128, 64}, 0.55},  {{64, 64}, 0.4},
+};
+
+/// The efficiency of `block` in kTiles, or that of the next narrower tile
+/// of its height (64 x 192: 64 x 128's).
+static double tileEfficiency(std::array<int64_t, 2> block) {
+  for (int64_t n = block[1]; n >= 64; n -= 64)
+    for (const TileEfficiency &t : kTiles)
+      if (t.block == std::array<int64_t, 2>{block[0], n})
+        return t.efficiency;
+  return kTiles[std::size(kTiles) - 1].efficiency;
+}
+
 /// The cost model's time (ns) of `batch` GEMMs of m x n in tiles of
 /// `block` at `efficiency`, their K loop of `kSteps` split into `split`
 /// slices.
@@ -148,8 +177,7 @@ windowedConvSchedule(int64_t batch, int64_t m, int64_t n, int64_t kSteps,
       batch * ((m + block[0] - 1) / block[0]) * ((n + block[1] - 1) / block[1]);
   if (!tileFits(block[0], m) || 4 * tiles < limits.numSMs)
     return std::nullopt;
-  // The model's efficiencies of 64-row tiles (defaultWgmmaSchedule).
-  double efficiency = wide ? 0.55 : block[1] == 64 ? 0.4 : 0.5;
+  double efficiency = tileEfficiency(block);
   int64_t bestSplit = 1;
   double bestCost = 0;
   for (int64_t split : kSplitKValues) {
@@ -174,22 +202,6 @@ WgmmaMatmulSchedule
 hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
                                       int64_t k, const TargetLimits &limits,
                                       int64_t windowTaps) {
-  // Tiles and their throughput relative to 128 x 256, measured on the H100
-  // at 4096^3 and 8192^3 f16 with 4 stages (bench/results/
-  // matmul-wgmma-sweep.md). 64-row tiles run one consumer warpgroup per SM
-  // (their grids are one block per SM), which waits for its own wgmma, and
-  // 64-column tiles issue the narrowest wgmma: on 1568 x 512 x 4608 both
-  // measured at 0.55-0.6 of the per-SM rate of 128 x 128
-  // (bench/results/wgmma-conv-sweep.md).
-  struct Candidate {
-    std::array<int64_t, 2> block;
-    double efficiency;
-  };
-  static const Candidate candidates[] = {
-      {{128, 256}, 1.0},  {{128, 192}, 0.97}, {{256, 128}, 0.96},
-      {{192, 128}, 0.95}, {{128, 128}, 0.91}, {{64, 256}, 0.55},
-      {{64, 128}, 0.5},   {{128, 64}, 0.55},  {{64, 64}, 0.4},
-  };
   int64_t kSteps =
       (k + WgmmaMatmulSchedule::kBlockK - 1) / WgmmaMatmulSchedule::kBlockK;
   if (windowTaps > 1 && k / windowTaps >= WgmmaMatmulSchedule::kBlockK)
@@ -202,10 +214,10 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
   // one wave on 132 SMs; 128 x 256 make 96 and leave 36 SMs idle). Split-K
   // fills the SMs that a few output tiles leave idle, at the cost of the
   // reduction (128 x 768 x 3072: 8.8 us in 8 slices, 12.2 us unsplit).
-  const Candidate *best = nullptr;
+  const TileEfficiency *best = nullptr;
   int64_t bestSplit = 1;
   double bestCost = 0;
-  for (const Candidate &c : candidates) {
+  for (const TileEfficiency &c : kTiles) {
     if (!tileFits(c.block[0], m) || !tileFits(c.block[1], n))
       continue;
     for (int64_t split : kSplitKValues) {
@@ -221,7 +233,7 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
     }
   }
   std::array<int64_t, 2> pick =
-      best ? best->block : candidates[std::size(candidates) - 1].block;
+      best ? best->block : kTiles[std::size(kTiles) - 1].block;
   // 4 stages: 3 measured 5-13% slower at 4096^3 and 8192^3, 6 slower still.
   // 64-row tiles get a persistent grid of one block per SM, the grid the
   // sweeps above measured them on (bench/results/wgmma-conv-sweep.md). Others
