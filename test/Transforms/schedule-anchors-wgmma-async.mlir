@@ -2,6 +2,7 @@
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors{wgmma-async-arrive=0},cse))' | FileCheck %s --check-prefix=TMAB
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(hidet-set-target{num-sms=1},func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=ARRIVE
 // RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules,hidet-schedule-anchors,cse))' | FileCheck %s --check-prefix=DEFAULT
+// RUN: hidet-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(hidet-select-schedules{conv-row-tiles=0}))' | FileCheck %s --check-prefix=GEMMTILES
 
 // The Hopper template's cp.async producer on a convolution (implicit GEMM:
 // TMA cannot describe the im2col rows of A), with a persistent grid on a
@@ -181,6 +182,11 @@ func.func @conv_clipped_boxes(%x: memref<6x10x10x8xf16>, %w: memref<3x3x8x32xf16
 // DEFAULT:         tm.num_workers #tm.spatial<[1568]>
 // DEFAULT:         nvgpu.device_async_copy
 // DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
+// With conv-row-tiles=0 the 3x3 convolution gets the GEMM model's tiles
+// too: 128 x 64 on a persistent grid.
+// GEMMTILES-LABEL: func.func @default_conv(
+// GEMMTILES:         linalg.conv_2d_nhwc_hwcf {{.*}}hidet.schedule = #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>
+// GEMMTILES-LABEL: func.func @default_pointwise(
 // DEFAULT-LABEL: func.func @default_pointwise(
 // DEFAULT:         tm.num_workers #tm.spatial<[264]>
 // DEFAULT:         nvgpu.device_async_copy
