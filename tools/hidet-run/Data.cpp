@@ -124,67 +124,147 @@ double hidet::run::decodeBFloat16(uint16_t bits) {
   return decodeBinary(bits, 8, 7);
 }
 
-void hidet::run::fillRandom(const ArgSpec &arg, std::mt19937_64 &rng,
-                            void *buffer) {
-  int64_t count = arg.getNumElements();
-  // Uniform in (-1, 1), each value drawn again while it rounds to zero in
-  // the element type (rare); `encode` gives the stored bits and whether
-  // they are non-zero. One loop per type, each with its encoder inlined
-  // (through a function pointer the f16 inputs took 40% longer): inputs of
-  // hundreds of millions of elements are generated for every run of a
-  // tuning round.
-  auto fillFloats = [&](auto encode) {
+const char *hidet::run::getInputDistName(InputDist dist) {
+  switch (dist) {
+  case InputDist::Uniform:
+    return "uniform";
+  case InputDist::Normal:
+    return "normal";
+  case InputDist::Sparse:
+    return "sparse";
+  case InputDist::ZerosAndOnes:
+    return "zeros-and-ones";
+  case InputDist::Wide:
+    return "wide";
+  }
+  return "uniform";
+}
+
+int hidet::run::getWideExponent(DType dtype) {
+  return dtype == DType::F16 ? 5 : 10;
+}
+
+namespace {
+
+/// Fills `count` floats of `dtype` with `draw()`, each rounded once to the
+/// dtype and, unless `allowZero`, drawn again while it rounds to zero.
+/// One loop per type, each with its encoder and `draw` inlined (through a
+/// function pointer the f16 inputs took 40% longer): inputs of hundreds of
+/// millions of elements are generated for every run of a tuning round.
+template <typename Draw>
+void fillFloats(DType dtype, int64_t count, void *buffer, bool allowZero,
+                Draw draw) {
+  auto loop = [&](auto encode) {
     for (int64_t i = 0; i < count; ++i)
-      while (!encode(i, 2.0 * uniformUnit(rng) - 1.0)) {
+      while (!encode(i, draw()) && !allowZero) {
       }
   };
-  switch (arg.dtype) {
+  switch (dtype) {
   case DType::F64:
-    fillFloats([&](int64_t i, double v) {
+    loop([&](int64_t i, double v) {
       store<double>(buffer, i, v);
       return v != 0.0;
     });
     return;
   case DType::F32:
-    fillFloats([&](int64_t i, double v) {
+    loop([&](int64_t i, double v) {
       float f = static_cast<float>(v);
       store<float>(buffer, i, f);
       return f != 0.0f;
     });
     return;
   case DType::F16:
-    fillFloats([&](int64_t i, double v) {
+    loop([&](int64_t i, double v) {
       uint16_t bits = encodeHalf(v);
       store<uint16_t>(buffer, i, bits);
       return (bits & 0x7fff) != 0;
     });
     return;
   case DType::BF16:
-    fillFloats([&](int64_t i, double v) {
+    loop([&](int64_t i, double v) {
       uint16_t bits = encodeBFloat16(v);
       store<uint16_t>(buffer, i, bits);
       return (bits & 0x7fff) != 0;
     });
     return;
-  case DType::I32:
-  case DType::I64:
-  case DType::I8:
-    for (int64_t i = 0; i < count; ++i) {
-      int64_t value = 0;
-      while (value == 0)
-        value = static_cast<int64_t>(rng() % 17) - 8;
-      if (arg.dtype == DType::I32)
-        store<int32_t>(buffer, i, static_cast<int32_t>(value));
-      else if (arg.dtype == DType::I64)
-        store<int64_t>(buffer, i, value);
-      else
-        store<int8_t>(buffer, i, static_cast<int8_t>(value));
-    }
+  default:
     return;
-  case DType::I1:
+  }
+}
+
+/// Integers uniform in [-8, 8] without 0; i1 0 or 1.
+void fillIntegers(const ArgSpec &arg, std::mt19937_64 &rng, void *buffer) {
+  int64_t count = arg.getNumElements();
+  if (arg.dtype == DType::I1) {
     for (int64_t i = 0; i < count; ++i)
       store<uint8_t>(buffer, i, static_cast<uint8_t>(rng() & 1));
     return;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t value = 0;
+    while (value == 0)
+      value = static_cast<int64_t>(rng() % 17) - 8;
+    if (arg.dtype == DType::I32)
+      store<int32_t>(buffer, i, static_cast<int32_t>(value));
+    else if (arg.dtype == DType::I64)
+      store<int64_t>(buffer, i, value);
+    else
+      store<int8_t>(buffer, i, static_cast<int8_t>(value));
+  }
+}
+
+} // namespace
+
+void hidet::run::fillRandom(const ArgSpec &arg, std::mt19937_64 &rng,
+                            void *buffer, InputDist dist) {
+  if (!isFloatDType(arg.dtype)) {
+    fillIntegers(arg, rng, buffer);
+    return;
+  }
+  int64_t count = arg.getNumElements();
+  auto uniform = [&] { return 2.0 * uniformUnit(rng) - 1.0; };
+  switch (dist) {
+  case InputDist::Uniform:
+    fillFloats(arg.dtype, count, buffer, /*allowZero=*/false, uniform);
+    return;
+  case InputDist::Normal:
+    fillFloats(arg.dtype, count, buffer, /*allowZero=*/false, [&] {
+      double sum = 0;
+      for (int k = 0; k < 12; ++k)
+        sum += uniformUnit(rng);
+      return sum - 6.0;
+    });
+    return;
+  case InputDist::Sparse:
+    fillFloats(arg.dtype, count, buffer, /*allowZero=*/true, [&] {
+      // The top two bits choose zero or not, the rest draws the value.
+      uint64_t bits = rng();
+      if (bits >> 62)
+        return 0.0;
+      double value = 0;
+      while (value == 0)
+        value = uniform();
+      return value;
+    });
+    return;
+  case InputDist::ZerosAndOnes:
+    fillFloats(arg.dtype, count, buffer, /*allowZero=*/true, [&] {
+      uint64_t bits = rng() >> 62;
+      return bits < 2 ? 0.0 : bits == 2 ? 1.0 : -1.0;
+    });
+    return;
+  case InputDist::Wide: {
+    int e = getWideExponent(arg.dtype);
+    fillFloats(arg.dtype, count, buffer, /*allowZero=*/false, [&] {
+      // A binade in [-e, e) and a significand uniform in [1, 2): exact,
+      // where exp2 of a uniform draw would go through libm.
+      uint64_t bits = rng();
+      int binade = static_cast<int>((bits >> 1) % (2 * e)) - e;
+      double magnitude = std::ldexp(1.0 + uniformUnit(rng), binade);
+      return bits & 1 ? -magnitude : magnitude;
+    });
+    return;
+  }
   }
 }
 

@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Element encodings, seeded input generation and output comparison. The
-// generator does its own uniform mapping (not std::uniform_*_distribution,
-// whose algorithm differs between standard libraries), so a seed gives the
-// same inputs wherever hidet-run is built.
+// generator does its own mappings from random bits to values (not
+// std::uniform_*_distribution or std::normal_distribution, whose algorithms
+// differ between standard libraries, nor libm functions, whose last bits
+// may), so a seed gives the same inputs wherever hidet-run is built.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,10 +28,44 @@ uint16_t encodeBFloat16(double value);
 double decodeHalf(uint16_t bits);
 double decodeBFloat16(uint16_t bits);
 
-/// Fills a buffer of `arg.getSizeBytes()` bytes. Floats are uniform in
-/// [-1, 1) rounded to the dtype, integers uniform in [-8, 8], never 0 (a
-/// zero input hides missing terms); i1 is 0 or 1.
-void fillRandom(const ArgSpec &arg, std::mt19937_64 &rng, void *buffer);
+/// How float inputs are drawn (--input-dist). Each value is drawn in double
+/// and rounded once to the dtype.
+enum class InputDist {
+  /// Uniform in (-1, 1), never 0 (a zero input hides missing terms).
+  Uniform,
+  /// Standard normal, never 0: the sum of 12 uniform draws in [0, 1) less 6
+  /// (Irwin-Hall: mean 0, variance 1, tails to +-6; only IEEE additions, so
+  /// no libm function's last bits enter the values).
+  Normal,
+  /// 3 of 4 elements exactly 0, the others uniform in (-1, 1).
+  Sparse,
+  /// 0 (half of the elements), 1 or -1: sums are exact in every dtype up to
+  /// 256 terms, rows tie for their maximum, and zeros meet every sign test.
+  ZerosAndOnes,
+  /// A random sign and a magnitude spread evenly over the binades from
+  /// 2^-E to 2^E: E = 10 (1e-3 to 1e3) for f32, bf16 and f64; E = 5 for f16,
+  /// whose largest value is 65504 (2^16): a product of two inputs is below
+  /// 2^10, which leaves 2^6 of headroom, a sum of 64 such products of one
+  /// sign or of about 4096 of random signs. Large enough that exp of an
+  /// input overflows (f16 above 11, f32 above 88): a softmax that does not
+  /// subtract its row's maximum gives infinities.
+  Wide,
+};
+
+/// The --input-dist spelling ("uniform", "normal", "sparse",
+/// "zeros-and-ones", "wide").
+const char *getInputDistName(InputDist dist);
+
+/// Largest binade exponent E of InputDist::Wide for `dtype`.
+int getWideExponent(DType dtype);
+
+/// Fills a buffer of `arg.getSizeBytes()` bytes. Floats follow `dist`.
+/// Integers are uniform in [-8, 8] without 0 and i1 is 0 or 1 whatever
+/// `dist` says: an integer input may be an index or a divisor, whose valid
+/// range the manifest does not record, and [-8, 8] is what every integer
+/// test is written for.
+void fillRandom(const ArgSpec &arg, std::mt19937_64 &rng, void *buffer,
+                InputDist dist = InputDist::Uniform);
 
 /// Element `index` of a buffer of `dtype`, as a double.
 double readElement(DType dtype, const void *buffer, int64_t index);

@@ -140,6 +140,25 @@ cl::opt<unsigned long long, false, CountParser<>>
     seed("seed", cl::desc("Seed of the random inputs (default 0)"),
          cl::value_desc("n"), cl::init(0), cl::cat(dataCategory));
 
+cl::opt<InputDist> inputDist(
+    "input-dist",
+    cl::desc("How the random float inputs are drawn, each rounded to its "
+             "dtype (integers are in [-8, 8] without 0, i1 0 or 1, "
+             "whatever the distribution)"),
+    cl::values(
+        clEnumValN(InputDist::Uniform, "uniform",
+                   "uniform in (-1, 1), never 0 (default)"),
+        clEnumValN(InputDist::Normal, "normal",
+                   "standard normal (sum of 12 uniforms less 6), never 0"),
+        clEnumValN(InputDist::Sparse, "sparse",
+                   "3 of 4 exactly 0, the others uniform in (-1, 1)"),
+        clEnumValN(InputDist::ZerosAndOnes, "zeros-and-ones",
+                   "half 0, a quarter 1, a quarter -1 (exact sums, ties)"),
+        clEnumValN(InputDist::Wide, "wide",
+                   "random sign, magnitudes spread evenly over the "
+                   "binades 2^-10 to 2^10 (f16: 2^-5 to 2^5)")),
+    cl::init(InputDist::Uniform), cl::cat(dataCategory));
+
 cl::opt<double, false, BoundParser> relTolerance(
     "rtol",
     cl::desc("Against --expected-output: relative tolerance, each "
@@ -355,6 +374,7 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   options.outputs.assign(outputFiles.begin(), outputFiles.end());
   options.weights = weightsFile;
   options.seed = seed;
+  options.inputDist = inputDist;
   options.warmup = static_cast<long long>(warmup);
   options.reps = static_cast<long long>(reps);
   options.profileRuns = static_cast<long long>(profileRuns);

@@ -11,6 +11,8 @@
 #ifndef HIDET_RUN_OPTIONS_H
 #define HIDET_RUN_OPTIONS_H
 
+#include "Data.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +44,7 @@ struct Options {
   /// The weights file of functions with `weight` inputs; empty: none.
   std::string weights;
   uint64_t seed = 0;
+  InputDist inputDist = InputDist::Uniform;
   long long warmup = 10;
   long long reps = 100;
   long long profileRuns = 0; // --profile: direct runs with kernel events.

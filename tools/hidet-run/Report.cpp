@@ -314,6 +314,7 @@ bool hidet::run::writeJson(const std::string &path, const Options &options,
       json.attribute("target", target);
       json.attribute("reference_library", jsonStringOrNull(options.refLib));
       json.attribute("seed", options.seed);
+      json.attribute("input_dist", getInputDistName(options.inputDist));
       json.attribute("warmup", options.warmup);
       json.attribute("reps", options.reps);
       json.attributeArray("functions", [&] {

@@ -18,10 +18,12 @@ using namespace hidet::run;
 
 namespace {
 
-/// The inputs: the generator's values, then the files' in place of those
-/// given. Every input is generated, so that a seed gives the same values
-/// whichever inputs come from files. Output buffers stay empty.
-HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, ArgFiles &files) {
+/// The inputs: the generator's values (drawn from `dist`), then the files'
+/// in place of those given. Every input is generated, so that a seed gives
+/// the same values whichever inputs come from files. Output buffers stay
+/// empty.
+HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, InputDist dist,
+                       ArgFiles &files) {
   std::mt19937_64 rng(seed);
   HostBuffers host(func.args.size());
   for (size_t i = 0; i < func.numInputs; ++i) {
@@ -30,7 +32,7 @@ HostBuffers makeInputs(const FuncSpec &func, uint64_t seed, ArgFiles &files) {
     if (!arg.weight.empty())
       continue;
     host[i].resize(arg.getSizeBytes());
-    fillRandom(arg, rng, host[i].data());
+    fillRandom(arg, rng, host[i].data(), dist);
     if (files.has(i))
       host[i] = std::move(files.data[i]);
   }
@@ -169,7 +171,7 @@ bool hidet::run::runAndVerify(const FuncSpec &func, const Entry &main,
                               PreparedCall &call, HostBuffers &outputs,
                               FuncResult &result) {
   result.func = &func;
-  call.hostInputs = makeInputs(func, options.seed, files);
+  call.hostInputs = makeInputs(func, options.seed, options.inputDist, files);
   const HostBuffers &inputs = call.hostInputs;
   call.entry = main;
   if (!prepareCall(func, inputs, options, stream, options.lib, call) ||
