@@ -317,7 +317,7 @@ static std::optional<int64_t> orderedBits(DType dtype, const void *buffer,
 Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
                                const void *ref) {
   Comparison result;
-  double diffSquares = 0, refSquares = 0;
+  double diffSquares = 0, refSquares = 0, allRefSquares = 0;
   int64_t count = arg.getNumElements();
   for (int64_t i = 0; i < count; ++i) {
     double g = readElement(arg.dtype, gpu, i);
@@ -325,6 +325,8 @@ Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
     bool gFinite = std::isfinite(g), rFinite = std::isfinite(r);
     result.gpuNonFinite += !gFinite;
     result.refNonFinite += !rFinite;
+    if (rFinite)
+      allRefSquares += r * r;
     if (!gFinite || !rFinite)
       continue;
     double diff = g - r;
@@ -345,6 +347,8 @@ Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
   }
   result.relL2 = refSquares > 0 ? std::sqrt(diffSquares / refSquares)
                                 : std::sqrt(diffSquares);
+  int64_t finiteRefs = count - result.refNonFinite;
+  result.refRms = finiteRefs > 0 ? std::sqrt(allRefSquares / finiteRefs) : 0.0;
   return result;
 }
 
@@ -401,12 +405,14 @@ Closeness hidet::run::checkClose(const ArgSpec &arg, const void *out,
       pass = diff <= bound;
       rank = bound > 0 ? diff / bound : (pass ? 0 : INFINITY);
     }
+    double ratio = rank;
     if (!pass) {
       ++result.mismatches;
       rank += 2;
     }
     if (rank > worstRank) {
       worstRank = rank;
+      result.worstRatio = ratio;
       result.worstIndex = i;
       result.worstOut = o;
       result.worstExpected = e;

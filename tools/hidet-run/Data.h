@@ -73,6 +73,8 @@ double readElement(DType dtype, const void *buffer, int64_t index);
 struct Comparison {
   /// ||gpu - ref||_2 / ||ref||_2, or ||gpu - ref||_2 when ref is all zeros.
   double relL2 = 0;
+  /// The root mean square of ref's finite elements (0 if none).
+  double refRms = 0;
   /// max |gpu - ref| over elements where both are finite.
   double maxAbs = 0;
   /// Elements that are NaN or infinite.
@@ -87,16 +89,20 @@ struct Comparison {
 
 Comparison compare(const ArgSpec &arg, const void *gpu, const void *ref);
 
-/// An elementwise comparison with expected values, as
-/// numpy.testing.assert_allclose makes it for ONNX's backend tests: element
-/// i passes when |out - exp| <= atol + rtol * |exp|; a NaN passes only where
-/// NaN is expected, an infinity only where the same infinity is.
+/// An elementwise comparison with expected values (an --expected-output
+/// file, or the reference's output), as numpy.testing.assert_allclose makes
+/// it for ONNX's backend tests: element i passes when
+/// |out - exp| <= atol + rtol * |exp|; a NaN passes only where NaN is
+/// expected, an infinity only where the same infinity is.
 struct Closeness {
   int64_t mismatches = 0;
   /// The element furthest beyond its bound (relative to the bound), or,
   /// when all pass, the nearest to it; -1 for no elements.
   int64_t worstIndex = -1;
   double worstOut = 0, worstExpected = 0;
+  /// |out - exp| / (atol + rtol * |exp|) at worstIndex: at most 1 when all
+  /// pass; infinite for a NaN or infinity that fails, or a bound of 0.
+  double worstRatio = 0;
   /// max |out - exp| over the elements where both are finite.
   double maxAbs = 0;
 };

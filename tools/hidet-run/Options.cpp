@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 
 using namespace hidet::run;
@@ -92,7 +93,8 @@ cl::opt<std::string>
     refLib("ref",
            cl::desc("Reference build of the same program (usually the CPU "
                     "build), run on the same inputs: every output is "
-                    "compared with its"),
+                    "compared with the reference's, as a whole (--rtol-l2) "
+                    "and element by element (--ref-rtol, --ref-atol-rms)"),
            cl::value_desc("ref-lib.so"), cl::cat(libraryCategory));
 
 cl::opt<bool>
@@ -179,6 +181,34 @@ cl::opt<double, false, BoundParser> relL2Bound(
              "1e-10, integers exact)"),
     cl::value_desc("x"), cl::cat(checkCategory));
 
+cl::opt<double, false, BoundParser> refRelTolerance(
+    "ref-rtol",
+    cl::desc("Against --ref: each element within atol + rtol*|ref| (NaN "
+             "and Inf fail); the relative tolerance (default per dtype, "
+             "2 eps + 8 u32: f32 7.2e-7, f16 1.95e-3, bf16 1.56e-2)"),
+    cl::value_desc("x"), cl::cat(checkCategory));
+
+cl::opt<double, false, BoundParser> refAbsTolerance(
+    "ref-atol",
+    cl::desc("Against --ref: the absolute tolerance of each element "
+             "(default: --ref-atol-rms times the reference's RMS)"),
+    cl::value_desc("x"), cl::cat(checkCategory));
+
+cl::opt<double, false, BoundParser> refAbsTolerancePerRms(
+    "ref-atol-rms",
+    cl::desc("Against --ref: the absolute tolerance of each element as a "
+             "multiple of the RMS of the reference's output (default per "
+             "dtype, 2 eps + 3 u32 sqrt(n), n the reduction length: f32 "
+             "4.6e-5, f16 2.0e-3, bf16 1.57e-2)"),
+    cl::value_desc("x"), cl::cat(checkCategory));
+
+cl::opt<unsigned long long, false, CountParser<>> reductionLength(
+    "reduction-length",
+    cl::desc("Against --ref: the length n of the longest sum behind an "
+             "output, which the default --ref-atol-rms grows with (default "
+             "65536)"),
+    cl::value_desc("n"), cl::cat(checkCategory));
+
 cl::opt<double, false, BoundParser>
     maxAbs("max-abs",
            cl::desc("Against --ref: also bound max |out-ref| (default: not "
@@ -253,6 +283,16 @@ cl::extrahelp filesHelp(
     "data). Unsigned integers\nare bits: they fill integer args of their "
     "width, and f16 or bf16 ones for 16 bits.\n");
 
+cl::extrahelp refCheckHelp(
+    "\nAgainst --ref, an output passes when neither side has a NaN or an "
+    "infinity,\n||out-ref||/||ref|| <= --rtol-l2, every element has\n"
+    "|out-ref| <= atol + rtol*|ref| with atol = --ref-atol or --ref-atol-rms "
+    "times\nthe RMS of the reference's output (the absolute term covers "
+    "sums that cancel\nto near zero), and --max-abs and --max-ulp hold when "
+    "given. The defaults come\nfrom the output dtype's eps (2^-23, 2^-10, "
+    "2^-7 for f32, f16, bf16) and the\nf32 accumulator's unit roundoff u32 "
+    "(2^-24); docs/GPUExecution.md derives them.\n");
+
 cl::extrahelp exitStatusHelp(
     "\nExit status: 0 pass, 1 mismatch, 2 usage/loading/file/CUDA error, 3 no "
     "CUDA device.\n");
@@ -301,7 +341,27 @@ bool checkCombinations() {
       expectedFiles.empty())
     return usageError("--rtol and --atol bound the comparison with "
                       "--expected-output files; against --ref, bound "
-                      "--rtol-l2, --max-abs or --max-ulp");
+                      "--ref-rtol, --ref-atol, --ref-atol-rms, --rtol-l2, "
+                      "--max-abs or --max-ulp");
+  for (cl::Option *option : std::initializer_list<cl::Option *>{
+           &refRelTolerance, &refAbsTolerance, &refAbsTolerancePerRms,
+           &reductionLength})
+    if (option->getNumOccurrences() && refLib.empty())
+      return usageError("--" + option->ArgStr +
+                        " bounds the comparison with the --ref library, "
+                        "but no --ref is given");
+  if (refAbsTolerance.getNumOccurrences() &&
+      refAbsTolerancePerRms.getNumOccurrences())
+    return usageError("--ref-atol and --ref-atol-rms both give the absolute "
+                      "tolerance: give one");
+  if (reductionLength.getNumOccurrences() &&
+      (refAbsTolerance.getNumOccurrences() ||
+       refAbsTolerancePerRms.getNumOccurrences()))
+    return usageError("--reduction-length sets the default of "
+                      "--ref-atol-rms, which --ref-atol or --ref-atol-rms "
+                      "replaces: give one");
+  if (reductionLength.getNumOccurrences() && reductionLength == 0)
+    return usageError("--reduction-length=0: a sum has at least 1 term");
   StringSet<> seen;
   for (const std::string &path : outputFiles) {
     if (!StringRef(path).ends_with(".npy"))
@@ -381,13 +441,24 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   options.rtol = relTolerance;
   options.atol = absTolerance;
   if (relL2Bound.getNumOccurrences())
-    options.rtolL2 = relL2Bound;
+    options.refBounds.rtolL2 = relL2Bound;
+  if (refRelTolerance.getNumOccurrences())
+    options.refBounds.rtol = refRelTolerance;
+  if (refAbsTolerance.getNumOccurrences())
+    options.refBounds.atol = refAbsTolerance;
+  if (refAbsTolerancePerRms.getNumOccurrences())
+    options.refBounds.atolRms = refAbsTolerancePerRms;
+  if (reductionLength.getNumOccurrences())
+    options.refBounds.reductionLength =
+        static_cast<int64_t>(std::min<unsigned long long>(
+            reductionLength, std::numeric_limits<int64_t>::max()));
   if (maxAbs.getNumOccurrences())
-    options.maxAbs = maxAbs;
+    options.refBounds.maxAbs = maxAbs;
   // No distance between two 64-bit values exceeds the largest int64_t.
   if (maxUlp.getNumOccurrences())
-    options.maxUlp = static_cast<long long>(std::min<unsigned long long>(
-        maxUlp, std::numeric_limits<long long>::max()));
+    options.refBounds.maxUlp =
+        static_cast<long long>(std::min<unsigned long long>(
+            maxUlp, std::numeric_limits<long long>::max()));
   options.queueBehindSpin = !noSpin;
   options.cudaGraph = cudaGraph;
   options.refOnGpu = refGpu;

@@ -12,6 +12,7 @@
 #define HIDET_RUN_OPTIONS_H
 
 #include "Data.h"
+#include "Tolerance.h"
 
 #include <cstdint>
 #include <string>
@@ -51,10 +52,8 @@ struct Options {
   /// Against expected outputs: |out - exp| <= atol + rtol * |exp|.
   double rtol = 1e-3;
   double atol = 1e-7;
-  /// Against the reference.
-  double rtolL2 = -1;          // Negative: the dtype's default.
-  double maxAbs = -1;          // Negative: not checked.
-  long long maxUlp = -1;       // Negative: not checked.
+  /// Against the reference (Tolerance.h).
+  RefBounds refBounds;
   bool queueBehindSpin = true; // --no-spin turns it off.
   bool refOnGpu = false;       // --ref-gpu
   bool cudaGraph = true;       // --cuda-graph

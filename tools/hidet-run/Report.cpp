@@ -89,25 +89,48 @@ std::string formatValue(DType dtype, double value) {
   return text;
 }
 
+/// Writes " of <n> beyond atol + rtol*|<what>| (rtol=<x> atol=<y>); worst
+/// at <index> (element <i>): got <out>, <what> <value>" for an elementwise
+/// check with mismatches.
+void printMismatches(raw_ostream &os, const ArgSpec &arg, const Closeness &c,
+                     StringRef what, const char *style, double rtol,
+                     double atol) {
+  os << " of " << arg.getNumElements() << " beyond atol + rtol*|" << what
+     << "| (rtol=" << format(style, rtol) << " atol=" << format(style, atol)
+     << "); worst at " << formatIndex(arg.shape, c.worstIndex) << " (element "
+     << c.worstIndex << "): got " << formatValue(arg.dtype, c.worstOut) << ", "
+     << what << " " << formatValue(arg.dtype, c.worstExpected);
+}
+
 void printRefCheck(raw_ostream &os, const OutputResult &output) {
-  const Comparison &c = output.comparison;
-  os << "  output " << output.index << " (" << output.arg->str() << "):";
+  const RefCheck &check = output.ref;
+  const Comparison &c = check.comparison;
+  const ArgSpec &arg = *output.arg;
+  os << "  output " << output.index << " (" << arg.str() << "):";
   printMeasure(os, "rel_l2", c.relL2);
-  printBound(os, output.rtolL2);
+  printBound(os, check.rtolL2);
   printMeasure(os, "max_abs", c.maxAbs);
-  if (output.maxAbs >= 0)
-    printBound(os, output.maxAbs);
-  if (isFloatDType(output.arg->dtype)) {
+  if (check.maxAbs >= 0)
+    printBound(os, check.maxAbs);
+  if (isFloatDType(arg.dtype)) {
     os << " max_ulp=" << c.maxUlp;
-    if (output.maxUlp >= 0)
-      os << " (bound " << output.maxUlp << ")";
+    if (check.maxUlp >= 0)
+      os << " (bound " << check.maxUlp << ")";
     os << " ulp_mismatches=" << c.ulpMismatches;
   }
   if (c.gpuNonFinite)
     os << " gpu_nan_or_inf=" << c.gpuNonFinite;
   if (c.refNonFinite)
     os << " ref_nan_or_inf=" << c.refNonFinite;
-  os << (output.refPass ? " ok" : " MISMATCH") << "\n";
+  const Closeness &e = check.elements;
+  os << " mismatches=" << e.mismatches;
+  if (e.mismatches)
+    printMismatches(os, arg, e, "ref", "%.2g", check.rtol, check.atol);
+  else
+    os << " (rtol=" << format("%.2g", check.rtol)
+       << " atol=" << format("%.2g", check.atol) << ", worst "
+       << format("%.2g", e.worstRatio) << " of its bound)";
+  os << (check.pass ? " ok" : " MISMATCH") << "\n";
 }
 
 void printExpectedCheck(raw_ostream &os, const OutputResult &output) {
@@ -121,12 +144,8 @@ void printExpectedCheck(raw_ostream &os, const OutputResult &output) {
     os << " ok\n";
     return;
   }
-  os << " of " << arg.getNumElements() << " beyond atol + rtol*|expected| ("
-     << "rtol=" << format("%g", output.rtol)
-     << " atol=" << format("%g", output.atol) << "); worst at "
-     << formatIndex(arg.shape, c.worstIndex) << " (element " << c.worstIndex
-     << "): got " << formatValue(arg.dtype, c.worstOut) << ", expected "
-     << formatValue(arg.dtype, c.worstExpected) << " MISMATCH\n";
+  printMismatches(os, arg, c, "expected", "%g", output.rtol, output.atol);
+  os << " MISMATCH\n";
 }
 
 /// A number, or null where JSON has none (NaN, infinities).
@@ -143,6 +162,24 @@ json::Value jsonStringOrNull(const std::string &text) {
   return text;
 }
 
+/// The "worst" attribute of an elementwise check: the element furthest
+/// beyond (or nearest to) its bound, with `what` naming its expected value;
+/// null for no elements.
+void writeWorstJson(json::OStream &json, const ArgSpec &arg, const Closeness &c,
+                    StringRef what) {
+  if (c.worstIndex < 0) {
+    json.attribute("worst", nullptr);
+    return;
+  }
+  json.attributeObject("worst", [&] {
+    json.attribute("element", c.worstIndex);
+    json.attribute("index", formatIndex(arg.shape, c.worstIndex));
+    json.attribute("got", jsonNumber(c.worstOut));
+    json.attribute(what, jsonNumber(c.worstExpected));
+    json.attribute("of_bound", jsonNumber(c.worstRatio));
+  });
+}
+
 void writeExpectedJson(json::OStream &json, const OutputResult &output) {
   const Closeness &c = output.closeness;
   json.object([&] {
@@ -151,22 +188,33 @@ void writeExpectedJson(json::OStream &json, const OutputResult &output) {
     json.attribute("atol", jsonNumber(output.atol));
     json.attribute("max_abs", jsonNumber(c.maxAbs));
     json.attribute("mismatches", c.mismatches);
-    if (c.worstIndex < 0) {
-      json.attribute("worst", nullptr);
-    } else {
-      json.attributeObject("worst", [&] {
-        json.attribute("element", c.worstIndex);
-        json.attribute("index", formatIndex(output.arg->shape, c.worstIndex));
-        json.attribute("got", jsonNumber(c.worstOut));
-        json.attribute("expected", jsonNumber(c.worstExpected));
-      });
-    }
+    writeWorstJson(json, *output.arg, c, "expected");
     json.attribute("pass", output.expectedPass);
   });
 }
 
+/// The elementwise check against the reference, or null where there was
+/// none.
+void writeElementsJson(json::OStream &json, const OutputResult &output) {
+  if (!output.refChecked) {
+    json.value(nullptr);
+    return;
+  }
+  const RefCheck &check = output.ref;
+  json.object([&] {
+    json.attribute("rtol", jsonNumber(check.rtol));
+    json.attribute("atol", jsonNumber(check.atol));
+    json.attribute("atol_rms", check.atolRms < 0 ? json::Value(nullptr)
+                                                 : jsonNumber(check.atolRms));
+    json.attribute("ref_rms", jsonNumber(check.comparison.refRms));
+    json.attribute("mismatches", check.elements.mismatches);
+    writeWorstJson(json, *output.arg, check.elements, "ref");
+  });
+}
+
 void writeOutputJson(json::OStream &json, const OutputResult &output) {
-  const Comparison &c = output.comparison;
+  const RefCheck &check = output.ref;
+  const Comparison &c = check.comparison;
   // The measures against the reference, or null where there was none.
   auto measure = [&](json::Value value) {
     return output.refChecked ? std::move(value) : json::Value(nullptr);
@@ -176,14 +224,17 @@ void writeOutputJson(json::OStream &json, const OutputResult &output) {
     json.attribute("type", output.arg->str());
     json.attribute("rel_l2", measure(jsonNumber(c.relL2)));
     json.attribute("max_abs", measure(jsonNumber(c.maxAbs)));
-    json.attribute("rtol_l2", measure(jsonNumber(output.rtolL2)));
-    json.attribute("max_abs_bound", output.maxAbs < 0
+    json.attribute("rtol_l2", measure(jsonNumber(check.rtolL2)));
+    json.attribute("max_abs_bound", check.maxAbs < 0
                                         ? json::Value(nullptr)
-                                        : measure(jsonNumber(output.maxAbs)));
+                                        : measure(jsonNumber(check.maxAbs)));
     json.attribute("max_ulp", measure(c.maxUlp));
     json.attribute("ulp_mismatches", measure(c.ulpMismatches));
     json.attribute("gpu_nonfinite", measure(c.gpuNonFinite));
     json.attribute("ref_nonfinite", measure(c.refNonFinite));
+    json.attributeBegin("elements");
+    writeElementsJson(json, output);
+    json.attributeEnd();
     json.attributeBegin("expected");
     if (output.expectedFile.empty())
       json.value(nullptr);
@@ -256,17 +307,20 @@ void hidet::run::printResult(const FuncResult &result,
   if (refChecked) {
     printMeasure(os, "rel_l2", result.worstRelL2);
     printMeasure(os, "max_abs", result.worstMaxAbs);
+    if (result.refMismatches)
+      os << " mismatches=" << result.refMismatches;
     // Only when bounded: near zero the distance in values says little (an
     // f32 output that crosses zero is millions of values off).
-    bool ulpBounded = any_of(
-        result.outputs, [](const OutputResult &o) { return o.maxUlp >= 0; });
+    bool ulpBounded = any_of(result.outputs, [](const OutputResult &o) {
+      return o.ref.maxUlp >= 0;
+    });
     if (ulpBounded && result.worstMaxUlp >= 0)
       os << " max_ulp=" << result.worstMaxUlp
          << " ulp_mismatches=" << result.ulpMismatches;
     // The error norms skip NaN and Inf elements; count them instead.
     int64_t nonFinite = 0;
     for (const OutputResult &output : result.outputs)
-      nonFinite += output.comparison.gpuNonFinite;
+      nonFinite += output.ref.comparison.gpuNonFinite;
     if (nonFinite)
       os << " gpu_nan_or_inf=" << nonFinite;
   }

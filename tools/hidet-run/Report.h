@@ -14,6 +14,7 @@
 #define HIDET_RUN_REPORT_H
 
 #include "Data.h"
+#include "Tolerance.h"
 
 #include <cstdint>
 #include <string>
@@ -29,11 +30,7 @@ struct OutputResult {
   size_t index = 0;
   const ArgSpec *arg = nullptr;
   bool refChecked = false;
-  Comparison comparison;
-  double rtolL2 = 0;
-  double maxAbs = -1;
-  long long maxUlp = -1;
-  bool refPass = true;
+  RefCheck ref;
   /// Empty: no expected file.
   std::string expectedFile;
   Closeness closeness;
@@ -49,6 +46,8 @@ struct FuncResult {
   std::vector<OutputResult> outputs;
   double worstRelL2 = 0;
   double worstMaxAbs = 0;
+  /// Elements beyond their bound against the reference, over the outputs.
+  int64_t refMismatches = 0;
   /// Over the outputs checked against expected files.
   bool expectedChecked = false;
   double worstExpectedMaxAbs = 0;

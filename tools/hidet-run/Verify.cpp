@@ -110,23 +110,6 @@ bool runCall(const FuncSpec &func, const PreparedCall &call,
   return checkRuntime(what + ": copying outputs back");
 }
 
-/// Compares `out` with the reference's `ref` into `output`.
-void compareWithRef(const void *out, const void *ref, const Options &options,
-                    OutputResult &output) {
-  const ArgSpec &arg = *output.arg;
-  output.refChecked = true;
-  output.comparison = compare(arg, out, ref);
-  output.rtolL2 = options.rtolL2 >= 0 ? options.rtolL2
-                                      : getDefaultRelL2Tolerance(arg.dtype);
-  output.maxAbs = options.maxAbs;
-  output.maxUlp = options.maxUlp;
-  const Comparison &c = output.comparison;
-  output.refPass = c.gpuNonFinite == 0 && c.refNonFinite == 0 &&
-                   c.relL2 <= output.rtolL2 &&
-                   (output.maxAbs < 0 || c.maxAbs <= output.maxAbs) &&
-                   (output.maxUlp < 0 || c.maxUlp <= output.maxUlp);
-}
-
 /// Compares `out` with the expected elements from `path` into `output`.
 void compareWithExpected(const void *out,
                          const std::vector<unsigned char> &expected,
@@ -142,13 +125,14 @@ void compareWithExpected(const void *out,
 
 /// Records `output` in `result`.
 void addOutput(OutputResult output, FuncResult &result) {
-  output.pass = output.refPass && output.expectedPass;
+  output.pass = output.ref.pass && output.expectedPass;
   result.verified = true;
   result.pass = result.pass && output.pass;
   if (output.refChecked) {
-    const Comparison &c = output.comparison;
+    const Comparison &c = output.ref.comparison;
     result.worstRelL2 = std::max(result.worstRelL2, c.relL2);
     result.worstMaxAbs = std::max(result.worstMaxAbs, c.maxAbs);
+    result.refMismatches += output.ref.elements.mismatches;
     if (isFloatDType(output.arg->dtype)) {
       result.worstMaxUlp = std::max(result.worstMaxUlp, c.maxUlp);
       result.ulpMismatches += c.ulpMismatches;
@@ -194,8 +178,11 @@ bool hidet::run::runAndVerify(const FuncSpec &func, const Entry &main,
     OutputResult output;
     output.index = i;
     output.arg = &func.args[i];
-    if (ref.valid())
-      compareWithRef(outputs[i].data(), refOutputs[i].data(), options, output);
+    if (ref.valid()) {
+      output.refChecked = true;
+      output.ref = checkAgainstRef(func.args[i], outputs[i].data(),
+                                   refOutputs[i].data(), options.refBounds);
+    }
     if (files.has(i))
       compareWithExpected(outputs[i].data(), files.data[i], files.paths[i],
                           options, output);
