@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Differential testing of random graphs (issue: nothing miscompiles
-# unnoticed). Each graph, hidet-random-graph --seed=S, is compiled for the
-# GPU and for the CPU and both run on the same random inputs; hidet-run
-# --ref compares every output by its relative L2 error (f32 1e-5, f16 2e-3,
-# bf16 1.6e-2).
+# Differential testing of random graphs. Each graph, hidet-random-graph
+# --seed=S, is compiled for the GPU and for the CPU and both run on the same
+# random inputs; hidet-run --ref compares every output by its relative L2
+# error (f32 1e-5, f16 2e-3, bf16 1.6e-2).
 #
 #   utils/difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]
 #   utils/difftest.sh --report OUT    # the report of a run cut short
