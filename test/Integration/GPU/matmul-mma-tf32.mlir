@@ -2,13 +2,17 @@
 // accumulation), selected by a #hidet.mma_matmul with mma = [16, 8, 8]
 // written on the op: ragged 333x444x555, square, transposed A (fragments
 // read element by element) and B (ldmatrix from the k-major tile), and
-// split-K. tf32 rounds the inputs to 10-bit mantissas (relative error up to
-// 2^-11 each), so the bound on the relative L2 error against the exact f32
-// CPU reference is 2e-3 instead of f32's 1e-5.
+// split-K. tf32 keeps 10 of the inputs' 23 fraction bits: the H200's errors
+// (relative L2 6.9e-4, bench/results/gpu-integration-h200.log) are those of
+// inputs cut to 10 bits, a relative error up to 2^-10 each, 2^-9 a product.
+// So the bounds against the exact f32 CPU reference are tf32's rather than
+// f32's: 2e-3 on the relative L2 error, and each element within 4e-3 of the
+// output's RMS plus 4e-3 of itself (4 tf32 eps: 2 eps a product, doubled);
+// the inputs cut to tf32 on the CPU use 0.29 of these.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
-// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --rtol-l2 2e-3 | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --rtol-l2 2e-3 --ref-rtol 4e-3 --ref-atol-rms 4e-3 | FileCheck %s
 // CHECK-DAG: tf32_ragged PASS
 // CHECK-DAG: tf32_square PASS
 // CHECK-DAG: tf32_transposed PASS

@@ -5,11 +5,13 @@
 // scores' softmax and the product with the values. hidet-fold-operand-scales
 // moves both scales after the scores' f32 sums, so the head transposes fold
 // into the batch matmuls' reads (test/Pipelines/scaled-heads.test pins the
-// three kernels). Checked against the CPU build, which keeps the scales
-// where they are, on random inputs.
+// three kernels). Checked against an f32 reference that keeps the scales
+// where they are (Inputs/scaled-heads.ref.mlir; the CPU build of the f16
+// program rounds the scaled operands, the scores and the softmax's steps to
+// f16).
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
-// RUN: hidet-compile %s --target=cpu -o %t.cpu.so
+// RUN: hidet-compile %S/Inputs/scaled-heads.ref.mlir --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // CHECK: attention PASS
 
