@@ -1,8 +1,10 @@
 // The fused attention template (#hidet.attention) against an f32 reference
-// on random inputs: bf16 with BERT's additive mask (one row of biases per
-// batch, broadcast over 4 heads) over 77 keys and heads of 32; f16 with a
-// causal mask (linalg.index in the scores' epilogue) over 100 keys, heads
-// of 64; heads of 128 with K given transposed ([head][key]: the tiles come
+// with masks as models write them: bf16 with BERT's attention mask (a bool
+// per key made 0 or -inf, one row per batch broadcast over 4 heads) over 77
+// keys and heads of 32; f16 with a causal mask at -inf (linalg.index in the
+// scores' epilogue) over 100 keys, heads of 64, and the same with left
+// padding at f16's lowest value, whose padded queries have every key
+// masked; heads of 128 with K given transposed ([head][key]: the tiles come
 // through registers instead of cp.async) over 50 keys; values of 32 beside
 // queries and keys of 64, 200 queries over 131 keys. The reference
 // (Inputs/attention.ref.mlir) computes everything in f32 on the CPU and
@@ -14,13 +16,25 @@
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
 // RUN: hidet-compile %s -o %t.skip.so --runtime-dir=%hidet_libs --pipeline-options="attention-skip-masked=1"
 // RUN: hidet-run %t.skip.so --ref %t.cpu.so --reps 0 | FileCheck %s
-// CHECK-DAG: masked_bf16 PASS
-// CHECK-DAG: causal_f16 PASS
-// CHECK-DAG: head128_kt_f16 PASS
-// CHECK-DAG: values32_f16 PASS
+// CHECK-DAG: hidet-run: masked_bf16 PASS
+// CHECK-DAG: hidet-run: causal_f16 PASS
+// CHECK-DAG: hidet-run: left_padded_causal_f16 PASS
+// CHECK-DAG: hidet-run: head128_kt_f16 PASS
+// CHECK-DAG: hidet-run: values32_f16 PASS
 
-func.func @masked_bf16(%q: tensor<8x77x32xbf16>, %k: tensor<8x77x32xbf16>, %v: tensor<8x77x32xbf16>, %mask: tensor<2x77xbf16>) -> tensor<8x77x32xbf16> {
+// BERT's attention mask: a bool per key of each sequence (random here, so
+// that every key tile has masked keys), made an additive mask of 0 and -inf
+// and broadcast over 4 heads.
+func.func @masked_bf16(%q: tensor<8x77x32xbf16>, %k: tensor<8x77x32xbf16>, %v: tensor<8x77x32xbf16>, %keep: tensor<2x77xi1>) -> tensor<8x77x32xbf16> {
   %z = arith.constant 0.0 : bf16
+  %em = tensor.empty() : tensor<2x77xbf16>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, j) -> (b, j)>, affine_map<(b, j) -> (b, j)>], iterator_types = ["parallel", "parallel"]} ins(%keep : tensor<2x77xi1>) outs(%em : tensor<2x77xbf16>) {
+  ^bb0(%kept: i1, %o: bf16):
+    %zero = arith.constant 0.0 : bf16
+    %ninf = arith.constant 0xFF80 : bf16
+    %m = arith.select %kept, %zero, %ninf : bf16
+    linalg.yield %m : bf16
+  } -> tensor<2x77xbf16>
   %ekt = tensor.empty() : tensor<8x32x77xbf16>
   %kt = linalg.transpose ins(%k : tensor<8x77x32xbf16>) outs(%ekt : tensor<8x32x77xbf16>) permutation = [0, 2, 1]
   %e = tensor.empty() : tensor<8x77x77xbf16>
@@ -59,6 +73,42 @@ func.func @causal_f16(%q: tensor<6x100x64xf16>, %k: tensor<6x100x64xf16>, %v: te
     %keep = arith.cmpi ule, %j, %i : index
     %ninf = arith.constant 0xFC00 : f16
     %w = arith.select %keep, %y, %ninf : f16
+    linalg.yield %w : f16
+  } -> tensor<6x100x100xf16>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<6x100x100xf16>) outs(%e : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>
+  %eo = tensor.empty() : tensor<6x100x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<6x100x64xf16>) -> tensor<6x100x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<6x100x100xf16>, tensor<6x100x64xf16>) outs(%fo : tensor<6x100x64xf16>) -> tensor<6x100x64xf16>
+  return %o : tensor<6x100x64xf16>
+}
+
+// A causal mask with left padding (batches padded by 0, 20 or 40 tokens), at
+// f16's lowest value, -65504, as Hugging Face models write masks
+// (torch.finfo(dtype).min): the padded queries have every key masked, and
+// their rows are a uniform average of the values (with -inf, NaN).
+func.func @left_padded_causal_f16(%q: tensor<6x100x64xf16>, %k: tensor<6x100x64xf16>, %v: tensor<6x100x64xf16>) -> tensor<6x100x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %ekt = tensor.empty() : tensor<6x64x100xf16>
+  %kt = linalg.transpose ins(%k : tensor<6x100x64xf16>) outs(%ekt : tensor<6x64x100xf16>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<6x100x100xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<6x100x64xf16>, tensor<6x64x100xf16>) outs(%f : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<6x100x100xf16>) outs(%e : tensor<6x100x100xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %c = arith.constant 0.125 : f16
+    %y = arith.mulf %a, %c : f16
+    %b = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c3 = arith.constant 3 : index
+    %c20 = arith.constant 20 : index
+    %r = arith.remui %b, %c3 : index
+    %pad = arith.muli %r, %c20 : index
+    %past = arith.cmpi ule, %j, %i : index
+    %real = arith.cmpi uge, %j, %pad : index
+    %keep = arith.andi %past, %real : i1
+    %lowest = arith.constant 0xFBFF : f16
+    %w = arith.select %keep, %y, %lowest : f16
     linalg.yield %w : f16
   } -> tensor<6x100x100xf16>
   %p = linalg.softmax dimension(2) ins(%x : tensor<6x100x100xf16>) outs(%e : tensor<6x100x100xf16>) -> tensor<6x100x100xf16>

@@ -2,7 +2,7 @@
 // in f32 (inputs extended, scores, mask, softmax and both products in f32),
 // the output rounded once.
 
-func.func @masked_bf16(%q: tensor<8x77x32xbf16>, %k: tensor<8x77x32xbf16>, %v: tensor<8x77x32xbf16>, %mask: tensor<2x77xbf16>) -> tensor<8x77x32xbf16> {
+func.func @masked_bf16(%q: tensor<8x77x32xbf16>, %k: tensor<8x77x32xbf16>, %v: tensor<8x77x32xbf16>, %keep: tensor<2x77xi1>) -> tensor<8x77x32xbf16> {
   %z = arith.constant 0.0 : f32
   %eq32 = tensor.empty() : tensor<8x77x32xf32>
   %q32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q : tensor<8x77x32xbf16>) outs(%eq32 : tensor<8x77x32xf32>) {
@@ -23,9 +23,11 @@ func.func @masked_bf16(%q: tensor<8x77x32xbf16>, %k: tensor<8x77x32xbf16>, %v: t
     linalg.yield %x : f32
   } -> tensor<8x77x32xf32>
   %emask32 = tensor.empty() : tensor<2x77xf32>
-  %mask32 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mask : tensor<2x77xbf16>) outs(%emask32 : tensor<2x77xf32>) {
-  ^bb0(%a: bf16, %o: f32):
-    %x = arith.extf %a : bf16 to f32
+  %mask32 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%keep : tensor<2x77xi1>) outs(%emask32 : tensor<2x77xf32>) {
+  ^bb0(%kept: i1, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %x = arith.select %kept, %zero, %ninf : f32
     linalg.yield %x : f32
   } -> tensor<2x77xf32>
   %ekt = tensor.empty() : tensor<8x32x77xf32>
@@ -90,6 +92,62 @@ func.func @causal_f16(%q: tensor<6x100x64xf16>, %k: tensor<6x100x64xf16>, %v: te
     %keep = arith.cmpi ule, %j, %i : index
     %ninf = arith.constant 0xFF800000 : f32
     %w = arith.select %keep, %y, %ninf : f32
+    linalg.yield %w : f32
+  } -> tensor<6x100x100xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<6x100x100xf32>) outs(%e : tensor<6x100x100xf32>) -> tensor<6x100x100xf32>
+  %eo = tensor.empty() : tensor<6x100x64xf32>
+  %fo = linalg.fill ins(%z : f32) outs(%eo : tensor<6x100x64xf32>) -> tensor<6x100x64xf32>
+  %o = linalg.batch_matmul ins(%p, %v32 : tensor<6x100x100xf32>, tensor<6x100x64xf32>) outs(%fo : tensor<6x100x64xf32>) -> tensor<6x100x64xf32>
+  %et = tensor.empty() : tensor<6x100x64xf16>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%o : tensor<6x100x64xf32>) outs(%et : tensor<6x100x64xf16>) {
+  ^bb0(%a: f32, %w: f16):
+    %y = arith.truncf %a : f32 to f16
+    linalg.yield %y : f16
+  } -> tensor<6x100x64xf16>
+  return %t : tensor<6x100x64xf16>
+}
+
+func.func @left_padded_causal_f16(%q: tensor<6x100x64xf16>, %k: tensor<6x100x64xf16>, %v: tensor<6x100x64xf16>) -> tensor<6x100x64xf16> {
+  %z = arith.constant 0.0 : f32
+  %eq32 = tensor.empty() : tensor<6x100x64xf32>
+  %q32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%q : tensor<6x100x64xf16>) outs(%eq32 : tensor<6x100x64xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<6x100x64xf32>
+  %ek32 = tensor.empty() : tensor<6x100x64xf32>
+  %k32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%k : tensor<6x100x64xf16>) outs(%ek32 : tensor<6x100x64xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<6x100x64xf32>
+  %ev32 = tensor.empty() : tensor<6x100x64xf32>
+  %v32 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%v : tensor<6x100x64xf16>) outs(%ev32 : tensor<6x100x64xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %x = arith.extf %a : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<6x100x64xf32>
+  %ekt = tensor.empty() : tensor<6x64x100xf32>
+  %kt = linalg.transpose ins(%k32 : tensor<6x100x64xf32>) outs(%ekt : tensor<6x64x100xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<6x100x100xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6x100x100xf32>) -> tensor<6x100x100xf32>
+  %s = linalg.batch_matmul ins(%q32, %kt : tensor<6x100x64xf32>, tensor<6x64x100xf32>) outs(%f : tensor<6x100x100xf32>) -> tensor<6x100x100xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s : tensor<6x100x100xf32>) outs(%e : tensor<6x100x100xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.constant 0.125 : f32
+    %y = arith.mulf %a, %c : f32
+    %b = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %c3 = arith.constant 3 : index
+    %c20 = arith.constant 20 : index
+    %r = arith.remui %b, %c3 : index
+    %pad = arith.muli %r, %c20 : index
+    %past = arith.cmpi ule, %j, %i : index
+    %real = arith.cmpi uge, %j, %pad : index
+    %keep = arith.andi %past, %real : i1
+    %lowest = arith.constant -65504.0 : f32
+    %w = arith.select %keep, %y, %lowest : f32
     linalg.yield %w : f32
   } -> tensor<6x100x100xf32>
   %p = linalg.softmax dimension(2) ins(%x : tensor<6x100x100xf32>) outs(%e : tensor<6x100x100xf32>) -> tensor<6x100x100xf32>

@@ -348,7 +348,7 @@ func.func @slice_odd_matmul_f16(%x: tensor<256x512xf16>, %w: tensor<320x136xf16>
 // The scaled scores where the mask is set, -30000 elsewhere.
 func.func @masked_scores_f16(%q: tensor<4x128x64xf16>, %k: tensor<4x64x128xf16>, %mask: tensor<128x128xi1>) -> tensor<4x128x128xf16> {
   %zf = arith.constant 0.0 : f32
-  %low = arith.constant -3.0e+04 : f16
+  %low = arith.constant 0xFBFF : f16
   %scale = arith.constant 0.125 : f16
   %e32 = tensor.empty() : tensor<4x128x128xf32>
   %f = linalg.fill ins(%zf : f32) outs(%e32 : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
