@@ -1,10 +1,16 @@
 // An argmax-like reduction (value and index, two outputs) over the last
 // axis of a ragged f32 matrix: the multi-output reduction takes the serial
 // rule. Ties cannot occur with random inputs; the first maximum wins.
+// Inputs also normal, sparse, in {-1, 0, 1} (rows tie for their maximum:
+// the first index must win on both sides) and wide.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=normal | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: argmax_f32 PASS
 
 func.func @argmax_f32(%a: tensor<333x777xf32>) -> (tensor<333xf32>, tensor<333xi32>) {

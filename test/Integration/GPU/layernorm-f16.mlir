@@ -1,8 +1,14 @@
 // Layer norm over the last axis written as linalg (mean, variance, normalize, scale and shift), f16 input and output, f32 statistics, ragged shape.
+// Inputs also normal, sparse, in {-1, 0, 1} and wide (magnitudes from 2^-5
+// to 2^5).
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=normal | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: PASS
 
 #id = affine_map<(i, j) -> (i, j)>

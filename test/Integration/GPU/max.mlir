@@ -1,8 +1,14 @@
 // Max over the last and a middle axis, f32 and f16 (max is exact in any order).
+// Inputs also normal, sparse, in {-1, 0, 1} (rows tie for their maximum)
+// and wide.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=normal | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: PASS
 
 func.func @max_last_f16(%a: tensor<1000x333xf16>) -> tensor<1000xf16> {

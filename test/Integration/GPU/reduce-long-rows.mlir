@@ -2,10 +2,14 @@
 // ragged i32 sum of 3 rows of 100003 elements (integers, so the tree order
 // and the CPU's sequential order must agree exactly) and an f16 max of 5
 // rows of 65536 (vector loads).
+// Inputs also in {-1, 0, 1} (the f16 rows tie for their maximum) and wide
+// (the i32 inputs stay in [-8, 8]).
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: sum_long_i32 PASS
 // CHECK: max_long_f16 PASS
 

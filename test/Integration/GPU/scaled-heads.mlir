@@ -8,11 +8,15 @@
 // three kernels). Checked against an f32 reference that keeps the scales
 // where they are (Inputs/scaled-heads.ref.mlir; the CPU build of the f16
 // program rounds the scaled operands, the scores and the softmax's steps to
-// f16).
+// f16). Inputs uniform, sparse and in {-1, 0, 1}: normal inputs make the
+// scaled scores large enough that rounding them to f16, as the fused kernel
+// does, moves the softmax beyond the default bounds.
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %S/Inputs/scaled-heads.ref.mlir --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
 // CHECK: attention PASS
 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

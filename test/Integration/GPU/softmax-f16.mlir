@@ -1,8 +1,14 @@
 // Softmax of f16 input computed in f32 (extf, linalg.softmax, truncf), ragged rows.
+// Inputs also normal, sparse, in {-1, 0, 1} and wide (magnitudes to 2^5:
+// exp overflows f16 above 11 unless the row's maximum is subtracted).
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=normal | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: PASS
 
 #id = affine_map<(i, j) -> (i, j)>

@@ -1,8 +1,14 @@
 // Sum of f16 values accumulated in f32 (last axis, ragged) and returned as f16.
+// Inputs also normal, sparse, in {-1, 0, 1} (exact sums) and wide
+// (magnitudes from 2^-5 to 2^5).
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=normal | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: PASS
 
 func.func @sum_last_f16(%a: tensor<1000x333xf16>) -> tensor<1000xf16> {

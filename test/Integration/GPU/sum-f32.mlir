@@ -1,8 +1,14 @@
 // Sum over the last axis (warp per row, ragged 333) and over a middle axis (thread per output), f32.
+// Inputs also normal, sparse, in {-1, 0, 1} (exact sums) and wide
+// (magnitudes from 1e-3 to 1e3).
 // REQUIRES: cuda
 // RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs
 // RUN: hidet-compile %s --target=cpu -o %t.cpu.so
 // RUN: hidet-run %t.gpu.so --ref %t.cpu.so | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=normal | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=sparse | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=zeros-and-ones | FileCheck %s
+// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --input-dist=wide | FileCheck %s
 // CHECK: PASS
 
 func.func @sum_last_f32(%a: tensor<1000x333xf32>) -> tensor<1000xf32> {
