@@ -85,6 +85,9 @@ is_group() { [[ " $all_groups " == *" $1 "* ]]; }
 # Whether the checks of a group run side by side (nothing timed).
 parallel_group() { [ "$1" = checks ]; }
 
+# mib BYTES: in MiB, to a tenth.
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+
 # The commit of the source tree (-dirty with changes not committed).
 tree_commit() {
   local c

@@ -13,10 +13,22 @@ step_files() {
   esac
 }
 
-# headline FILE: the lines of a result file that the README quotes from.
+# headline FILE: the lines of a result file that the README quotes from:
+# its GPU and commit, and its bold figures outside tables or, with none,
+# the rows of its first table.
 headline() {
   case "$1" in
-  *.md) grep -m 8 -E '\*\*|^GPU:|[Cc]ommit [0-9a-f]{7}|^\| (ALL|node) ' "$1" | cut -c1-200 ;;
+  *.md)
+    {
+      grep -E '^GPU:|[Cc]ommit [0-9a-f]{7}' "$1" | head -n 1
+      if grep -qE '^[^|].*\*\*' "$1"; then
+        grep -E '^[^|].*\*\*' "$1" | head -n 6
+      else
+        # The rows of its first table.
+        awk '/^\|/ { t = 1; if ($0 !~ /^\|[- |]*$/) print; next } t { exit }' "$1" | sed 1d
+      fi
+    } | cut -c1-200
+    ;;
   *.log) { head -n 1 "$1"; grep -E '^  (Passed|Failed|Unsupported)|passed, [0-9]+ failed|^hidet-run: .* (PASS|FAIL)' "$1"; } | cut -c1-200 ;;
   esac
 }

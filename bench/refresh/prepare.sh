@@ -109,7 +109,7 @@ prepare() {
     tar -C "$dir/$g" -cJf "$dir/$g/payload.tar.xz" work || die "cannot pack $g"
     rm -rf "$work"
     size="$(du -sb "$dir/$g" | cut -f1)"
-    echo "prepare: $g: $((size / 1048576)) MiB to carry (the limit with this tree: $((limit / 1048576)) MiB)"
+    echo "prepare: $g: $(mib "$size") MiB to carry (the limit with this tree: $(mib "$limit") MiB)"
     if [ "$size" -gt "$limit" ]; then
       echo "refresh.sh: $dir/$g is too large to carry" >&2
       status=1

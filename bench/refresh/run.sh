@@ -101,7 +101,7 @@ dry_run() {
     used=0 left=""
     echo "group $g ($(if parallel_group "$g"; then echo "side by side"; else echo "one after another"; fi)):"
     if [ -f "$dir/$g/payload.tar.xz" ]; then
-      echo "  prepared at $(cat "$dir/$g/commit"), $(($(du -sb "$dir/$g" | cut -f1) / 1048576)) MiB to carry"
+      echo "  prepared at $(cat "$dir/$g/commit"), $(mib "$(du -sb "$dir/$g" | cut -f1)") MiB to carry"
     else
       echo "  not prepared (bench/refresh.sh prepare --groups $g)"
     fi
