@@ -49,7 +49,9 @@ prepare_models() {
 }
 
 # static_tools DIR TARBALL: the static tools unpacked in DIR/static and
-# packed in DIR/tools.tar.xz, from TARBALL or built by utils/static-tools.sh.
+# packed in DIR/tools.tar.xz, from TARBALL or built by utils/static-tools.sh;
+# only those the groups run (each tool linked with MLIR adds tens of MiB to
+# what a call carries).
 static_tools() {
   local dir="$1" given="$2"
   rm -rf "$dir/static"
@@ -61,6 +63,10 @@ static_tools() {
   fi
   [ -x "$dir/static/bin/hidet-compile" ] && [ -x "$dir/static/bin/hidet-run" ] ||
     { echo "no bin/hidet-compile and bin/hidet-run in the static tools" >&2; return 1; }
+  local tool
+  for tool in "$dir"/static/bin/*; do
+    case "$(basename "$tool")" in hidet-compile | hidet-run | hidet-tune) ;; *) rm "$tool" ;; esac
+  done
   tar -C "$dir/static" -cJf "$dir/tools.tar.xz" .
 }
 
