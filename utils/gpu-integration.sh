@@ -56,7 +56,8 @@ prepare)
     # OPTIONS`) become NAME.V.gpu.so, checked against the same reference.
     sed -n 's#^\(//\|\#\) RUN: hidet-compile %s -o %t\.\([a-z0-9_-]*\)\.gpu\.so --runtime-dir=%hidet_libs *\(.*\)$#\2 \3#p' \
       "$f" | while read -r variant options; do
-      read -r -a opts <<<"$options"
+      # The options as the RUN line quotes them ("--pipeline-options=a b").
+      mapfile -t opts < <(xargs printf '%s\n' <<<"$options")
       "$build/bin/hidet-compile" "$f" -o "$dir/$name.$variant.gpu.so" \
         --runtime-dir="$build/lib" "${opts[@]}" || exit 1
       cp "$dir/$name.cpu.so" "$dir/$name.$variant.cpu.so"

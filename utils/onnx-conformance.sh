@@ -28,6 +28,9 @@
 #     (default DIR/report.md): counts per suite, every failure with its
 #     reason, and a table by op type. Outcomes: pass, mismatch, run-error,
 #     compile-error, unsupported-op, import-error.
+#   utils/onnx-conformance.sh report DIR [REPORT]
+#     writes the summary of DIR/results.tsv to REPORT again (default
+#     DIR/report.md), e.g. after the tests of DIR ran in parts.
 #   utils/onnx-conformance.sh check DIR EXPECTED
 #     fails (exit 1) when a test listed in EXPECTED (one suite/test per
 #     line) did not pass, and lists the tests that pass but are not listed.
@@ -35,7 +38,7 @@
 # On a machine with both, `prepare DIR --target gpu && run DIR` does it all.
 set -uo pipefail
 src="$(cd "$(dirname "$0")/.." && pwd)"
-usage="usage: onnx-conformance.sh prepare|run|check DIR ..."
+usage="usage: onnx-conformance.sh prepare|run|report|check DIR ..."
 mode="${1:?$usage}"
 dir="${2:?$usage}"
 shift 2
@@ -279,6 +282,11 @@ check() {
 case "$mode" in
 prepare) prepare "$@" ;;
 run) run "$@" ;;
+report)
+  dir="$(cd "$dir" && pwd)"
+  [ -f "$dir/results.tsv" ] || { echo "onnx-conformance: no $dir/results.tsv" >&2; exit 2; }
+  summarize "$dir/results.tsv" >"${1:-$dir/report.md}"
+  ;;
 check) check "$@" ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac

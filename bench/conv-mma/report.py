@@ -1,7 +1,7 @@
 # Measures cuDNN (torch conv2d, f16, channels_last, cudnn.benchmark, the
 # padding inside the convolution) for the ResNet-50 layers hidet-run timed,
 # in the same run and with the same method, and writes
-# conv-mma-<gpu>.{json,md} (e.g. conv-mma-h100). The hidet kernel reads a pre-padded input.
+# conv-mma-<gpu>.{json,md} (e.g. conv-mma-h200). The hidet kernel reads a pre-padded input.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json

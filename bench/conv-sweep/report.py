@@ -1,4 +1,4 @@
-# Writes conv-sweep-<gpu>.{json,md} (e.g. conv-sweep-h100): per ResNet-50
+# Writes conv-sweep-<gpu>.{json,md} (e.g. conv-sweep-h200): per ResNet-50
 # 3x3 layer, the variants of bench/conv-sweep/run.sh (the heuristic's
 # schedule, its producer forms, stage counts, tiles and split-K factors),
 # each checked before it was timed, against cuDNN timed in the same run.

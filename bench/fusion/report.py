@@ -3,7 +3,7 @@
 # CUDA events, median): the GEMM alone in cuBLAS (torch.matmul), and
 # gelu(x @ w + b) and relu(x @ w + b) in PyTorch eager (addmm + gelu / relu)
 # and torch.compile; then
-# writes fusion-<gpu>.{json,md} (e.g. fusion-h100) with the ratios to the
+# writes fusion-<gpu>.{json,md} (e.g. fusion-h200) with the ratios to the
 # bare GEMM and to torch.compile and the kernel counts prepare recorded.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import json
@@ -96,10 +96,8 @@ with open(md_path, "w") as md:
     md.write(f"| torch.compile | | | {base['compile_ms']:.4f} | |\n")
     md.write(f"| PyTorch eager relu(addmm) | | | {base['relu_eager_ms']:.4f} | |\n")
     md.write(f"| torch.compile relu(addmm) | | | {base['relu_compile_ms']:.4f} | |\n\n")
-    md.write(f"- fused / bare GEMM: **{res['fused_over_bare_gemm']:.3f}x** "
-             "(target: at most 1.1x)\n")
-    md.write(f"- torch.compile / fused: **{res['compile_over_fused']:.2f}x** "
-             "(target: at least 1.4x)\n")
+    md.write(f"- fused / bare GEMM: **{res['fused_over_bare_gemm']:.3f}x**\n")
+    md.write(f"- torch.compile / fused: **{res['compile_over_fused']:.2f}x**\n")
     md.write(f"- with exp2-tanh=1: fused / bare GEMM "
              f"{res['exp2_tanh_over_bare_gemm']:.3f}x, torch.compile / fused "
              f"{res['compile_over_exp2_tanh']:.2f}x\n")

@@ -1,7 +1,7 @@
 # Measures cuBLAS (torch.matmul, f16/bf16 with f32 accumulation) for the
 # shapes hidet-run timed, in the same run and with the same method (each
 # repetition queued behind a GPU sleep, CUDA events, median), and writes
-# matmul-mma-<gpu>.{json,md} (e.g. matmul-mma-h100): time, TFLOP/s, ratio and schedule per shape, and the
+# matmul-mma-<gpu>.{json,md} (e.g. matmul-mma-h200): time, TFLOP/s, ratio and schedule per shape, and the
 # geometric mean of the ratios per dtype.
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob

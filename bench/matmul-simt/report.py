@@ -1,7 +1,7 @@
 # Measures cuBLAS f32 (TF32 off) for the shapes hidet-run timed, in the same
 # run and with the same method (each repetition queued behind a GPU sleep,
 # CUDA events, median), and writes matmul-simt-<gpu>.{json,md} (e.g.
-# matmul-simt-h100).
+# matmul-simt-h200).
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import glob
 import json

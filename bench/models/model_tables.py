@@ -160,7 +160,7 @@ def write_md(path, doc, rows):
                     for r in rows if r["hidet"] and r["hidet"].get("tuning_records")})
     if tuned:
         w("hidet rows marked tuned were compiled with the tuning records of `bench/tuning-models` "
-          "(`--tuning-records`, `bench/results/tuning.md` and `tuning-f32.md`): " + ", ".join(tuned) + ".")
+          "(`--tuning-records`, from `bench/tuning-models`): " + ", ".join(tuned) + ".")
         w("")
     w("Speed-up: the best PyTorch variant's time over hidet's (above 1: hidet is faster); "
       "only for a hidet result that passed its check, and only over PyTorch variants that "

@@ -1,5 +1,5 @@
 # Joins hidet-run's JSON results with the PyTorch baselines of the same run
-# and writes rule-based-<gpu>.{json,md} (e.g. rule-based-h100). Usage:
+# and writes rule-based-<gpu>.{json,md} (e.g. rule-based-h200). Usage:
 #   report.py <artifact-dir> <out-dir> <commit> <date>
 import json
 import os

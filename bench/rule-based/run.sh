@@ -4,7 +4,7 @@
 #   bench/rule-based/run.sh run DIR OUT COMMIT DATE   # on the GPU machine
 # `run` verifies every kernel against its CPU reference, times it, measures
 # the PyTorch baselines in the same run and writes
-# OUT/rule-based-<gpu>.{json,md} (e.g. rule-based-h100).
+# OUT/rule-based-<gpu>.{json,md} (e.g. rule-based-h200).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../common/compile.sh"

@@ -1,5 +1,5 @@
 # Writes wgmma-pingpong-sweep-<gpu>.{json,md} (e.g.
-# wgmma-pingpong-sweep-h100): per shape and function, the heuristic's
+# wgmma-pingpong-sweep-h200): per shape and function, the heuristic's
 # schedule, cooperative 128 x 256 tiles (persistent) and pingpong 64 x 256
 # tiles, each checked before it was timed.
 #   report.py <artifact-dir> <out-dir> <commit> <date>

@@ -36,8 +36,8 @@ TemplateKind hidet::schedule::defaultTemplate(const GemmDesc &g,
   // Outputs of at least one wgmma tile of rows go to the Hopper template:
   // on the H100 it measured faster at every such shape of the GEMM
   // benchmark, the skinny M = 128 ones too (64 x 64 tiles, no split-K),
-  // and slower at M = 16, where 3/4 of a tile is padding
-  // (bench/results/matmul-wgmma-sweep.md).
+  // and slower at M = 16, where 3/4 of a tile is padding (a sweep of
+  // schedules over bench/matmul-mma's shapes).
   if (target.hasWgmma && g.wgmma &&
       g.m >= WgmmaMatmulSchedule::kWarpgroupRows)
     return TemplateKind::Wgmma;

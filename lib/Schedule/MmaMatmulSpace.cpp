@@ -117,7 +117,7 @@ hidet::schedule::defaultMmaSchedule(int64_t batch, int64_t m, int64_t n,
                                     std::array<int64_t, 3> mma,
                                     bool asyncCopy) {
   // 4 warps each. 128 x 128 with 64 x 64 warp tiles measured 3-7% faster
-  // on the H100 than with 8 warps of 64 x 32 (bench/results/matmul-mma-h100.md).
+  // on the H100 than with 8 warps of 64 x 32 (bench/matmul-mma).
   static const MmaMatmulSchedule candidates[] = {
       {{128, 128, 32}, {64, 64}},
       {{128, 64, 32}, {64, 32}},

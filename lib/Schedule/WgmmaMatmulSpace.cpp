@@ -15,7 +15,7 @@ using namespace hidet::schedule;
 /// persistent grid.
 static constexpr int64_t kPersistentMaxKSteps = 16;
 /// The longest K loop for which pingpong tiles beat a persistent grid of
-/// 128 x 256 ones (bench/results/wgmma-pingpong-sweep-h100.md: at 12 K
+/// 128 x 256 ones (bench/wgmma-pingpong on the H100: at 12 K
 /// steps as fast or faster, at 16 3-7% faster, bare, with bias + ReLU or
 /// with GELU; at 48 and 64 slower): every persistent pick.
 static constexpr int64_t kPingpongMaxKSteps = 16;
@@ -93,11 +93,12 @@ hidet::schedule::enumerateWgmmaSpace(const TargetLimits &limits) {
   return space;
 }
 
-/// The cost model of the heuristic, in nanoseconds, fitted to the H100
-/// (bench/results/wgmma-conv-sweep.md): a block spends kStepNs per element
-/// of its tile per K step of 64 (at efficiency 1) plus kFixedSteps steps of
-/// pipeline fill and epilogue; a split-K reduction costs its launch and its
-/// traffic (the slices read, C written) at kReduceBytesPerNs.
+/// The cost model of the heuristic, in nanoseconds, fitted to the H100 (a
+/// sweep of tiles over bench/conv-mma's convolutions): a block spends
+/// kStepNs per element of its tile per K step of 64 (at efficiency 1) plus
+/// kFixedSteps steps of pipeline fill and epilogue; a split-K reduction
+/// costs its launch and its traffic (the slices read, C written) at
+/// kReduceBytesPerNs.
 static constexpr double kStepNs = 0.03;
 static constexpr int64_t kFixedSteps = 2;
 static constexpr double kReduceLaunchNs = 2000;
@@ -105,11 +106,11 @@ static constexpr double kReduceBytesPerNs = 1600;
 
 /// The heuristic's tiles and their throughput relative to 128 x 256,
 /// measured on the H100 at 4096^3 and 8192^3 f16 with 4 stages
-/// (bench/results/matmul-wgmma-sweep.md). 64-row tiles run one consumer
+/// (bench/matmul-mma's shapes). 64-row tiles run one consumer
 /// warpgroup per SM (their grids are one block per SM), which waits for its
 /// own wgmma, and 64-column tiles issue the narrowest wgmma: on
 /// 1568 x 512 x 4608 both measured at 0.55-0.6 of the per-SM rate of
-/// 128 x 128 (bench/results/wgmma-conv-sweep.md).
+/// 128 x 128.
 namespace {
 struct TileEfficiency {
   std::array<int64_t, 2> block;
@@ -236,9 +237,8 @@ hidet::schedule::defaultWgmmaSchedule(int64_t batch, int64_t m, int64_t n,
       best ? best->block : kTiles[std::size(kTiles) - 1].block;
   // 4 stages: 3 measured 5-13% slower at 4096^3 and 8192^3, 6 slower still.
   // 64-row tiles get a persistent grid of one block per SM, the grid the
-  // sweeps above measured them on (bench/results/wgmma-conv-sweep.md). Others
-  // get a
-  // persistent grid (as many blocks as the SMs hold) when there is more
+  // sweeps above measured them on. Others get a persistent grid (as many
+  // blocks as the SMs hold) when there is more
   // than one wave of blocks with short K loops, where a block's fixed costs
   // (the pipeline's fill, the epilogue) weigh most: measured 10% faster at 4096
   // x 3072 x 768 (12 K steps) and 5-7% slower at 4096^3 and 8192^3 (64 and 128
