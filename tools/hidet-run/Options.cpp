@@ -128,7 +128,9 @@ cl::opt<std::string, false, FileParser> weightsFile(
 cl::list<std::string, bool, FileParser> expectedFiles(
     "expected-output",
     cl::desc("An expected output from a .npy or .pb file; repeat for the "
-             "outputs in order. Compared elementwise (--rtol, --atol)"),
+             "outputs in order. Compared elementwise (--rtol, --atol, "
+             "--atol-rms) and, with --expected-rel-l2, by the relative L2 "
+             "error"),
     cl::value_desc("@file"), cl::cat(dataCategory));
 
 cl::list<std::string, bool, FileParser>
@@ -173,6 +175,20 @@ cl::opt<double, false, BoundParser> absTolerance(
     cl::desc("Against --expected-output: absolute tolerance (default "
              "1e-7)"),
     cl::value_desc("x"), cl::init(1e-7), cl::cat(checkCategory));
+
+cl::opt<double, false, BoundParser> rmsTolerance(
+    "atol-rms",
+    cl::desc("Against --expected-output: add k times the root mean square of "
+             "each expected output to its absolute tolerance, which then "
+             "scales with the output (default 0)"),
+    cl::value_desc("k"), cl::init(0), cl::cat(checkCategory));
+
+cl::opt<double, false, BoundParser> expectedRelL2Bound(
+    "expected-rel-l2",
+    cl::desc("Against --expected-output: also bound "
+             "||out-expected||/||expected|| for every output (default: not "
+             "checked)"),
+    cl::value_desc("x"), cl::cat(checkCategory));
 
 cl::opt<double, false, BoundParser> relL2Bound(
     "rtol-l2",
@@ -337,12 +353,14 @@ bool checkCombinations() {
     errs() << "hidet-run: " << message << "\n" << kUsage;
     return false;
   };
-  if ((relTolerance.getNumOccurrences() || absTolerance.getNumOccurrences()) &&
+  if ((relTolerance.getNumOccurrences() || absTolerance.getNumOccurrences() ||
+       rmsTolerance.getNumOccurrences() ||
+       expectedRelL2Bound.getNumOccurrences()) &&
       expectedFiles.empty())
-    return usageError("--rtol and --atol bound the comparison with "
-                      "--expected-output files; against --ref, bound "
-                      "--ref-rtol, --ref-atol, --ref-atol-rms, --rtol-l2, "
-                      "--max-abs or --max-ulp");
+    return usageError("--rtol, --atol, --atol-rms and --expected-rel-l2 bound "
+                      "the comparison with --expected-output files; against "
+                      "--ref, bound --ref-rtol, --ref-atol, --ref-atol-rms, "
+                      "--rtol-l2, --max-abs or --max-ulp");
   for (cl::Option *option : std::initializer_list<cl::Option *>{
            &refRelTolerance, &refAbsTolerance, &refAbsTolerancePerRms,
            &reductionLength})
@@ -440,6 +458,9 @@ bool hidet::run::parseOptions(int argc, char **argv, Options &options) {
   options.profileRuns = static_cast<long long>(profileRuns);
   options.rtol = relTolerance;
   options.atol = absTolerance;
+  options.atolRms = rmsTolerance;
+  if (expectedRelL2Bound.getNumOccurrences())
+    options.expectedRelL2 = expectedRelL2Bound;
   if (relL2Bound.getNumOccurrences())
     options.refBounds.rtolL2 = relL2Bound;
   if (refRelTolerance.getNumOccurrences())

@@ -49,9 +49,13 @@ struct Options {
   long long warmup = 10;
   long long reps = 100;
   long long profileRuns = 0; // --profile: direct runs with kernel events.
-  /// Against expected outputs: |out - exp| <= atol + rtol * |exp|.
+  /// Against expected outputs: |out - exp| <= atol + rtol * |exp|, with
+  /// atolRms times the root mean square of exp added to atol, and
+  /// ||out - exp|| / ||exp|| <= expectedRelL2 where that is not negative.
   double rtol = 1e-3;
   double atol = 1e-7;
+  double atolRms = 0;
+  double expectedRelL2 = -1;
   /// Against the reference (Tolerance.h).
   RefBounds refBounds;
   bool queueBehindSpin = true; // --no-spin turns it off.

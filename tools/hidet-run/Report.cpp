@@ -138,13 +138,22 @@ void printExpectedCheck(raw_ostream &os, const OutputResult &output) {
   const ArgSpec &arg = *output.arg;
   os << "  output " << output.index << " (" << arg.str() << ") vs "
      << output.expectedFile << ":";
+  if (output.expectedRelL2Bound >= 0) {
+    printMeasure(os, "rel_l2", output.expectedRelL2);
+    printBound(os, output.expectedRelL2Bound);
+  }
   printMeasure(os, "max_abs", c.maxAbs);
   os << " mismatches=" << c.mismatches;
-  if (output.expectedPass) {
-    os << " ok\n";
+  if (output.expectedPass || c.mismatches == 0) {
+    os << (output.expectedPass ? " ok\n" : " MISMATCH\n");
     return;
   }
-  printMismatches(os, arg, c, "expected", "%g", output.rtol, output.atol);
+  printMismatches(os, arg, c, "expected", "%g", output.rtol,
+                  output.getAbsBound());
+  if (output.atolRms > 0)
+    os << " (atol = " << format("%g", output.atol) << " + "
+       << format("%g", output.atolRms)
+       << "*rms, rms=" << format("%g", output.expectedRms) << ")";
   os << " MISMATCH\n";
 }
 
@@ -185,7 +194,13 @@ void writeExpectedJson(json::OStream &json, const OutputResult &output) {
   json.object([&] {
     json.attribute("file", output.expectedFile);
     json.attribute("rtol", jsonNumber(output.rtol));
-    json.attribute("atol", jsonNumber(output.atol));
+    json.attribute("atol", jsonNumber(output.getAbsBound()));
+    json.attribute("atol_rms", jsonNumber(output.atolRms));
+    json.attribute("rms", jsonNumber(output.expectedRms));
+    json.attribute("rel_l2", jsonNumber(output.expectedRelL2));
+    json.attribute("rel_l2_bound", output.expectedRelL2Bound < 0
+                                       ? json::Value(nullptr)
+                                       : jsonNumber(output.expectedRelL2Bound));
     json.attribute("max_abs", jsonNumber(c.maxAbs));
     json.attribute("mismatches", c.mismatches);
     writeWorstJson(json, *output.arg, c, "expected");
@@ -325,6 +340,8 @@ void hidet::run::printResult(const FuncResult &result,
       os << " gpu_nan_or_inf=" << nonFinite;
   }
   if (result.expectedChecked) {
+    if (result.worstExpectedRelL2 >= 0)
+      printMeasure(os, "expected_rel_l2", result.worstExpectedRelL2);
     printMeasure(os, "expected_max_abs", result.worstExpectedMaxAbs);
     if (result.expectedMismatches)
       os << " expected_mismatches=" << result.expectedMismatches;

@@ -34,7 +34,14 @@ struct OutputResult {
   /// Empty: no expected file.
   std::string expectedFile;
   Closeness closeness;
+  /// The bounds of the elementwise check: rtol, and the absolute bound
+  /// atol + atolRms * expectedRms (the expected output's root mean square).
   double rtol = 0, atol = 0;
+  double atolRms = 0, expectedRms = 0;
+  double getAbsBound() const { return atol + atolRms * expectedRms; }
+  /// ||out - expected|| / ||expected||, and its bound (negative: none).
+  double expectedRelL2 = 0;
+  double expectedRelL2Bound = -1;
   bool expectedPass = true;
   bool pass = true;
 };
@@ -52,6 +59,8 @@ struct FuncResult {
   bool expectedChecked = false;
   double worstExpectedMaxAbs = 0;
   int64_t expectedMismatches = 0;
+  /// Over the outputs whose relative L2 error is bounded (-1: none).
+  double worstExpectedRelL2 = -1;
   /// Over the float outputs (-1: none).
   int64_t worstMaxUlp = -1;
   int64_t ulpMismatches = 0;

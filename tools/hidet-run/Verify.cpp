@@ -115,12 +115,20 @@ void compareWithExpected(const void *out,
                          const std::vector<unsigned char> &expected,
                          const std::string &path, const Options &options,
                          OutputResult &output) {
+  const ArgSpec &arg = *output.arg;
   output.expectedFile = path;
   output.rtol = options.rtol;
   output.atol = options.atol;
+  output.atolRms = options.atolRms;
+  Comparison whole = compare(arg, out, expected.data());
+  output.expectedRms = whole.refRms;
   output.closeness =
-      checkClose(*output.arg, out, expected.data(), options.rtol, options.atol);
-  output.expectedPass = output.closeness.mismatches == 0;
+      checkClose(arg, out, expected.data(), output.rtol, output.getAbsBound());
+  output.expectedRelL2Bound = options.expectedRelL2;
+  output.expectedRelL2 = whole.relL2;
+  output.expectedPass = output.closeness.mismatches == 0 &&
+                        (output.expectedRelL2Bound < 0 ||
+                         output.expectedRelL2 <= output.expectedRelL2Bound);
 }
 
 /// Records `output` in `result`.
@@ -143,6 +151,9 @@ void addOutput(OutputResult output, FuncResult &result) {
     result.worstExpectedMaxAbs =
         std::max(result.worstExpectedMaxAbs, output.closeness.maxAbs);
     result.expectedMismatches += output.closeness.mismatches;
+    if (output.expectedRelL2Bound >= 0)
+      result.worstExpectedRelL2 =
+          std::max(result.worstExpectedRelL2, output.expectedRelL2);
   }
   result.outputs.push_back(std::move(output));
 }
