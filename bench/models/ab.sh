@@ -2,8 +2,8 @@
 # One model configuration compiled several ways and timed against itself in
 # one run: which compiler option costs or gains what, end to end. Each
 # variant is hidet-compile with extra arguments (e.g. pipeline options);
-# every library is checked against PyTorch's float32 output (the tolerances
-# of run.sh) and the variants are timed in turns, ROUNDS times, each a CUDA
+# every library is checked against PyTorch's float32 output (the checks of
+# run.sh, checks.sh) and the variants are timed in turns, ROUNDS times, each a CUDA
 # graph replay (median of 200), so that drift hits them alike.
 #
 #   bench/models/ab.sh run DIR OUT COMMIT DATE --model M [--batch B]
@@ -40,11 +40,10 @@ done
 [ -n "$model" ] || die "--model is required"
 [[ "$batch" =~ ^[1-9][0-9]*$ ]] || die "bad --batch '$batch'"
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "bad --rounds '$rounds'"
-case "$precision" in
-f16) rtol=5e-2 atol=0.25 ;;
-f32) rtol=1e-3 atol=1e-4 ;;
-*) die "bad --precision '$precision' (f16 or f32)" ;;
-esac
+# shellcheck source=checks.sh
+. "$here/checks.sh"
+read -r -a checks <<<"$(model_check_args "$precision" 2>/dev/null)"
+[ ${#checks[@]} -gt 0 ] || die "bad --precision '$precision' (f16 or f32)"
 [ ${#variants[@]} -ge 2 ] || die "at least two variants"
 for x in generate.py tools.tar.xz; do
   [ -f "$dir/$x" ] || die "$dir/$x missing: run 'bench/models/run.sh prepare $dir' first"
@@ -100,7 +99,7 @@ done
 for ((r = 1; r <= rounds; r++)); do
   for name in "${names[@]}"; do
     LD_LIBRARY_PATH="$tools/lib" "$tools/bin/hidet-run" "$work/$name.so" \
-      --weights="@$work/$name.weights" "${io[@]}" --rtol "$rtol" --atol "$atol" \
+      --weights="@$work/$name.weights" "${io[@]}" "${checks[@]}" \
       --cuda-graph --warmup 20 --reps 200 --json "$out/ab-raw/$name.$r.json" \
       >"$work/$name.$r.log" 2>&1
     echo "[$SECONDS s] round $r $name: exit $? $(grep -m1 -o 'PASS.*\|FAIL.*' "$work/$name.$r.log" | cut -c1-100)"

@@ -65,6 +65,31 @@ def gpu_assignment(rows):
     return by_gpu, mixed
 
 
+def padding_text(rows):
+    """How the token models' inputs are padded, when there are such rows."""
+    if not any(r["model"] in ("bert", "gpt2") for r in rows):
+        return ""
+    return ("BERT's and GPT-2's inputs are a padded batch, attention_mask 0 on the padding "
+            "(the first row full, the last 1/16 full, the others of random lengths; a batch "
+            "of one 3/4 full). ")
+
+
+def elementwise_text(s):
+    """The elementwise check of the settings `s` (run.sh's settings.json), in
+    words: with an absolute tolerance scaled to each output (atol_rms), or,
+    in the settings of earlier runs, a fixed one (atol)."""
+    rtol, k = s.get("rtol", {}), s.get("atol_rms")
+    if k is not None:
+        return ("each element within k * rms(expected) + rtol * |expected|, rms(expected) "
+                "the output's root mean square (f32: rtol %s, k %s; f16: rtol %s, k %s)"
+                % (fmt(rtol.get("f32"), "%g"), fmt(k.get("f32"), "%g"),
+                   fmt(rtol.get("f16"), "%g"), fmt(k.get("f16"), "%g")))
+    atol = s.get("atol", {})
+    return ("elementwise (f32: rtol %s, atol %s; f16: rtol %s, atol %s)"
+            % (fmt(rtol.get("f32"), "%g"), fmt(atol.get("f32"), "%g"),
+               fmt(rtol.get("f16"), "%g"), fmt(atol.get("f16"), "%g")))
+
+
 def write_md(path, doc, rows):
     lines = []
     w = lines.append
@@ -97,23 +122,18 @@ def write_md(path, doc, rows):
     w("Models from `utils/models/generate.py` (random weights, seed 0; the same weights and "
       "inputs on both sides): " + "; ".join(
           MODEL_DESCRIPTIONS.get(m, m) for m in sorted({r["model"] for r in rows}, key=model_key))
-      + ". hidet: `hidet-compile model.onnx [--precision=f16] --external-weights`, run by "
+      + ". " + padding_text(rows) + "hidet: `hidet-compile model.onnx [--precision=f16] --external-weights`, run by "
       "`hidet-run --weights` on the test inputs, each output checked against PyTorch's float32 "
-      "CPU output before it is timed: elementwise (f32: rtol %s, atol %s; f16: rtol %s, "
-      "atol %s) and by its relative L2 error (f32: at most %s; f16: at most %s). PyTorch: "
+      "CPU output before it is timed: %s and by its relative L2 error (f32: at most %s; f16: "
+      "at most %s). PyTorch: "
       "eager, `torch.compile` (default mode) and `torch.compile(mode="
       "\"max-autotune-no-cudagraphs\")`, f16 as `model.half()`, f32 with TF32 off; each "
       "checked against float32 eager on the same inputs by the same relative L2 bounds. The "
-      "f16 bounds leave room for PyTorch's own f16 error on these models (relative L2 1e-3 to "
-      "2e-3, elementwise up to 0.18 on ResNet-50's logits) and no more than 5x its L2 error. "
-      "Both sides time "
+      "bounds and their derivation: `bench/models/checks.sh`. Both sides time "
       "the whole forward as one CUDA graph replay: median of %s replays, one pair of CUDA "
       "events each, each behind a short GPU spin (GPU time, host launch overhead excluded)."
-      % (fmt(s.get("rtol", {}).get("f32"), "%g"), fmt(s.get("atol", {}).get("f32"), "%g"),
-         fmt(s.get("rtol", {}).get("f16"), "%g"), fmt(s.get("atol", {}).get("f16"), "%g"),
-         fmt(s.get("rel_l2_bound", {}).get("f32"), "%g"),
-         fmt(s.get("rel_l2_bound", {}).get("f16"), "%g"),
-         s.get("reps", "200")))
+      % (elementwise_text(s), fmt(s.get("rel_l2_bound", {}).get("f32"), "%g"),
+         fmt(s.get("rel_l2_bound", {}).get("f16"), "%g"), s.get("reps", "200")))
     if any(r["hidet"] and r["hidet"].get("timing") == "per-call" for r in rows):
         w("")
         w("**Note:** the hidet-run used had no `--cuda-graph`; rows marked per-call below time "

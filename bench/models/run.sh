@@ -7,8 +7,8 @@
 #   bench/models/run.sh run DIR OUT COMMIT DATE [options]  # on the GPU machine
 #   bench/models/run.sh report DIR OUT COMMIT DATE [--work W]  # report of W
 #
-# `prepare` copies into DIR what the GPU machine needs: this script and
-# steps.sh, torch_baselines.py, report.py (with model_results.py and model_tables.py),
+# `prepare` copies into DIR what the GPU machine needs: this script,
+# steps.sh and checks.sh, torch_baselines.py, report.py (with model_results.py and model_tables.py),
 # utils/models/generate.py, the statically
 # linked tools (utils/static-tools.sh, packed as a tarball of bin/hidet-compile,
 # bin/hidet-run and lib/; default .gpu/carry/tools.tar.xz) and DIR/commit.
@@ -21,8 +21,9 @@
 #   3. compiles it with hidet-compile (--precision=f16 for f16;
 #      --external-weights), --jobs at a time, timing each;
 #   4. runs it with hidet-run on the test inputs, checks the outputs against
-#      PyTorch's (RTOL_*/ATOL_* below) and times the whole forward as one
-#      CUDA graph replay (--cuda-graph; median of REPS);
+#      PyTorch's (checks.sh: each element and the relative L2 error, bounds
+#      scaled to the output) and times the whole forward as one CUDA graph
+#      replay (--cuda-graph; median of REPS);
 #   5. measures PyTorch on the same weights and inputs (torch_baselines.py:
 #      eager, torch.compile, max-autotune; each captured in a CUDA graph and
 #      timed the same way);
@@ -85,21 +86,10 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 PYTHON="${PYTHON:-python3}"
 
-# The documented per-precision checks of the models benchmark, against
-# PyTorch's float32 CPU output: hidet-run checks every output element,
-# |out - expected| <= ATOL + RTOL * |expected|, and the report bounds the
-# relative L2 error ||out - expected|| / ||expected|| of each output by
-# RELL2 (torch_baselines.py bounds PyTorch's variants by the same against
-# float32 eager). The f16 bounds leave room for the error that PyTorch's
-# own f16 makes on these models against float32 (relative L2 1e-3 to 2e-3;
-# largest elementwise error 0.15 to 0.18 on ResNet-50's logits, whose
-# magnitude reaches 150), and no more than 5x its L2 error.
-RTOL_F32=1e-3
-ATOL_F32=1e-4
-RELL2_F32=1e-4
-RTOL_F16=5e-2
-ATOL_F16=0.25
-RELL2_F16=1e-2
+# The checks against PyTorch's float32 CPU output (model_check_args, with
+# their derivation) are checks.sh's, the same as bench/tuning-models'.
+# shellcheck source=checks.sh
+. "$here/checks.sh"
 # Timing, the same on both sides: untimed replays, then timed replays.
 WARMUP=20
 REPS=200
@@ -154,7 +144,7 @@ lib/libhidet_runtime.so), pack them with tar -C OUT -cJf TARBALL . and pass
 --tools TARBALL."
   fi
   mkdir -p "$dir" || die "prepare: cannot create $dir"
-  cp "$here/run.sh" "$here/steps.sh" "$here/torch_baselines.py" \
+  cp "$here/run.sh" "$here/steps.sh" "$here/checks.sh" "$here/torch_baselines.py" \
     "$here/report.py" "$here/model_results.py" "$here/model_tables.py" \
     "$src/utils/models/generate.py" "$dir/" || die "prepare: copy failed"
   if [ "$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")" != \
@@ -306,8 +296,8 @@ run_bench() {
       done
     done
   done
-  printf '{"rtol": {"f32": %s, "f16": %s}, "atol": {"f32": %s, "f16": %s}, "rel_l2_bound": {"f32": %s, "f16": %s}, "warmup": %s, "reps": %s, "hidet_cuda_graph": %s, "jobs": %s, "torch_jobs": %s, "sequential": %s, "cpus": %s}\n' \
-    "$RTOL_F32" "$RTOL_F16" "$ATOL_F32" "$ATOL_F16" "$RELL2_F32" "$RELL2_F16" "$WARMUP" "$REPS" \
+  printf '{%s, "warmup": %s, "reps": %s, "hidet_cuda_graph": %s, "jobs": %s, "torch_jobs": %s, "sequential": %s, "cpus": %s}\n' \
+    "$(model_check_settings)" "$WARMUP" "$REPS" \
     "$([ "$cuda_graph" = 1 ] && echo true || echo false)" "$jobs" "$torch_jobs" \
     "$([ "$sequential" = 1 ] && echo true || echo false)" "$ncpu" >"$res/settings.json"
 

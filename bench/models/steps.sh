@@ -161,8 +161,8 @@ EOF
 }
 
 run_one() { # model batch precision
-  local m="$1" b="$2" p="$3" cfg data status seconds rc k rtol atol line
-  local inputs=() expected=() outputs=() pairs=() graph=() profile=()
+  local m="$1" b="$2" p="$3" cfg data status seconds rc k line
+  local inputs=() expected=() outputs=() pairs=() graph=() profile=() checks=()
   cfg="$(cfg_name "$m" "$b" "$p")"
   read -r status seconds _ <"$res/$cfg.compile"
   if [ "$status" != ok ]; then
@@ -180,7 +180,7 @@ run_one() { # model batch precision
     outputs+=("--output=@$build/$cfg.out$k.npy")
     pairs+=("$data/output_$k.pb" "$build/$cfg.out$k.npy")
   done
-  if [ "$p" = f16 ]; then rtol=$RTOL_F16 atol=$ATOL_F16; else rtol=$RTOL_F32 atol=$ATOL_F32; fi
+  read -r -a checks <<<"$(model_check_args "$p")"
   if [ "$cuda_graph" = 1 ]; then
     graph=(--cuda-graph)
     echo cuda-graph >"$res/$cfg.run.mode"
@@ -193,7 +193,7 @@ run_one() { # model batch precision
   LD_LIBRARY_PATH="$tools/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     gpu_exclusive timeout -k 10 "$step_timeout" "$tools/bin/hidet-run" \
     "$build/$cfg.so" --weights="@$build/$cfg.weights" "${inputs[@]}" \
-    "${expected[@]}" --rtol "$rtol" --atol "$atol" "${graph[@]}" \
+    "${expected[@]}" "${checks[@]}" "${graph[@]}" \
     --warmup "$WARMUP" --reps "$REPS" "${profile[@]}" "${outputs[@]}" \
     --json "$res/$cfg.hidet.json" >"$res/$cfg.run.log" 2>&1
   rc=$?

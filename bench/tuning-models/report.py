@@ -75,6 +75,10 @@ for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
                                            "speedup")} for a in anchors],
     }
     row["measure_and_check_s"] = (row["measure_s"] or 0) + (row["check_s"] or 0)
+    # The hidet-run arguments of its checks (bench/models/checks.sh); runs
+    # before they were recorded have none.
+    checks = os.path.join(d, "checks")
+    row["checks"] = read(checks).strip() if os.path.exists(checks) else None
     if cpu_dir and os.path.exists(os.path.join(cpu_dir, name, "tune.log")):
         cpu_log = read(os.path.join(cpu_dir, name, "tune.log"))
         cpu_rounds = re.search(r"^plan: (\d+) rounds", cpu_log, re.M)
@@ -119,8 +123,10 @@ with open(os.path.join(out, stem + ".md"), "w") as md:
         "- **measure**: `hidet-run --profile 10` of each round on the test inputs, outputs not "
         "read back;\n"
         "- **check**: the rounds whose candidates would win (`hidet-tune to-check`) run again "
-        "with their outputs checked against PyTorch's float32 output (the tolerances of "
-        "`bench/models`); a round that fails drops out and the next winners are checked;\n"
+        "with their outputs checked against PyTorch's float32 output (the checks of "
+        "`bench/models`, `bench/models/checks.sh`: each element and the relative L2 error, "
+        "bounds scaled to the output); a round that fails drops out and the next winners are "
+        "checked;\n"
         "- **records**: `hidet-tune records`.\n\n"
         "The tuned library (`--tuning-records`) and the default are then timed in the same "
         "call: whole forwards as CUDA graph replays, median of 200, twice alternately, the "
@@ -162,6 +168,8 @@ with open(os.path.join(out, stem + ".md"), "w") as md:
                      f"| {fmt(r['cpu_compile_s'])} | {fmt(r['cpu_jobs'], '{}')} |\n")
     for r in rows:
         md.write(f"\n## {r['model']}\n\n")
+        if r["checks"]:
+            md.write(f"Checked by `hidet-run {r['checks']}`.\n\n")
         if r["skipped_rounds"]:
             md.write("Skipped rounds: " + "; ".join(r["skipped_rounds"]) + "\n\n")
         md.write("| anchor | candidates (timed) | tuned schedule | ms | default ms | speed-up |\n"

@@ -6,7 +6,11 @@
 # float32 output, records), compiled again with its records, and timed
 # against its default library in the same run: whole forwards as CUDA graph
 # replays (hidet-run --cuda-graph, median of 200), twice alternately, the
-# second pair counting, both checked against the same outputs.
+# second pair counting, both checked against the same outputs. Every check
+# is bench/models' (bench/models/checks.sh: each element and the relative
+# L2 error, bounds scaled to the output), so that a round whose outputs
+# bench/models would reject gives no record; DIR/NAME/checks holds the
+# hidet-run arguments used.
 #
 #   bench/tuning-models/run.sh DIR OUT COMMIT DATE [--tools T] [--jobs N]
 #       [--space L] [--models bert,gpt2,resnet50] [--batch 32]
@@ -54,11 +58,14 @@ mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 bin="$tools/bin" lib="$tools/lib"
 # The checks of bench/models/run.sh against PyTorch's float32 CPU output.
+# shellcheck source=../models/checks.sh
+source "$src/bench/models/checks.sh"
 case "$precision" in
-  f16) tolerances="--rtol 5e-2 --atol 0.25" compile_precision=(--precision=f16) ;;
-  f32) tolerances="--rtol 1e-3 --atol 1e-4" compile_precision=() ;;
+  f16) compile_precision=(--precision=f16) ;;
+  f32) compile_precision=() ;;
   *) echo "run.sh: --precision f16 or f32" >&2; exit 2 ;;
 esac
+tolerances="$(model_check_args "$precision")"
 
 # shellcheck source=../common/step.sh
 source "$src/bench/common/step.sh"
@@ -93,6 +100,7 @@ tune() {
     touch "$d/compiled"
   fi
   [ "$compile_only" = 1 ] && return
+  echo "$tolerances" > "$d/checks"
   for f in "$data"/input_*.pb; do inputs="$inputs --input=@$f"; done
   for f in "$data"/output_*.pb; do expected="$expected --expected-output=@$f"; done
   local run="--weights=@$d/w-plan$inputs"

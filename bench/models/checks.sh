@@ -1,0 +1,61 @@
+# The checks of a whole model's outputs against PyTorch's float32 outputs
+# for the same weights and inputs, one definition for bench/models (run.sh,
+# ab.sh) and bench/tuning-models (its winners and its timed libraries):
+# sourced by each (run.sh prepare copies it with the other scripts).
+#
+# hidet-run checks every output against its expected file:
+#   each element   |out - exp| <= K * rms(exp) + RTOL * |exp|
+#   the output     ||out - exp||_2 / ||exp||_2 <= RELL2
+# rms(exp) being the root mean square of that output (hidet-run --atol-rms
+# K). The absolute term scales with the output, so that no check is vacuous
+# whatever its magnitude: the logits of MobileNetV2 and EfficientNet-B0 have
+# an RMS of 0.024 and stay below 0.09, those of ResNet-50 an RMS of 37 and
+# reach 151 (random weights, seed 0), and a fixed absolute tolerance either
+# passes anything on the first or fails correct results on the second.
+#
+# The bounds are multiples of the unit roundoff u of the dtype that limits
+# each precision's result: f16 (u = 2^-11) for --precision=f16, whose
+# activations are stored in f16 (sums in f32), f32 (u = 2^-24) otherwise.
+#   RELL2  f16: 1e-2 (about 20 u), f32: 1e-4. A correct f16 evaluation of
+#          these models is 0.8 u to 4 u from float32 in relative L2 error
+#          (PyTorch's own f16 3.8e-4 to 1.9e-3 and hidet's 4.1e-4 to 1.9e-3
+#          on the H200, bench/results/models-h200.json); f32 ones differ by
+#          the order of their sums, up to 2e-6 (34 u).
+#   K, RTOL  one element may be off by up to K (RMS's) + RTOL (its own) with
+#          K = RTOL = 2^7 u for f16 (0.061) and 2^10 u for f32 (6.1e-5). The
+#          largest error of an element measured over RMS(exp) + |exp| is
+#          XXX for f16 and XXX for f32 (both on BERT-base, whose layer-norm
+#          outputs reach 7 times their RMS): the bounds leave a factor XXX.
+#          f32 needs a larger multiple of its u than f16: f16 rounds each
+#          stored value once, while an f32 result carries the rounding of
+#          sums over up to 3072 terms in an order that differs from
+#          PyTorch's, about sqrt(3072) = 55 u, through 12 layers.
+# The check of PyTorch's own variants against float32 eager
+# (torch_baselines.py) uses the same RELL2.
+MODEL_RTOL_F16=6.1e-2
+MODEL_K_F16=6.1e-2
+MODEL_RELL2_F16=1e-2
+MODEL_RTOL_F32=6.1e-5
+MODEL_K_F32=6.1e-5
+MODEL_RELL2_F32=1e-4
+
+# model_check_args PRECISION: the hidet-run arguments of the checks of a
+# library compiled in PRECISION (f16 or f32) against --expected-output
+# files; fails on another precision.
+model_check_args() {
+  case "$1" in
+  f16) echo "--rtol $MODEL_RTOL_F16 --atol 0 --atol-rms $MODEL_K_F16 --expected-rel-l2 $MODEL_RELL2_F16" ;;
+  f32) echo "--rtol $MODEL_RTOL_F32 --atol 0 --atol-rms $MODEL_K_F32 --expected-rel-l2 $MODEL_RELL2_F32" ;;
+  *)
+    echo "model_check_args: precision f16 or f32, not '$1'" >&2
+    return 1
+    ;;
+  esac
+}
+
+# model_check_settings: the bounds as JSON, for the reports.
+model_check_settings() {
+  printf '"rtol": {"f32": %s, "f16": %s}, "atol_rms": {"f32": %s, "f16": %s}, "rel_l2_bound": {"f32": %s, "f16": %s}' \
+    "$MODEL_RTOL_F32" "$MODEL_RTOL_F16" "$MODEL_K_F32" "$MODEL_K_F16" \
+    "$MODEL_RELL2_F32" "$MODEL_RELL2_F16"
+}
