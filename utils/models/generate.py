@@ -27,13 +27,18 @@ Models (--models, comma-separated; default all):
                      embeddings + LayerNorm, 12 post-LayerNorm layers, hidden
                      768, 12 heads, FFN 3072 with GELU (erf). Inputs input_ids
                      and attention_mask (int64 [B, S]); the mask becomes the
-                     additive (1 - mask) * -10000 attention bias. Output
-                     last_hidden_state float32 [B, S, 768].
+                     additive attention bias (1 - mask) * lowest, lowest the
+                     float dtype's lowest finite value (float32: -3.4e38), as
+                     Hugging Face's BERT writes it. Output last_hidden_state
+                     float32 [B, S, 768].
     gpt2             GPT-2 small: learned positions, 12 pre-LayerNorm layers,
                      hidden 768, 12 heads, fused qkv Linear then split, causal
-                     mask from a tril buffer, GELU (tanh), final LayerNorm,
-                     lm_head (tied to the token embedding by default). Input
-                     input_ids int64 [B, S]; output logits float32
+                     mask from a tril buffer (masked scores set to the dtype's
+                     lowest value), GELU (tanh), final LayerNorm, lm_head
+                     (tied to the token embedding by default). Inputs
+                     input_ids and attention_mask (int64 [B, S]; the mask
+                     added to the causally masked scores as BERT's bias, as
+                     Hugging Face's GPT2Model does); output logits float32
                      [B, S, 50257].
     resnet50, mobilenetv2, efficientnet_b0, vit (vit_b_16)
                      torchvision, eval mode. Input `input` float32
@@ -65,6 +70,15 @@ Writes, for each model (stem = model name, plus _l<N> for --layers):
                                      the same arrays as .npy
 and prints for each model the export wall time, file size, node count and
 the census of node op types.
+
+The token models' inputs are a padded batch, as batched inference feeds
+them: row b holds length[b] random token ids, then the pad id (BERT's [PAD],
+0; GPT-2's <|endoftext|>, the last id) up to the sequence length, with
+attention_mask 1 on the tokens and 0 on the padding. With one row it has 3/4
+of the sequence's tokens; with more, the first row is full, the last has
+1/16 of them (at least 1) and the others a random length from 1 to the
+sequence length. Padded positions are computed like the others (their
+outputs are defined and compared too).
 
 The reference outputs come from PyTorch's eager kernels; another correct
 float32 evaluation of the exported graph differs from them by up to ~1e-5
@@ -155,6 +169,14 @@ def merge_heads(x: torch.Tensor, heads: int, head_dim: int) -> torch.Tensor:
     return x.reshape(x.shape[:-2] + (heads * head_dim,))
 
 
+def attention_bias(attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """[B, S] mask of 1 (attend) and 0 (padding) -> the additive bias [B, 1,
+    1, S] on the scores: 0 where attended, the dtype's lowest finite value
+    where masked, as Hugging Face's get_extended_attention_mask writes it."""
+    mask = attention_mask[:, None, None, :].to(dtype)
+    return (1.0 - mask) * torch.finfo(dtype).min
+
+
 # --------------------------------------------------------------------------
 # BERT-base encoder (no pooler), post-LayerNorm.
 # --------------------------------------------------------------------------
@@ -231,9 +253,7 @@ class Bert(nn.Module):
              + self.token_type_embeddings(self.token_type_ids[:, :s])
              + self.position_embeddings(self.position_ids[:, :s]))
         x = self.embedding_norm(x)
-        # [B, S] -> additive bias [B, 1, 1, S]: 0 where attended, -10000 where masked.
-        mask = attention_mask[:, None, None, :].to(x.dtype)
-        bias = (1.0 - mask) * -10000.0
+        bias = attention_bias(attention_mask, x.dtype)
         for layer in self.layers:
             x = layer(x, bias)
         return x
@@ -267,7 +287,7 @@ class GPT2Attention(nn.Module):
         self.register_buffer("bias", torch.tril(torch.ones(n, n, dtype=torch.bool)).view(1, 1, n, n),
                              persistent=False)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
         s = x.shape[1]
         q, k, v = self.c_attn(x).split(self.hidden, dim=2)
         q, k, v = (split_heads(t, self.heads, self.head_dim) for t in (q, k, v))
@@ -277,7 +297,9 @@ class GPT2Attention(nn.Module):
         # CUDA graph (no host-to-device copy).
         masked = torch.full((), torch.finfo(scores.dtype).min, dtype=scores.dtype,
                             device=scores.device)
-        scores = torch.where(causal, scores, masked)
+        # Then the padding, as Hugging Face's GPT2Attention adds it: a
+        # position both masked sums to -inf, whose weight is 0 all the same.
+        scores = torch.where(causal, scores, masked) + bias
         probs = torch.softmax(scores, dim=-1)
         return self.c_proj(merge_heads(torch.matmul(probs, v), self.heads, self.head_dim))
 
@@ -292,13 +314,13 @@ class GPT2Block(nn.Module):
         self.act = nn.GELU(approximate="tanh")
         self.c_proj = nn.Linear(4 * c.hidden, c.hidden)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x + self.attn(self.ln_1(x))
+    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.ln_1(x), bias)
         return x + self.c_proj(self.act(self.c_fc(self.ln_2(x))))
 
 
 class GPT2(nn.Module):
-    """GPT-2 language model: input_ids -> logits."""
+    """GPT-2 language model: (input_ids, attention_mask) -> logits."""
 
     def __init__(self, c: GPT2Config):
         super().__init__()
@@ -317,11 +339,12 @@ class GPT2(nn.Module):
         if c.tied_lm_head:
             self.lm_head.weight = self.wte.weight
 
-    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         s = input_ids.shape[1]
         x = self.wte(input_ids) + self.wpe(self.position_ids[:, :s])
+        bias = attention_bias(attention_mask, x.dtype)
         for block in self.h:
-            x = block(x)
+            x = block(x, bias)
         return self.lm_head(self.ln_f(x))
 
 
@@ -341,14 +364,40 @@ class ModelSpec:
     default_layers: Optional[int] = None  # None: --layers does not apply
 
 
-def token_inputs(vocab_size: int, with_mask: bool):
+def padded_lengths(batch: int, seq: int, gen: torch.Generator) -> List[int]:
+    """The tokens of each row of a padded batch (see the module's help): one
+    row 3/4 full; several, the first full, the last 1/16 full (at least one
+    token), the others of random lengths from 1 to `seq`."""
+    if batch == 1:
+        return [max(1, (3 * seq) // 4)]
+    middle = torch.randint(1, seq + 1, (batch - 2,), generator=gen).tolist()
+    return [seq] + middle + [max(1, seq // 16)]
+
+
+def padded_token_inputs(batch: int, seq: int, vocab: int, pad_id: int,
+                        gen: torch.Generator) -> Inputs:
+    """input_ids and attention_mask of a right-padded batch: each row's
+    tokens, then `pad_id` where the mask is 0."""
+    ids = torch.randint(0, vocab, (batch, seq), generator=gen, dtype=torch.long)
+    lengths = torch.tensor(padded_lengths(batch, seq, gen))
+    mask = (torch.arange(seq)[None, :] < lengths[:, None]).to(torch.long)
+    ids = torch.where(mask.bool(), ids, torch.full_like(ids, pad_id))
+    return {"input_ids": ids, "attention_mask": mask}
+
+
+# The pad ids: BERT's [PAD] is 0, GPT-2 pads with <|endoftext|>, its last id.
+def bert_pad(vocab: int) -> int:
+    return 0
+
+
+def gpt2_pad(vocab: int) -> int:
+    return vocab - 1
+
+
+def token_inputs(vocab_size: int, pad: Callable[[int], int]):
     def make(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
         vocab = args.vocab if args.vocab else vocab_size
-        ids = torch.randint(0, vocab, (args.batch, args.seq), generator=gen, dtype=torch.long)
-        inputs = {"input_ids": ids}
-        if with_mask:
-            inputs["attention_mask"] = torch.ones(args.batch, args.seq, dtype=torch.long)
-        return inputs
+        return padded_token_inputs(args.batch, args.seq, vocab, pad(vocab), gen)
     return make
 
 
@@ -367,14 +416,9 @@ TINY_SEQ = 32
 TINY_IMAGE = 96
 
 
-def tiny_token_inputs(vocab_size: int, with_mask: bool):
+def tiny_token_inputs(vocab_size: int, pad: Callable[[int], int]):
     def make(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
-        ids = torch.randint(0, vocab_size, (args.batch, TINY_SEQ), generator=gen,
-                            dtype=torch.long)
-        inputs = {"input_ids": ids}
-        if with_mask:
-            inputs["attention_mask"] = torch.ones(args.batch, TINY_SEQ, dtype=torch.long)
-        return inputs
+        return padded_token_inputs(args.batch, TINY_SEQ, vocab_size, pad(vocab_size), gen)
     return make
 
 
@@ -406,14 +450,14 @@ MODELS: Dict[str, ModelSpec] = {
     "bert": ModelSpec(
         "BERT-base encoder (post-LN, GELU erf, hidden 768, 12 heads, FFN 3072)",
         lambda args, layers: Bert(BertConfig(layers=layers, **vocab_of(args))),
-        token_inputs(BertConfig.vocab_size, with_mask=True),
+        token_inputs(BertConfig.vocab_size, bert_pad),
         ["last_hidden_state"], default_layers=12),
     "gpt2": ModelSpec(
         "GPT-2 small (pre-LN, causal, GELU tanh, hidden 768, 12 heads, vocab 50257)",
         lambda args, layers: GPT2(GPT2Config(layers=layers,
                                              tied_lm_head=args.gpt2_lm_head == "tied",
                                              **vocab_of(args))),
-        token_inputs(GPT2Config.vocab_size, with_mask=False),
+        token_inputs(GPT2Config.vocab_size, gpt2_pad),
         ["logits"], default_layers=12),
     "resnet50": ModelSpec(
         "torchvision resnet50",
@@ -430,12 +474,12 @@ MODELS: Dict[str, ModelSpec] = {
         "BERT encoder, 2 layers, hidden 64, 4 heads, FFN 128, vocab 512, seq 32",
         lambda args, layers: Bert(BertConfig(vocab_size=512, hidden=64, layers=2, heads=4,
                                              intermediate=128, max_positions=64)),
-        tiny_token_inputs(512, with_mask=True), ["last_hidden_state"]),
+        tiny_token_inputs(512, bert_pad), ["last_hidden_state"]),
     "gpt2_tiny": ModelSpec(
         "GPT-2 (causal), 2 layers, hidden 64, 4 heads, vocab 512, seq 32",
         lambda args, layers: GPT2(GPT2Config(vocab_size=512, hidden=64, layers=2, heads=4,
                                              max_positions=64)),
-        tiny_token_inputs(512, with_mask=False), ["logits"]),
+        tiny_token_inputs(512, gpt2_pad), ["logits"]),
     "resnet_tiny": ModelSpec(
         "ResNet of two BasicBlock stages (16, 32 channels), 96x96, 10 classes",
         lambda args, layers: tiny_resnet(), tiny_image_inputs, ["output"]),
