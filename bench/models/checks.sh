@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # The checks of a whole model's outputs against PyTorch's float32 outputs
 # for the same weights and inputs, one definition for bench/models (run.sh,
 # ab.sh) and bench/tuning-models (its winners and its timed libraries):
@@ -30,8 +31,8 @@
 #          stored value once, while an f32 result carries the rounding of
 #          sums over up to 3072 terms in an order that differs from
 #          PyTorch's, about sqrt(3072) = 55 u, through 12 layers.
-# The check of PyTorch's own variants against float32 eager
-# (torch_baselines.py) uses the same RELL2.
+# PyTorch's own variants are checked against float32 eager by the same
+# RELL2 (run.sh passes it to torch_baselines.py).
 MODEL_RTOL_F16=6.1e-2
 MODEL_K_F16=6.1e-2
 MODEL_RELL2_F16=1e-2
@@ -50,6 +51,15 @@ model_check_args() {
     echo "model_check_args: precision f16 or f32, not '$1'" >&2
     return 1
     ;;
+  esac
+}
+
+# model_rel_l2_bound PRECISION: RELL2 of PRECISION.
+model_rel_l2_bound() {
+  case "$1" in
+  f16) echo "$MODEL_RELL2_F16" ;;
+  f32) echo "$MODEL_RELL2_F32" ;;
+  *) return 1 ;;
   esac
 }
 

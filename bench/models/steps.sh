@@ -242,7 +242,8 @@ torch_one() { # model batch precision
   rm -f "$part"
   log "torch $cfg: start ($torch_variants)"
   timeout -k 10 "$step_timeout" "$PYTHON" "$dir/torch_baselines.py" \
-    --model "$m" --batch "$b" --dtype "$p" --variants "$torch_variants" \
+    --model "$m" --batch "$b" --dtype "$p" --rel-l2-bound "$(model_rel_l2_bound "$p")" \
+    --variants "$torch_variants" \
     "${data_args[@]}" --warmup-replays "$WARMUP" --reps "$REPS" \
     --gpu-lock "$lock" --generate "$dir/generate.py" --out "$part" \
     >"$res/$cfg.torch.log" 2>&1
