@@ -77,7 +77,7 @@ def padding_text(rows):
 def elementwise_text(s):
     """The elementwise check of the settings `s` (run.sh's settings.json), in
     words: with an absolute tolerance scaled to each output (atol_rms), or,
-    in the settings of earlier runs, a fixed one (atol)."""
+    in settings without atol_rms, a fixed one (atol)."""
     rtol, k = s.get("rtol", {}), s.get("atol_rms")
     if k is not None:
         return ("each element within k * rms(expected) + rtol * |expected|, rms(expected) "

@@ -75,8 +75,8 @@ for done in sorted(glob.glob(os.path.join(art, "*", "done"))):
                                            "speedup")} for a in anchors],
     }
     row["measure_and_check_s"] = (row["measure_s"] or 0) + (row["check_s"] or 0)
-    # The hidet-run arguments of its checks (bench/models/checks.sh); runs
-    # before they were recorded have none.
+    # The hidet-run arguments of its checks (bench/models/checks.sh), None
+    # where the model's directory has no checks file.
     checks = os.path.join(d, "checks")
     row["checks"] = read(checks).strip() if os.path.exists(checks) else None
     if cpu_dir and os.path.exists(os.path.join(cpu_dir, name, "tune.log")):
