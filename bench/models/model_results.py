@@ -162,6 +162,9 @@ def hidet_record(res, cfg):
             rec["max_abs"] = max(rec["max_abs"] or 0.0, exp["max_abs"])
         if exp.get("mismatches") is not None:
             rec["mismatches"] = (rec["mismatches"] or 0) + exp["mismatches"]
+        # hidet-run --expected-rel-l2 reports it (older ones: absent).
+        if exp.get("rel_l2") is not None:
+            rec["rel_l2"] = max(rec["rel_l2"] or 0.0, exp["rel_l2"])
         rec["rtol"] = exp.get("rtol", rec["rtol"])
         rec["atol"] = exp.get("atol", rec["atol"])
     # Added to hidet-run's JSON per function (older ones: absent, null).
@@ -177,7 +180,8 @@ def hidet_record(res, cfg):
         outs = errors["outputs"]
         rels = [o.get("rel_l2") for o in outs if o.get("rel_l2") is not None]
         mars = [o.get("max_abs_rel") for o in outs if o.get("max_abs_rel") is not None]
-        rec["rel_l2"] = max(rels) if rels else None
+        if rec["rel_l2"] is None:
+            rec["rel_l2"] = max(rels) if rels else None
         rec["max_abs_rel"] = max(mars) if mars else None
     if status != "pass":
         reason = report.get("reason")

@@ -122,7 +122,8 @@ def write_md(path, doc, rows):
     w("Models from `utils/models/generate.py` (random weights, seed 0; the same weights and "
       "inputs on both sides): " + "; ".join(
           MODEL_DESCRIPTIONS.get(m, m) for m in sorted({r["model"] for r in rows}, key=model_key))
-      + ". " + padding_text(rows) + "hidet: `hidet-compile model.onnx [--precision=f16] --external-weights`, run by "
+      + ". " + padding_text(rows)
+      + "hidet: `hidet-compile model.onnx [--precision=f16] --external-weights`, run by "
       "`hidet-run --weights` on the test inputs, each output checked against PyTorch's float32 "
       "CPU output before it is timed: %s and by its relative L2 error (f32: at most %s; f16: "
       "at most %s). PyTorch: "
