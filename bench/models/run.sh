@@ -89,7 +89,10 @@ PYTHON="${PYTHON:-python3}"
 # The checks against PyTorch's float32 CPU output (model_check_args, with
 # their derivation) are checks.sh's, the same as bench/tuning-models'.
 # shellcheck source=checks.sh
-. "$here/checks.sh"
+. "$here/checks.sh" || {
+  echo "run.sh: no $here/checks.sh: run 'bench/models/run.sh prepare' again" >&2
+  exit 2
+}
 # Timing, the same on both sides: untimed replays, then timed replays.
 WARMUP=20
 REPS=200
