@@ -218,7 +218,7 @@ struct RuleBasedSchedulePass
     if (epi)
       serial.width = std::min(serial.width, epi->maxVectorWidth());
     linalg::FillOp fill;
-    if (!warp && fuse)
+    if (fuse)
       fill = foldableFill(op, serial.initial);
     b.setInsertionPoint(epi ? epi->insertionPoint() : op.getOperation());
     auto throughEpilogue = [&](OpBuilder &b, Location loc, ValueRange index,
@@ -232,7 +232,7 @@ struct RuleBasedSchedulePass
       scheduleWarpReduction(b, op, *ranges, *red, blockSize, vectorBytes,
                             /*blockPerRow=*/(*ranges)[red->reductionDim] >=
                                 blockReduceMin,
-                            storeResult);
+                            storeResult, serial.initial);
     else
       scheduleSerialReduction(b, op, *ranges, blockSize, serial, storeResult);
     op->erase();

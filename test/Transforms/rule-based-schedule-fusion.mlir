@@ -11,16 +11,17 @@
 #id = affine_map<(i) -> (i)>
 
 // Row mean then scale, in place then into the output: the warp's leader
-// combines the row's sum with the initial value (the fill, a kernel of its
-// own), divides by the row length, scales and stores once.
+// combines the row's sum with the constant of the fill (which folds into
+// the kernel), divides by the row length, scales and stores once: one
+// kernel, and no temporary.
 // CHECK-LABEL: func.func @row_mean_affine(
-// CHECK:         %[[ACC:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT:     memref.alloc
 // CHECK:         gpu.launch
-// CHECK:         gpu.launch
+// CHECK-NOT:     memref.load %{{.*}} : memref<64xf32>
 // CHECK:           scf.if
-// CHECK-NEXT:        %[[INIT:.*]] = memref.load %[[ACC]][%[[ROW:.*]]] : memref<64xf32>
-// CHECK-NEXT:        %[[SUM:.*]] = arith.addf %{{.*}}, %[[INIT]] : f32
-// CHECK-NEXT:        %[[G:.*]] = memref.load %arg1[%[[ROW]]] : memref<64xf32>
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addf %{{.*}}, %[[ZERO]] : f32
+// CHECK-NEXT:        %[[G:.*]] = memref.load %arg1[%[[ROW:.*]]] : memref<64xf32>
 // CHECK-NEXT:        %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
 // CHECK-NEXT:        %[[SC:.*]] = arith.mulf %[[MEAN]], %[[G]] : f32
 // CHECK-NEXT:        memref.store %[[SC]], %arg2[%[[ROW]]] : memref<64xf32>

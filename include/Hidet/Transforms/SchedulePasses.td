@@ -449,12 +449,12 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
     A reduction is an anchor: with `fuse` (on by default), the epilogue
     chain of its `#hidet.fusion` group is applied to each result in its
     kernel, as `hidet-schedule-anchors` does for the templates, with the
-    same checks and remarks. A serial reduction also folds a constant
-    padding of an input (a bufferized `tensor.pad`: a fill of a temporary
-    and a copy into its interior), reading the source and taking the
-    padding value past its edges, and starts from the constant of a
+    same checks and remarks. A reduction starts from the constant of a
     `linalg.fill` of its output right before it instead of running the
-    fill; a padding it cannot fold gets a remark. Reductions are scheduled
+    fill. A serial reduction also folds a constant padding of an input (a
+    bufferized `tensor.pad`: a fill of a temporary and a copy into its
+    interior), reading the source and taking the padding value past its
+    edges; a padding it cannot fold gets a remark. Reductions are scheduled
     before the other ops, so that they find their groups still as linalg
     ops. Row groups come first and take row-wise chains whole.
 
@@ -483,9 +483,9 @@ def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"
            "Smallest reduced extent reduced by a warp instead of a thread">,
     Option<"fuse", "fuse", "bool", /*default=*/"true",
            "Apply each reduction's epilogue chain (its #hidet.fusion group) "
-           "to the results in its kernel instead of separate kernels, and "
-           "fold the paddings of a serial reduction's inputs and the fill "
-           "of its output">,
+           "to the results in its kernel instead of separate kernels, fold "
+           "the fill of its output, and fold the paddings of a serial "
+           "reduction's inputs">,
     Option<"serialUnrollMax", "serial-unroll-max", "int64_t",
            /*default=*/"64",
            "Serial reductions of at most this many steps per output (a "

@@ -56,7 +56,8 @@ static int64_t chooseReductionWidth(linalg::LinalgOp op, unsigned r,
 void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
                            ArrayRef<int64_t> ranges, const WarpReduction &red,
                            int64_t blockSize, int64_t vectorBytes,
-                           bool blockPerRow, StoreResult storeResult) {
+                           bool blockPerRow, StoreResult storeResult,
+                           TypedAttr initialValue) {
   Location loc = op.getLoc();
   SmallVector<unsigned> parallelDims;
   op.getParallelDims(parallelDims);
@@ -205,7 +206,11 @@ void scheduleWarpReduction(OpBuilder &b, linalg::LinalgOp op,
         ivs[red.reductionDim] = cst(b, loc, 0);
         SmallVector<Value> outIdx =
             applyIndexingMap(b, loc, op.getMatchingIndexingMap(init), ivs);
-        Value initial = memref::LoadOp::create(b, loc, init->get(), outIdx);
+        Value initial =
+            initialValue
+                ? arith::ConstantOp::create(b, loc, initialValue).getResult()
+                : memref::LoadOp::create(b, loc, init->get(), outIdx)
+                      .getResult();
         Value result = combine(b, red.combiner, partial, initial);
         if (storeResult)
           storeResult(b, loc, outIdx, result);

@@ -121,12 +121,15 @@ using StoreResult =
 
 /// Reductions: a warp (or, with `blockPerRow`, a block) per output element.
 /// With `storeResult` (for an op with one output), each result goes through
-/// it instead of to the op's output.
+/// it instead of to the op's output. With `initial` (a fill of the output
+/// folded into the kernel), each result combines with that constant instead
+/// of the output's value.
 void scheduleWarpReduction(mlir::OpBuilder &b, mlir::linalg::LinalgOp op,
                            llvm::ArrayRef<int64_t> ranges,
                            const WarpReduction &red, int64_t blockSize,
                            int64_t vectorBytes, bool blockPerRow,
-                           StoreResult storeResult = {});
+                           StoreResult storeResult = {},
+                           mlir::TypedAttr initial = {});
 /// How a serial reduction's kernel computes its tasks.
 struct SerialReduction {
   /// Consecutive outputs along the output's innermost dimension per task
