@@ -40,6 +40,9 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
                                        bool prologueTransposes) {
   if (fromTosa)
     tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  // Scalars read at the top level and used only in linalg bodies are read
+  // by the kernels (on the GPU the host cannot read the buffers).
+  pm.addNestedPass<func::FuncOp>(createSinkScalarReads());
   // Constant scales of matmul operands become epilogues, which lets the
   // transposes before them reach the matmuls' reads.
   if (partition)

@@ -66,3 +66,53 @@ func.func @strided() {
   "test.use"(%a) : (memref<4xf32, strided<[2]>>) -> ()
   return
 }
+
+// -----
+
+// The host code reads an argument (a device buffer): a located error.
+func.func @read_argument(%x: memref<4xf32>, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{the host code would read device memory here, which it cannot; compute the value in a kernel (a scalar read that only linalg bodies use moves into them: hidet-sink-scalar-reads)}}
+  %v = memref.load %x[%c0] : memref<4xf32>
+  "test.use"(%v) : (f32) -> ()
+  return
+}
+
+// -----
+
+// A write of a temporary (in device memory once placed there), through a
+// view of it.
+func.func @write_temporary(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  %s = memref.subview %a[1] [2] [1] : memref<4xf32> to memref<2xf32, strided<[1], offset: 1>>
+  // expected-error @+1 {{the host code would write device memory here}}
+  memref.store %v, %s[%c0] : memref<2xf32, strided<[1], offset: 1>>
+  "test.use"(%a) : (memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// A linalg op that no kernel was built for.
+func.func @no_kernel(%x: memref<4xf32>, %y: memref<4xf32>) {
+  // expected-error @+1 {{the host code would read device memory here, which it cannot; no kernel was built for this op}}
+  linalg.copy ins(%x : memref<4xf32>) outs(%y : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Host memory (a stack buffer) is the host's to read and write.
+// CHECK-LABEL: func.func @host_memory(
+// CHECK:         memref.alloca
+// CHECK:         memref.store
+// CHECK:         memref.load
+func.func @host_memory(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloca() : memref<4xf32>
+  memref.store %v, %a[%c0] : memref<4xf32>
+  %w = memref.load %a[%c0] : memref<4xf32>
+  "test.use"(%w) : (f32) -> ()
+  return
+}

@@ -331,4 +331,26 @@ def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SinkScalarReads : Pass<"hidet-sink-scalar-reads", "::mlir::func::FuncOp"> {
+  let summary = "Reads the scalars that only linalg bodies use inside them.";
+  let description = [{
+    A `tensor.extract` at a function's top level (outside any linalg op)
+    is a read of a buffer by the host code once the function is
+    bufferized, and on the GPU that buffer is device memory, which the host
+    cannot read. When the scalar (and the scalar arithmetic computed from
+    it at the top level) is used only inside the bodies of linalg ops, this
+    pass clones the read and that arithmetic into each of those bodies, so
+    that every kernel reads the scalar itself. A scalar that has any other
+    use stays (`hidet-host-buffers-to-device` then rejects the host read).
+    Upstream sinks into regions only through `RegionBranchOpInterface`
+    (`control-flow-sink`) or into `gpu.launch`, neither of which covers
+    linalg ops on tensors.
+
+    Example: `%s = tensor.extract %scale[]` used by a `linalg.generic` that
+    multiplies by `%s` becomes a `tensor.extract %scale[]` in the body of
+    that generic.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 #endif // HIDET_TRANSFORMS_GRAPH_PASSES_TD

@@ -21,6 +21,14 @@ def HostBuffersToDevice : Pass<"hidet-host-buffers-to-device",
     once per call (`gpu.memcpy`), and turns a remaining `memref.copy`
     between device buffers into `gpu.memcpy`. Function arguments are assumed
     to be device buffers (the calling convention of the GPU library).
+
+    The host cannot dereference a device pointer, so any op left in the host
+    code that reads or writes a device buffer (an argument, a `gpu.alloc`,
+    or a view of one) is an error at that op: a `memref.load` from a
+    scalar read at the top level that something other than a linalg body
+    uses (`hidet-sink-scalar-reads` moves the others into the kernels), a
+    `memref.store` of `tensor.from_elements` or `tensor.insert`, a linalg
+    op that no kernel was built for.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];
