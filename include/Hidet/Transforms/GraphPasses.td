@@ -331,6 +331,54 @@ def DecomposeAggregates : Pass<"hidet-decompose-aggregates",
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CheckIndices : Pass<"hidet-check-indices", "::mlir::ModuleOp"> {
+  let summary = "Checks at run time the tensor indices that come from data.";
+  let description = [{
+    A `tensor.extract` whose index is computed from data (the indices of a
+    gather or an embedding lookup, read from an input) reads outside its
+    tensor when the data holds an index out of range: a fault, or a wrong
+    value that nothing reports. For each such index this pass
+
+    - clamps the index of the read into `[0, extent)`, so that no access
+      ever leaves the tensor, whatever the data;
+    - computes, beside the op that holds the read (a linalg op, or the
+      function's top level), an `i64` status of the unclamped indices: 0
+      when every index was in range, else `~p` (`-1 - p`) for the first
+      position `p` (row-major, over the loops the indices depend on) whose
+      index was not. The index computations are cloned into a
+      `linalg.generic` that gives each position the code `~p` where an
+      index is out of range and 0 elsewhere, and reduces the codes with
+      `arith.maxui`: one reduction over the index operand, collapsed to
+      rows, when it is the only operand read and is read in loop order (a
+      gather's indices), else an elementwise op that writes the codes and
+      a reduction of them;
+    - returns each status as one more result of the function, after its
+      results, annotated `hidet.check = {node, input, extent}`: the name of
+      the ONNX node that read (its location's name), the function argument
+      whose elements the positions are (when the index tensor is an argument
+      seen through reshapes and elementwise casts), and the extent of the
+      indexed dimension (when one index is checked and its extent is
+      static). hidet-compile lists these results as `check` statements of
+      the library's manifest, and the model runtime turns a non-zero status
+      into an error naming the input (runtime/include/hidet/Model.h).
+
+    Only pure linalg, tensor and arith ops are added, so the check runs
+    wherever the function runs, on the GPU and on the CPU alike. An index is
+    not checked when it does not depend on data (computed from `linalg.index`
+    and constants: slices, pads, resizes) or when its range, inferred with
+    upstream's `InferIntRangeInterface` from the elements of constant
+    operands and the extents of the loops, is inside the dimension.
+
+    Only public functions that nothing calls get status results; a
+    data-dependent index elsewhere (a called function, a region nested
+    inside a linalg body) is an error. hidet-compile runs this pass unless
+    `--check-indices=0`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SinkScalarReads : Pass<"hidet-sink-scalar-reads", "::mlir::func::FuncOp"> {
   let summary = "Reads the scalars that only linalg bodies use inside them.";
   let description = [{
