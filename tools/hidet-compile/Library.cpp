@@ -104,7 +104,8 @@ void addManifest(llvm::Module &module, StringRef manifest,
     addPackedEntry(module, name);
 }
 
-llvm::Error emitObject(llvm::Module &module, StringRef path) {
+llvm::Error emitObject(llvm::Module &module, StringRef path,
+                       StringRef shownAs) {
   std::string triple = llvm::sys::getProcessTriple();
   std::string error;
   const llvm::Target *t =
@@ -119,7 +120,7 @@ llvm::Error emitObject(llvm::Module &module, StringRef path) {
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return makeError("cannot write " + path + ": " + ec.message());
+    return makeError("cannot write " + shownAs + ": " + ec.message());
   llvm::legacy::PassManager pm;
   if (tm->addPassesToEmitFile(pm, out.os(), nullptr,
                               llvm::CodeGenFileType::ObjectFile))

@@ -24,8 +24,10 @@ namespace hidet::compile {
 void addManifest(llvm::Module &module, llvm::StringRef manifest,
                  llvm::StringRef weightsImage);
 
-/// Writes `module` as an object file of the host at `path`.
-llvm::Error emitObject(llvm::Module &module, llvm::StringRef path);
+/// Writes `module` as an object file of the host at `path`; errors name the
+/// file `shownAs` (the output that `path` is a temporary of).
+llvm::Error emitObject(llvm::Module &module, llvm::StringRef path,
+                       llvm::StringRef shownAs);
 
 /// Links `object` into the shared library `output` with the compiler driver
 /// `linker`; a GPU library against libhidet_runtime in `runtimeDir` (empty:

@@ -30,6 +30,13 @@ static bool isManifestName(StringRef name) {
   });
 }
 
+/// Whether `name` is a C identifier, as the manifest's function names are.
+static bool isCIdentifier(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 namespace hidet::compile {
 
 /// Moves the values of the weight inputs that hidet-constants-to-weights
@@ -117,10 +124,19 @@ FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
   if (!weightsReference.empty())
     os << "weights " << weightsReference << "\n";
   bool ok = true;
+  unsigned numFuncs = 0;
   module.walk([&](func::FuncOp func) {
     if (func.isPrivate() || func.isExternal())
       return;
+    ++numFuncs;
     auto type = func.getFunctionType();
+    if (!isCIdentifier(func.getSymName())) {
+      func.emitError("hidet-compile: the entry point's name must be a C "
+                     "identifier (letters, digits and '_'), got '")
+          << func.getSymName() << "'";
+      ok = false;
+      return;
+    }
     os << "func " << func.getSymName() << " " << type.getNumInputs() << " "
        << type.getNumResults() << "\n";
     unsigned index = 0;
@@ -134,6 +150,18 @@ FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
                        "statically shaped tensors of f32, f16, bf16, f64, "
                        "i1, i8, i32 or i64; got ")
             << t;
+        ok = false;
+        return;
+      }
+      if (tensor.getNumElements() == 0) {
+        // At the argument, or at the return of the result.
+        bool input = index < type.getNumInputs();
+        Location at = input ? func.getArgument(index).getLoc()
+                            : func.getBody().back().getTerminator()->getLoc();
+        emitError(at, "hidet-compile: entry points take and return tensors "
+                      "of at least one element; ")
+            << (input ? "argument " : "result ")
+            << (input ? index : index - type.getNumInputs()) << " is " << t;
         ok = false;
         return;
       }
@@ -188,6 +216,11 @@ FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
       describe(t, "out");
     func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
   });
+  if (ok && numFuncs == 0) {
+    module.emitError("hidet-compile: the module has no public function, so "
+                     "the library would have no entry point");
+    ok = false;
+  }
   if (!ok)
     return failure();
   return text;

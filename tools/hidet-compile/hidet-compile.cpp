@@ -17,12 +17,15 @@
 // libraries take device buffers and call the mgpu* ABI of libhidet_runtime.
 // Every library exports `hidet_manifest`, a text description of its entry
 // points (runtime/include/hidet/Manifest.h), so that hidet-run needs no
-// other input.
+// other input. Everything the run writes appears when it succeeds
+// and not at all when it fails (Outputs.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Library.h"
 #include "Manifest.h"
+#include "ManifestParser.h"
+#include "Outputs.h"
 
 #include "Hidet/InitAllDialects.h"
 #include "Hidet/Pipelines/Pipelines.h"
@@ -200,7 +203,8 @@ static std::string getWeightsReference() {
 
 #ifdef HIDET_ENABLE_ONNX
 /// Imports the ONNX model named by the positional argument.
-static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
+static FailureOr<OwningOpRef<ModuleOp>>
+importOnnx(MLIRContext *context, hidet::compile::PendingOutputs &outputs) {
   hidet::onnx_import::ImportOptions options;
   for (const std::string &spec : inputShapes) {
     auto [name, dims] = StringRef(spec).rsplit('=');
@@ -221,7 +225,7 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
   options.mergeProjections = mergeProjections;
   // Written beside the library and put in place with it.
   if (!externalWeights.empty())
-    options.externalWeights = externalWeights + ".partial";
+    options.externalWeights = outputs.addFile(externalWeights);
   OwningOpRef<ModuleOp> module =
       hidet::onnx_import::importOnnxFile(inputFile, context, options);
   if (!module) {
@@ -232,14 +236,37 @@ static FailureOr<OwningOpRef<ModuleOp>> importOnnx(MLIRContext *context) {
 }
 #endif
 
-static int compile(int argc, char **argv) {
-  registerAllPasses();
-  hidet::registerHidetPasses();
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Hidet-MLIR ahead-of-time compiler\n");
+/// Writes `module` (MLIR) or `llvmModule` (LLVM IR) to the output, or to
+/// stdout for `-o -`.
+template <typename Printable>
+static int writeText(const Printable &print,
+                     hidet::compile::PendingOutputs &outputs) {
+  std::string path = outputFile == "-" ? "-" : outputs.addFile(outputFile);
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return fail("cannot write " + outputFile + ": " + ec.message());
+  print(os);
+  os.close();
+  if (os.has_error()) {
+    os.clear_error();
+    return fail("cannot write " + outputFile);
+  }
+  return 0;
+}
+
+static int compile(hidet::compile::PendingOutputs &outputs) {
   if (target != "gpu" && target != "cpu")
     return fail("--target must be gpu or cpu, got '" + target + "'");
+  if (emit != "so" && emit != "obj" && emit != "llvm" && emit != "mlir")
+    return fail("--emit must be so, obj, llvm or mlir, got '" + emit + "'");
+  // Outputs go to temporaries beside them: their directories must exist.
+  for (StringRef path : {StringRef(outputFile), StringRef(externalWeights)}) {
+    StringRef dir = llvm::sys::path::parent_path(path);
+    if (!path.empty() && path != "-" && !dir.empty() &&
+        !llvm::sys::fs::is_directory(dir))
+      return fail("cannot write " + path + ": No such file or directory");
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -264,7 +291,7 @@ static int compile(int argc, char **argv) {
   StringRef input = inputFile;
   if (input.ends_with(".onnx") || input.ends_with(".onnxtxt")) {
 #ifdef HIDET_ENABLE_ONNX
-    FailureOr<OwningOpRef<ModuleOp>> imported = importOnnx(&context);
+    FailureOr<OwningOpRef<ModuleOp>> imported = importOnnx(&context, outputs);
     if (failed(imported))
       return 1;
     module = std::move(*imported);
@@ -325,7 +352,8 @@ static int compile(int argc, char **argv) {
     if (!tuningRecords.empty())
       opts += " tuning-records=\"" + tuningRecords + "\"";
     if (!tuningPlan.empty())
-      opts += " tuning-plan=\"" + tuningPlan + "\" tuning-space=" + tuningSpace;
+      opts += " tuning-plan=\"" + outputs.addDirectory(tuningPlan) +
+              "\" tuning-space=" + tuningSpace;
   }
   pipeline += "{" + opts + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
@@ -334,15 +362,17 @@ static int compile(int argc, char **argv) {
   if (failed(pm.run(*module)))
     return fail("the " + target + " pipeline failed");
   *manifest = hidet::compile::addWorkspaces(*manifest, *module);
+  // What hidet-run and the model runtime will read: checked with their
+  // parser, so that no library is written that they reject.
+  hidet::run::Manifest parsed;
+  std::string manifestError;
+  if (!hidet::run::parseManifest(*manifest, parsed, manifestError))
+    return fail("the library's manifest would be malformed (" + manifestError +
+                "):\n" + *manifest);
 
-  if (emit == "mlir") {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(outputFile, ec);
-    if (ec)
-      return fail("cannot write " + outputFile);
-    module->print(os);
-    return 0;
-  }
+  if (emit == "mlir")
+    return writeText([&](llvm::raw_ostream &os) { module->print(os); },
+                     outputs);
 
   hidet::compile::dropArgumentAnnotations(*module);
   llvm::LLVMContext llvmContext;
@@ -351,46 +381,40 @@ static int compile(int argc, char **argv) {
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   hidet::compile::addManifest(*llvmModule, *manifest, weightsImage);
-  if (emit == "llvm") {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(outputFile, ec);
-    if (ec)
-      return fail("cannot write " + outputFile);
-    llvmModule->print(os, nullptr);
-    return 0;
-  }
+  if (emit == "llvm")
+    return writeText(
+        [&](llvm::raw_ostream &os) { llvmModule->print(os, nullptr); },
+        outputs);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  std::string object = emit == "obj" ? outputFile : outputFile + ".o";
-  if (llvm::Error e = hidet::compile::emitObject(*llvmModule, object))
+  std::string object = emit == "obj" ? outputs.addFile(outputFile)
+                                     : outputs.addScratch(outputFile);
+  if (llvm::Error e =
+          hidet::compile::emitObject(*llvmModule, object, outputFile))
     return fail(llvm::toString(std::move(e)));
   if (emit == "obj")
     return 0;
-  if (emit != "so")
-    return fail("--emit must be so, obj, llvm or mlir");
-  llvm::Error linked = hidet::compile::linkSharedLibrary(
-      object, outputFile, linker,
-      target == "gpu" ? StringRef(runtimeDir) : StringRef());
-  llvm::sys::fs::remove(object);
-  if (linked)
+  if (llvm::Error linked = hidet::compile::linkSharedLibrary(
+          object, outputs.addFile(outputFile), linker,
+          target == "gpu" ? StringRef(runtimeDir) : StringRef()))
     return fail(llvm::toString(std::move(linked)));
   return 0;
 }
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  int rc = compile(argc, argv);
-  // The weights file appears with the library, or not at all.
-  if (!externalWeights.empty()) {
-    std::string partial = externalWeights + ".partial";
-    if (rc != 0) {
-      llvm::sys::fs::remove(partial);
-    } else if (std::error_code ec =
-                   llvm::sys::fs::rename(partial, externalWeights)) {
-      llvm::sys::fs::remove(partial);
-      return fail("cannot write " + externalWeights + ": " + ec.message());
-    }
-  }
+  registerAllPasses();
+  hidet::registerHidetPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Hidet-MLIR ahead-of-time compiler\n");
+  // The library, the weights file and the tuning plan appear together, or
+  // not at all.
+  hidet::compile::PendingOutputs outputs;
+  int rc = compile(outputs);
+  if (rc == 0)
+    if (llvm::Error e = outputs.commit())
+      return fail(llvm::toString(std::move(e)));
   return rc;
 }
