@@ -161,10 +161,13 @@ public:
       } else if (tokens[0] == "workspace") {
         if (!parseWorkspace(tokens))
           return false;
+      } else if (tokens[0] == "check") {
+        if (!parseCheck(tokens))
+          return false;
       } else {
         return fail("unknown statement '" + std::string(tokens[0]) +
-                    "'; expected 'target', 'weights', 'func', 'workspace' "
-                    "or 'arg'");
+                    "'; expected 'target', 'weights', 'func', 'workspace', "
+                    "'arg' or 'check'");
       }
     }
     if (!sawHeader)
@@ -236,6 +239,35 @@ private:
     func.hasWorkspace = true;
     func.workspaceBytes = static_cast<uint64_t>(bytes);
     func.intermediateBytes = static_cast<uint64_t>(intermediates);
+    return true;
+  }
+
+  bool parseCheck(const std::vector<std::string_view> &tokens) {
+    if (!inFunc)
+      return fail("'check' before any 'func'");
+    FuncSpec &func = manifest.funcs.back();
+    if (func.args.size() != func.numInputs + func.numOutputs)
+      return fail("'check' before the last 'arg' of '" + func.name + "'");
+    if (tokens.size() != 3 && tokens.size() != 4)
+      return fail("expected 'check <input>|- <extent>|- [<node>]'");
+    CheckSpec check;
+    if (tokens[1] != "-") {
+      if (!parseInt(tokens[1], 0, std::numeric_limits<int32_t>::max(),
+                    check.input) ||
+          check.input >= static_cast<int64_t>(func.numInputs) ||
+          !func.args[check.input].weight.empty())
+        return fail("'check' names input '" + std::string(tokens[1]) +
+                    "'; expected the index of an 'in' arg of '" + func.name +
+                    "' or '-'");
+    }
+    if (tokens[2] != "-" &&
+        !parseInt(tokens[2], 1, std::numeric_limits<int64_t>::max(),
+                  check.extent))
+      return fail("'check' extent '" + std::string(tokens[2]) +
+                  "'; expected a positive integer or '-'");
+    if (tokens.size() == 4)
+      check.node = std::string(tokens[3]);
+    func.checks.push_back(std::move(check));
     return true;
   }
 

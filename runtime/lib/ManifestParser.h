@@ -53,11 +53,26 @@ struct ArgSpec {
   bool operator==(const ArgSpec &other) const;
 };
 
+/// A `check <input> <extent> [<node>]` statement: a status the function
+/// writes, one more argument after its outputs.
+struct CheckSpec {
+  /// The index of the `in` arg whose elements the status's positions are,
+  /// or -1 when they are positions of the reading op's iterations.
+  int64_t input = -1;
+  /// The extent of the dimension the checked index reads, or -1.
+  int64_t extent = -1;
+  /// The op that reads (an ONNX node's name), or empty.
+  std::string node;
+};
+
 struct FuncSpec {
   std::string name;
   unsigned numInputs = 0;
   unsigned numOutputs = 0;
   std::vector<ArgSpec> args; // Inputs, then outputs.
+  /// The statuses the function writes after its outputs (and before the
+  /// workspace), which the caller allocates.
+  std::vector<CheckSpec> checks;
   /// The `workspace <bytes> <intermediates>` statement: the function takes
   /// one more argument, after its outputs, a 1-D i8 device buffer of at
   /// least `workspaceBytes` bytes for its temporaries. Absent when 0.

@@ -4,16 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements hidet/Model.h over the manifest (ManifestParser.h), the weights
-// formats (WeightsFile.h) and the mgpu* functions, which a run steers
-// through CallState.
+// Implements the loading and the description of models (hidet/Model.h) over
+// the manifest (ManifestParser.h) and the weights formats (WeightsFile.h);
+// ModelRun.cpp runs them.
 //
 //===----------------------------------------------------------------------===//
 
-#include "hidet/Model.h"
+#include "ModelState.h"
 
-#include "CallState.h"
-#include "ManifestParser.h"
 #include "Scope.h"
 #include "WeightsFile.h"
 
@@ -40,7 +38,7 @@ static_assert(static_cast<int>(DType::F32) == HIDET_DTYPE_F32 &&
                   static_cast<int>(DType::I1) == HIDET_DTYPE_I1,
               "HIDET_DTYPE_* follow the manifest's dtypes");
 
-namespace {
+namespace hidet::runtime {
 
 /// A row-major contiguous ranked memref descriptor for `shape`.
 std::vector<int64_t> makeDescriptor(const std::vector<int64_t> &shape) {
@@ -55,6 +53,7 @@ std::vector<int64_t> makeDescriptor(const std::vector<int64_t> &shape) {
   return words;
 }
 
+/// Points `descriptor` (its allocated and aligned pointers) at `pointer`.
 void setPointer(std::vector<int64_t> &descriptor, const void *pointer) {
   int64_t word = static_cast<int64_t>(reinterpret_cast<intptr_t>(pointer));
   descriptor[0] = word; // allocated
@@ -77,6 +76,10 @@ int fail(int code, const std::string &message) {
   return hidetRuntimeLastError(nullptr);
 }
 
+} // namespace hidet::runtime
+
+namespace {
+
 std::string directoryOf(const std::string &path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
@@ -84,55 +87,10 @@ std::string directoryOf(const std::string &path) {
 
 } // namespace
 
-struct hidetModel_st {
-  std::string path;
-  void *handle = nullptr;
-  Manifest manifest;
-  const FuncSpec *func = nullptr;
-  void *entry = nullptr;
-  bool gpu = true;
-
-  std::vector<size_t> inputs, outputs; // indices into func->args
-  std::vector<hidetTensorInfo> inputInfos, outputInfos;
-
-  // One descriptor per argument, then the workspace's.
-  std::vector<std::vector<int64_t>> descriptors;
-  std::vector<void *> argPointers;
-
-  // Weights and workspace: device memory, or host memory for CPU models
-  // (where an image in the library is used in place).
-  void *weights = nullptr;
-  uint64_t weightBytes = 0;
-  std::vector<unsigned char> hostWeights;
-  void *workspace = nullptr;
-  std::vector<unsigned char> hostWorkspace;
-
-  // CUDA graphs.
-  bool useGraph = true;
-  bool graphUnsafe = false;
-  int runs = 0;
-  int kernelLaunches = -1;
-  CUgraphExec graph = nullptr;
-  std::vector<void *> graphPointers;
-  hidetStream_t graphStream = nullptr;
-
-  // The kernel names of the last profile (hidetKernelTime::kernel).
-  std::vector<std::string> profileNames;
-
-  ~hidetModel_st();
-  int load(const char *function, const char *weightsPath);
-  int loadWeights(const char *weightsPath);
-  int bind(const char *what, void *const *inputs, void *const *outputs);
-  int runDirect(hidetStream_t stream,
-                std::vector<LaunchEvents> *profile = nullptr);
-  int capture(hidetStream_t stream);
-  void dropGraph();
-};
-
 hidetModel_st::~hidetModel_st() {
   dropGraph();
   if (gpu) {
-    if (weights || workspace)
+    if (weights || workspace || checks.size())
       hidetDeviceSynchronize();
     if (weights)
       hidetFree(weights);
@@ -213,6 +171,13 @@ int hidetModel_st::load(const char *function, const char *weightsPath) {
     info.bytes = arg.getSizeBytes();
     (arg.isOutput ? outputs : inputs).push_back(i);
     (arg.isOutput ? outputInfos : inputInfos).push_back(info);
+  }
+  if (!checks.allocate(*func, gpu))
+    return fail(HIDET_RUNTIME_OK, path + ": allocating the statuses of its "
+                                         "index checks");
+  for (size_t i = 0; i < checks.size(); ++i) {
+    descriptors.push_back(makeDescriptor({}));
+    setPointer(descriptors.back(), checks.getStatus(i));
   }
   if (int status = loadWeights(weightsPath))
     return status;
@@ -331,80 +296,6 @@ int hidetModel_st::loadWeights(const char *weightsPath) {
   return HIDET_RUNTIME_OK;
 }
 
-int hidetModel_st::bind(const char *what, void *const *in,
-                        void *const *out) {
-  if ((!in && !inputs.empty()) || (!out && !outputs.empty()))
-    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                std::string(what) + ": null input or output array");
-  // The buffers of one side (inputs or outputs) into their descriptors.
-  auto bindSide = [&](const char *side, const std::vector<size_t> &args,
-                      const std::vector<hidetTensorInfo> &infos,
-                      void *const *buffers) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!buffers[i] && infos[i].bytes)
-        return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                    std::string(what) + ": " + side + " " +
-                        std::to_string(i) + " is null");
-      setPointer(descriptors[args[i]], buffers[i]);
-    }
-    return static_cast<int>(HIDET_RUNTIME_OK);
-  };
-  if (int status = bindSide("input", inputs, inputInfos, in))
-    return status;
-  return bindSide("output", outputs, outputInfos, out);
-}
-
-int hidetModel_st::runDirect(hidetStream_t stream,
-                             std::vector<LaunchEvents> *profile) {
-  CallState state;
-  state.stream = stream;
-  state.profile = profile;
-  activeCall = &state;
-  reinterpret_cast<void (*)(void **)>(entry)(argPointers.data());
-  activeCall = nullptr;
-  if (runs++ == 0)
-    kernelLaunches = static_cast<int>(state.launches);
-  // Allocations and host copies made during a run cannot be replayed.
-  if (state.allocations || state.hostCopies)
-    graphUnsafe = true;
-  if (hidetRuntimeLastError(nullptr) != HIDET_RUNTIME_OK)
-    return fail(HIDET_RUNTIME_OK, path + ": running '" + func->name + "'");
-  return HIDET_RUNTIME_OK;
-}
-
-int hidetModel_st::capture(hidetStream_t stream) {
-  dropGraph();
-  Scope scope("hidetModelRun");
-  if (!scope)
-    return fail(HIDET_RUNTIME_OK, path + ": capturing a CUDA graph");
-  if (!HIDET_CU(scope, cuStreamBeginCapture(
-                           stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)))
-    return fail(HIDET_RUNTIME_OK, path + ": capturing a CUDA graph");
-  CallState state;
-  state.stream = stream;
-  activeCall = &state;
-  reinterpret_cast<void (*)(void **)>(entry)(argPointers.data());
-  activeCall = nullptr;
-  CUgraph captured = nullptr;
-  bool ended = HIDET_CU(scope, cuStreamEndCapture(stream, &captured));
-  if (!ended || hidetRuntimeLastError(nullptr) != HIDET_RUNTIME_OK) {
-    if (captured)
-      scope.cu->cuGraphDestroy(captured);
-    return fail(HIDET_RUNTIME_OK, path + ": capturing a CUDA graph");
-  }
-  bool ok = HIDET_CU(scope, cuGraphInstantiateWithFlags(&graph, captured, 0));
-  scope.cu->cuGraphDestroy(captured);
-  if (!ok) {
-    graph = nullptr;
-    return fail(HIDET_RUNTIME_OK, path + ": instantiating its CUDA graph");
-  }
-  graphPointers.assign(argPointers.size(), nullptr);
-  for (size_t i = 0; i < descriptors.size(); ++i)
-    graphPointers[i] = reinterpret_cast<void *>(descriptors[i][1]);
-  graphStream = stream;
-  return HIDET_RUNTIME_OK;
-}
-
 //===----------------------------------------------------------------------===//
 // C API
 //===----------------------------------------------------------------------===//
@@ -495,93 +386,4 @@ extern "C" int hidetModelSetCudaGraph(hidetModel_t model, int enabled) {
   if (!model->useGraph)
     model->dropGraph();
   return hidetRuntimeLastError(nullptr);
-}
-
-extern "C" int hidetModelRun(hidetModel_t model, void *const *inputs,
-                             void *const *outputs, hidetStream_t stream) {
-  hidetRuntimeClearError();
-  if (!model)
-    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                "hidetModelRun: null model");
-  if (int status = model->bind("hidetModelRun", inputs, outputs))
-    return status;
-  if (!model->gpu) {
-    reinterpret_cast<void (*)(void **)>(model->entry)(
-        model->argPointers.data());
-    ++model->runs;
-    model->kernelLaunches = 0;
-    return HIDET_RUNTIME_OK;
-  }
-  bool graphs =
-      model->useGraph && !model->graphUnsafe && stream && model->runs > 0;
-  if (!graphs)
-    return model->runDirect(stream);
-  bool same = model->graph && stream == model->graphStream;
-  for (size_t i = 0; same && i < model->descriptors.size(); ++i)
-    same = model->graphPointers[i] ==
-           reinterpret_cast<void *>(model->descriptors[i][1]);
-  if (!same && model->capture(stream) != HIDET_RUNTIME_OK) {
-    // What cannot be captured still runs, directly from now on; the stats
-    // say that no graph is in use.
-    model->graphUnsafe = true;
-    hidetRuntimeClearError();
-    return model->runDirect(stream);
-  }
-  ++model->runs;
-  Scope scope("hidetModelRun");
-  if (!scope || !HIDET_CU(scope, cuGraphLaunch(model->graph, stream)))
-    return fail(HIDET_RUNTIME_OK, model->path + ": launching its CUDA graph");
-  return HIDET_RUNTIME_OK;
-}
-
-extern "C" int hidetModelProfile(hidetModel_t model, void *const *inputs,
-                                 void *const *outputs, hidetStream_t stream,
-                                 hidetKernelTime *times, int capacity,
-                                 int *count) {
-  hidetRuntimeClearError();
-  if (!model || !count || capacity < 0 || (capacity > 0 && !times))
-    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                "hidetModelProfile: null model or result pointer, or a "
-                "negative capacity");
-  if (!model->gpu)
-    return fail(HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
-                "hidetModelProfile: " + model->path +
-                    " is a CPU model; only GPU models are profiled");
-  if (int status = model->bind("hidetModelProfile", inputs, outputs))
-    return status;
-  std::vector<LaunchEvents> launches;
-  int status = model->runDirect(stream, &launches);
-  Scope scope("hidetModelProfile");
-  if (!scope)
-    status = fail(HIDET_RUNTIME_OK, "hidetModelProfile");
-  else if (status == HIDET_RUNTIME_OK &&
-           !HIDET_CU(scope, cuStreamSynchronize(stream)))
-    status = fail(HIDET_RUNTIME_OK, model->path + ": profiling");
-  std::vector<hidetKernelTime> measured;
-  for (const LaunchEvents &launch : launches) {
-    float ms = 0;
-    if (status == HIDET_RUNTIME_OK &&
-        !HIDET_CU(scope, cuEventElapsedTime(&ms, launch.start, launch.end)))
-      status = fail(HIDET_RUNTIME_OK, model->path + ": reading its events");
-    const char *name = nullptr;
-    if (status == HIDET_RUNTIME_OK && scope.cu->cuFuncGetName &&
-        scope.cu->cuFuncGetName(&name, launch.function) != CUDA_SUCCESS)
-      name = nullptr;
-    measured.push_back({name, ms});
-    // Every event is destroyed, also after a failure.
-    if (scope) {
-      for (CUevent event : {launch.start, launch.end})
-        if (event)
-          scope.cu->cuEventDestroy(event);
-    }
-  }
-  if (status != HIDET_RUNTIME_OK)
-    return status;
-  model->profileNames.clear();
-  for (const hidetKernelTime &time : measured)
-    model->profileNames.push_back(time.kernel ? time.kernel : "");
-  *count = static_cast<int>(measured.size());
-  for (int i = 0; i < capacity && i < *count; ++i)
-    times[i] = {model->profileNames[i].c_str(), measured[i].milliseconds};
-  return HIDET_RUNTIME_OK;
 }

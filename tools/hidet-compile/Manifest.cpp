@@ -37,6 +37,50 @@ static bool isCIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// Writes the `check` statement of the status that result `index` of `func`
+/// is (its `hidet.check` annotation says what it checks); false, with an
+/// error, when the result is not a status.
+static bool describeCheck(func::FuncOp func, unsigned index,
+                          llvm::raw_ostream &os) {
+  auto info = func.getResultAttrOfType<DictionaryAttr>(index, "hidet.check");
+  auto type =
+      dyn_cast<RankedTensorType>(func.getFunctionType().getResult(index));
+  if (!info || !type || type.getRank() != 0 ||
+      !type.getElementType().isInteger(64)) {
+    func.emitError("hidet-compile: result ")
+        << index << " is annotated 'hidet.check' but is not an i64 status "
+        << "(a dictionary annotation on a tensor<i64>)";
+    return false;
+  }
+  auto input = info.getAs<IntegerAttr>("input");
+  auto extent = info.getAs<IntegerAttr>("extent");
+  auto node = info.getAs<StringAttr>("node");
+  unsigned numInputs = func.getNumArguments();
+  bool inputOk = !input || (input.getInt() >= 0 &&
+                            input.getInt() < static_cast<int64_t>(numInputs) &&
+                            !func.getArgAttr(input.getInt(), "hidet.weight"));
+  if (!inputOk || (extent && extent.getInt() < 1)) {
+    func.emitError("hidet-compile: the 'hidet.check' annotation of result ")
+        << index
+        << " names no input of the function or no positive extent: " << info;
+    return false;
+  }
+  os << "check ";
+  if (input)
+    os << input.getInt();
+  else
+    os << "-";
+  os << " ";
+  if (extent)
+    os << extent.getInt();
+  else
+    os << "-";
+  if (node && isManifestName(node.getValue()))
+    os << " " << node.getValue();
+  os << "\n";
+  return true;
+}
+
 namespace hidet::compile {
 
 /// Moves the values of the weight inputs that hidet-constants-to-weights
@@ -130,6 +174,19 @@ FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
       return;
     ++numFuncs;
     auto type = func.getFunctionType();
+    // The statuses of run-time checks (hidet-check-indices) follow the
+    // outputs.
+    unsigned numOutputs = type.getNumResults();
+    while (numOutputs > 0 && func.getResultAttr(numOutputs - 1, "hidet.check"))
+      --numOutputs;
+    for (unsigned i = 0; i < numOutputs; ++i) {
+      if (func.getResultAttr(i, "hidet.check")) {
+        func.emitError("hidet-compile: result ")
+            << i << " is a check's status, but an output follows it";
+        ok = false;
+        return;
+      }
+    }
     if (!isCIdentifier(func.getSymName())) {
       func.emitError("hidet-compile: the entry point's name must be a C "
                      "identifier (letters, digits and '_'), got '")
@@ -138,7 +195,7 @@ FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
       return;
     }
     os << "func " << func.getSymName() << " " << type.getNumInputs() << " "
-       << type.getNumResults() << "\n";
+       << numOutputs << "\n";
     unsigned index = 0;
     llvm::StringSet<> weightNames;
     auto describe = [&](Type t, const char *dir) {
@@ -212,8 +269,10 @@ FailureOr<std::string> buildManifest(ModuleOp module, StringRef target,
     };
     for (Type t : type.getInputs())
       describe(t, "in");
-    for (Type t : type.getResults())
+    for (Type t : type.getResults().take_front(numOutputs))
       describe(t, "out");
+    for (unsigned i = numOutputs; ok && i < type.getNumResults(); ++i)
+      ok = describeCheck(func, i, os);
     func->setAttr("llvm.emit_c_interface", UnitAttr::get(func.getContext()));
   });
   if (ok && numFuncs == 0) {

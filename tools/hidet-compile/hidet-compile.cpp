@@ -17,8 +17,10 @@
 // libraries take device buffers and call the mgpu* ABI of libhidet_runtime.
 // Every library exports `hidet_manifest`, a text description of its entry
 // points (runtime/include/hidet/Manifest.h), so that hidet-run needs no
-// other input. Everything the run writes appears when it succeeds
-// and not at all when it fails (Outputs.h).
+// other input. Tensor indices that come from data are checked at run time
+// (hidet-check-indices; --check-indices=0 turns it off). Everything the
+// run writes appears when it succeeds and not at all when it fails
+// (Outputs.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,7 @@
 #include "Hidet/Import/OnnxImporter.h"
 #endif
 
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -82,6 +85,13 @@ static cl::opt<bool> fromTosa("from-tosa",
 static cl::opt<std::string>
     emit("emit", cl::desc("What to write: so (default), obj, llvm or mlir"),
          cl::init("so"), cl::cat(category));
+static cl::opt<bool> checkIndices(
+    "check-indices",
+    cl::desc("Check at run time the tensor indices that come from data (a "
+             "gather's, an embedding's): reads stay inside their tensors, "
+             "and a run with an index out of range fails with an error "
+             "naming the input (hidet-check-indices; default on)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<std::string>
     runtimeDir("runtime-dir",
                cl::desc("Directory of libhidet_runtime.so to link GPU "
@@ -321,6 +331,16 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
 
   if (target == "gpu")
     selectCudaToolkit();
+  if (checkIndices) {
+    // Before the manifest, which lists the statuses it adds, and before
+    // constants become weights, so that constant indices are seen as such.
+    PassManager checks = PassManager::on<ModuleOp>(&context);
+    if (fromTosa)
+      tosa::addTosaToLinalgPasses(checks, TosaToLinalgOptions());
+    checks.addPass(hidet::createCheckIndices());
+    if (failed(checks.run(*module)))
+      return fail("checking indices failed");
+  }
   if (target == "gpu" && constantsAsWeights) {
     PassManager weights = PassManager::on<ModuleOp>(&context);
     // Every constant that is not a splat, however small: one left in the

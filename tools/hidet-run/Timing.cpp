@@ -106,17 +106,10 @@ bool timeHostCalls(const PreparedCall &call, const Options &options,
   return true;
 }
 
-} // namespace
-
-bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
-                           const Options &options, hidetStream_t stream,
-                           FuncResult &result) {
-  const std::string &label = func.name;
-  if (options.reps == 0)
-    return true;
-  if (call.entry.target == Target::Cpu)
-    return timeHostCalls(call, options, result) ||
-           reportCudaError(label + ": timed run");
+/// Times the calls of a GPU library with CUDA events.
+bool timeDeviceCalls(const std::string &label, const PreparedCall &call,
+                     const Options &options, hidetStream_t stream,
+                     FuncResult &result) {
   for (long long i = 0; i < options.warmup; ++i) {
     if (!call.call())
       return reportCudaError(label + ": warm-up");
@@ -161,6 +154,31 @@ bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
     return reportCudaError(label);
   recordTimes(std::move(times), result);
   return true;
+}
+
+} // namespace
+
+bool hidet::run::timeCalls(const FuncSpec &func, const PreparedCall &call,
+                           const Options &options, hidetStream_t stream,
+                           FuncResult &result) {
+  const std::string &label = func.name;
+  if (options.reps == 0)
+    return true;
+  if (call.entry.target == Target::Cpu)
+    return timeHostCalls(call, options, result) ||
+           reportCudaError(label + ": timed run");
+  // The calls stay queued (a run with index checks would otherwise wait for
+  // itself); the checks of the last are reported after the loop, and all
+  // calls run on the same inputs.
+  if (hidetModelSetChecks(call.model, HIDET_CHECKS_DEFERRED) !=
+      HIDET_RUNTIME_OK)
+    return reportCudaError(label);
+  bool timed = timeDeviceCalls(label, call, options, stream, result);
+  int checked = hidetModelSynchronize(call.model);
+  hidetModelSetChecks(call.model, HIDET_CHECKS_EACH_RUN);
+  if (!timed)
+    return false;
+  return checked == HIDET_RUNTIME_OK || reportCudaError(label + ": timed runs");
 }
 
 bool hidet::run::profileKernels(const FuncSpec &func, const PreparedCall &call,

@@ -61,7 +61,7 @@ TEST(ManifestTarget, RejectsMisuse) {
   EXPECT_EQ(error, "line 5: 'target' must come before the first 'func'");
   EXPECT_FALSE(parse("targets cpu\n", manifest, error));
   EXPECT_EQ(error, "line 2: unknown statement 'targets'; expected 'target', "
-                   "'weights', 'func', 'workspace' or 'arg'");
+                   "'weights', 'func', 'workspace', 'arg' or 'check'");
 }
 
 } // namespace

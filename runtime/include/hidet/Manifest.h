@@ -23,6 +23,7 @@
 //   workspace <bytes> <intermediate-bytes>
 //   arg <index> in|out <dtype> <shape> [<tensor-name>]
 //   arg <index> weight <dtype> <shape> <weight-name>
+//   check <input>|- <extent>|- [<node>]
 //
 // - The first statement is the header; the version is 1.
 // - `target` says where the library's buffers live: `cpu` (host memory) or
@@ -47,6 +48,20 @@
 //   caller's to allocate once and pass with every call. The function needs
 //   no allocation of its own then. <intermediate-bytes> is what those
 //   temporaries would take without sharing (hidet-plan-device-memory).
+// - `check` (optional, any number in a `func` block, after all its `arg`
+//   statements) says that the function takes one more argument after its
+//   outputs (and before the workspace's), one per `check` in order: a
+//   rank-0 i64 buffer into which each run writes the status of a run-time
+//   check of indices that come from data (hidet-check-indices): 0 when every
+//   index was in range, else ~p (-1 - p) for the row-major position p of the
+//   first that was not. <input> is the index of the `in` arg whose elements those
+//   positions are (the index tensor was that input, seen through reshapes
+//   and casts), or `-` when they are positions of the reading op's
+//   iterations; <extent> is the extent of the dimension the index reads,
+//   or `-` when the check covers several or it is not known; <node>
+//   (optional, a token like <tensor-name>) names the op that reads, an ONNX
+//   node. The runner allocates these buffers and reports a non-zero status
+//   as an error (hidet/Model.h).
 // - <tensor-name> (optional, on `in` and `out`) is the tensor's name in the
 //   model (an ONNX graph input or output), a token of letters, digits, `_`
 //   and `.`.
@@ -67,7 +82,8 @@
 //            int64_t sizes[rank]; int64_t strides[rank]; }
 //
 // describing a row-major contiguous buffer (offset 0, strides[rank-1] = 1),
-// then, with `workspace`, one more to the workspace's (rank 1).
+// then one per `check` to its status's (rank 0, i64), then, with
+// `workspace`, one more to the workspace's (rank 1).
 // The function reads the `in` buffers and writes every element of the `out`
 // buffers (destination-passing style). In a GPU library the pointers are
 // device pointers and the function may return before the GPU finishes

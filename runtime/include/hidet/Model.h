@@ -33,6 +33,22 @@
  * Libraries of `target cpu` (hidet-compile --target=cpu) load and run the
  * same way with host buffers and without a driver; the stream is ignored.
  *
+ * Index checks. A model whose indices into tensors come from its inputs (a
+ * gather's, an embedding lookup's token ids) checks them on every run
+ * (hidet-compile --check-indices, on by default): no read leaves its
+ * tensor, and a run that met an index out of range fails with
+ * HIDET_RUNTIME_ERROR_CHECK and a message that names the input, the
+ * element and its value ("input 'input_ids' (input 0) holds 100000 at
+ * [0, 5], an index out of range for the dimension of 512 it reads"); the
+ * outputs
+ * of that run are not meaningful. By default hidetModelRun of such a model
+ * (hidetModelNumChecks > 0) waits for its run to finish to report this, so
+ * on the GPU it is synchronous. hidetModelSetChecks(model,
+ * HIDET_CHECKS_DEFERRED) keeps runs asynchronous for loops that queue many
+ * (timing): hidetModelSynchronize then waits and reports the check of the
+ * latest run, whose statuses every run overwrites: earlier runs of a loop
+ * on other inputs go unchecked.
+ *
  *===----------------------------------------------------------------------===*/
 
 #ifndef HIDET_MODEL_H
@@ -62,7 +78,17 @@ enum {
 enum {
   /* A library, weights file or manifest that cannot be read or is
      malformed, or weights that do not match the model. */
-  HIDET_RUNTIME_ERROR_LOAD = -4
+  HIDET_RUNTIME_ERROR_LOAD = -4,
+  /* A run met an index out of range in its inputs (see Index checks). */
+  HIDET_RUNTIME_ERROR_CHECK = -5
+};
+
+/* When hidetModelRun reports the index checks of a run. */
+enum {
+  /* Each run waits for its work and reports its checks (the default). */
+  HIDET_CHECKS_EACH_RUN = 0,
+  /* Runs do not wait; hidetModelSynchronize reports the latest run's. */
+  HIDET_CHECKS_DEFERRED = 1
 };
 
 /* A graph input or output: row-major and contiguous. The pointers stay valid
@@ -122,11 +148,27 @@ HIDET_RUNTIME_EXPORT int hidetModelSetCudaGraph(hidetModel_t model,
 /* Enqueues one forward pass on `stream`: `inputs` and `outputs` hold
    hidetModelNumInputs and hidetModelNumOutputs device pointers (host
    pointers for a CPU model), each to a buffer of the tensor's bytes.
-   Returns without waiting for the GPU. Runs of one model share its
-   workspace: runs on different streams must be ordered by the caller. */
+   Returns without waiting for the GPU, unless the model has index checks
+   and they are not deferred: then it waits for the run and returns
+   HIDET_RUNTIME_ERROR_CHECK if an index was out of range. Runs of one model
+   share its workspace (and the statuses of its checks): runs on different
+   streams must be ordered by the caller. */
 HIDET_RUNTIME_EXPORT int hidetModelRun(hidetModel_t model, void *const *inputs,
                                        void *const *outputs,
                                        hidetStream_t stream);
+
+/* The number of index checks each run of the model makes (0: runs never
+   wait for the GPU). */
+HIDET_RUNTIME_EXPORT int hidetModelNumChecks(hidetModel_t model);
+
+/* HIDET_CHECKS_EACH_RUN (default) or HIDET_CHECKS_DEFERRED. */
+HIDET_RUNTIME_EXPORT int hidetModelSetChecks(hidetModel_t model, int mode);
+
+/* Waits for the model's latest run (on the stream it was given) and, if
+   its checks were deferred and not reported yet, reports them: returns
+   HIDET_RUNTIME_ERROR_CHECK if that run met an index out of range. A model
+   that has not run returns 0. */
+HIDET_RUNTIME_EXPORT int hidetModelSynchronize(hidetModel_t model);
 
 /* One kernel launch of a profiled run. */
 typedef struct {
@@ -142,7 +184,8 @@ typedef struct {
    reports the launches in order: the first `capacity` into `times` (which
    may be NULL when capacity is 0) and their number into *count, which may
    exceed capacity (call again with more room). Inputs, outputs and stream
-   are those of hidetModelRun; the outputs are computed as by a run. The
+   are those of hidetModelRun; the outputs are computed as by a run, and
+   its index checks are reported whatever hidetModelSetChecks says. The
    names stay valid until the next hidetModelProfile on the model or its
    unload. The events add a little time between kernels: the sum of the
    launches is close to a direct run's time, not to a graph replay's. */
