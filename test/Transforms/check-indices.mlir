@@ -221,3 +221,45 @@ func.func @through_cast(%table: tensor<16xf32>, %ids: tensor<2x3xi32>) -> tensor
   } -> tensor<6xf32> loc("GatherElements_7")
   return %r : tensor<6xf32>
 }
+
+// -----
+
+// Constant indices held in a resource blob (as the ONNX importer stores
+// them), [0, 5, 15]: in range, not checked; [0, 5, 16]: checked.
+// CHECK-LABEL: func.func @resource_indices(
+// CHECK-SAME:    -> (tensor<3xf32>, tensor<i64> {hidet.check = {extent = 16 : i64}})
+// CHECK:         %[[IN:.*]] = linalg.generic
+// CHECK-SAME:      ins(%{{.*}} : tensor<3xi64>)
+// CHECK-NOT:       arith.minsi
+// CHECK:         } -> tensor<3xf32>
+// CHECK:         arith.minsi
+#id1 = affine_map<(i) -> (i)>
+func.func @resource_indices(%table: tensor<16xf32>) -> tensor<3xf32> {
+  %fine = arith.constant dense_resource<fine_ids> : tensor<3xi64>
+  %bad = arith.constant dense_resource<bad_ids> : tensor<3xi64>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%fine : tensor<3xi64>) outs(%e : tensor<3xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %k = arith.index_cast %id : i64 to index
+    %v = tensor.extract %table[%k] : tensor<16xf32>
+    linalg.yield %v : f32
+  } -> tensor<3xf32>
+  %q = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%bad : tensor<3xi64>) outs(%r : tensor<3xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %k = arith.index_cast %id : i64 to index
+    %v = tensor.extract %table[%k] : tensor<16xf32>
+    %s = arith.addf %o, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<3xf32>
+  return %q : tensor<3xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fine_ids: "0x08000000000000000000000005000000000000000F00000000000000",
+      bad_ids: "0x08000000000000000000000005000000000000001000000000000000"
+    }
+  }
+#-}

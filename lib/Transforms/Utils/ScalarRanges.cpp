@@ -7,7 +7,10 @@
 #include "ScalarRanges.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace hidet::kernel;
@@ -30,21 +33,23 @@ static std::optional<ConstantIntRanges> constantElements(Value operand,
   if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
     for (const APInt &value : dense.getValues<APInt>())
       add(value);
-  } else if (auto r64 = dyn_cast<DenseI64ResourceElementsAttr>(attr)) {
-    std::optional<ArrayRef<int64_t>> values = r64.tryGetAsArrayRef();
-    if (!values)
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    // A blob of host-order integers (the ONNX importer's constants).
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    auto type = dyn_cast<IntegerType>(resource.getElementType());
+    unsigned bits = type ? type.getWidth() : 0;
+    if (!blob || bits == 0 || bits % 8 != 0 || bits > 64 ||
+        blob->getData().size() != attr.getNumElements() * (bits / 8))
       return std::nullopt;
-    for (int64_t value : *values)
-      add(APInt(64, value, /*isSigned=*/true));
-  } else if (auto r32 = dyn_cast<DenseI32ResourceElementsAttr>(attr)) {
-    std::optional<ArrayRef<int32_t>> values = r32.tryGetAsArrayRef();
-    if (!values)
-      return std::nullopt;
-    for (int32_t value : *values)
-      add(APInt(32, value, /*isSigned=*/true));
-  } else {
-    return std::nullopt;
+    ArrayRef<char> data = blob->getData();
+    for (size_t at = 0; at < data.size(); at += bits / 8) {
+      uint64_t word = 0;
+      std::memcpy(&word, data.data() + at, bits / 8);
+      add(APInt(bits, word).sext(64));
+    }
   }
+  if (!lo)
+    return std::nullopt;
   return ConstantIntRanges::fromSigned(*lo, *hi);
 }
 
