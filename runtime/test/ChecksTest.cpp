@@ -12,9 +12,9 @@
 // of input 0, which is 1 in good runs and BAD in bad ones. Checks that good
 // runs succeed, that a bad run fails with HIDET_RUNTIME_ERROR_CHECK (its
 // message is printed, for FileCheck), that a good run after it succeeds
-// again, and that with HIDET_CHECKS_DEFERRED runs return at once and
-// hidetModelSynchronize reports the latest. Prints one line per check;
-// exits 0 when all pass.
+// again, that with HIDET_CHECKS_DEFERRED runs return at once and
+// hidetModelSynchronize reports the latest, and (GPU models) that a profiled
+// bad run fails too. Prints one line per check; exits 0 when all pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,6 +179,18 @@ int main(int argc, char **argv) {
                buffers.run(stream) == HIDET_RUNTIME_OK &&
                hidetModelSynchronize(model) == HIDET_RUNTIME_OK,
            "deferred good runs succeed and synchronize");
+    if (buffers.gpu) {
+      // A profiled run reports its checks whatever the mode.
+      buffers.setIndex(bad);
+      int launches = 0;
+      status = hidetModelProfile(model, buffers.inputs.data(),
+                                 buffers.outputs.data(), stream, nullptr, 0,
+                                 &launches);
+      expect(status == HIDET_RUNTIME_ERROR_CHECK,
+             "a profiled bad run fails with HIDET_RUNTIME_ERROR_CHECK (got " +
+                 std::to_string(status) + ")");
+      buffers.setIndex(1);
+    }
     expect(hidetModelSetChecks(model, 7) ==
                HIDET_RUNTIME_ERROR_INVALID_ARGUMENT,
            "an unknown check mode is an invalid argument");
