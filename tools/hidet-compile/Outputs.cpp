@@ -36,6 +36,11 @@ PendingOutputs::~PendingOutputs() {
 }
 
 std::string PendingOutputs::addFile(llvm::StringRef path) {
+  // A device or a pipe (/dev/null) is written as it is, never replaced.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(path, status) && llvm::sys::fs::exists(status) &&
+      !llvm::sys::fs::is_regular_file(status))
+    return path.str();
   entries.push_back({uniqueBeside(path, ".tmp"), path.str()});
   return entries.back().temp;
 }

@@ -33,7 +33,8 @@ public:
   ~PendingOutputs();
 
   /// A temporary path beside `path` to write the file that commit() renames
-  /// to `path`.
+  /// to `path`; `path` itself when it exists and is not a regular file (a
+  /// device such as /dev/null, a pipe), which is written in place.
   std::string addFile(llvm::StringRef path);
   /// A temporary directory path beside `dir` (not created) whose files
   /// commit() moves into `dir`, which it creates if needed.
