@@ -131,10 +131,13 @@ LogicalResult collectSites(func::FuncOp func, SmallVector<Site> &sites) {
                    << ": reads a dimension of extent 0 at an index from "
                       "data; no index is in range";
         }
-        if (!op && !topLevel)
+        // The status is computed beside the op that reads, which must be
+        // at the function's top level to return it.
+        Operation *outer = op && !topLevel ? holder->getParentOp() : holder;
+        if (!topLevel && (!op || outer != func.getOperation()))
           return read.emitError(kPass)
                  << ": cannot check an index that depends on data inside '"
-                 << holder->getName() << "'";
+                 << (op ? outer : holder)->getName() << "'";
         // A dynamic extent where the op holding the read can see it; a
         // static one is a constant in each body (which elementwise fusion
         // takes along, where it would not take a value from above).

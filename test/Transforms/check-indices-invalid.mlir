@@ -98,3 +98,26 @@ func.func @empty_table(%table: tensor<0xf32>, %ids: tensor<4xi64>) -> tensor<4xf
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A gather inside a loop: its status could not be returned.
+#id1 = affine_map<(i) -> (i)>
+func.func @in_loop(%table: tensor<16xf32>, %ids: tensor<4xi64>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %init) -> tensor<4xf32> {
+    %g = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+        ins(%ids : tensor<4xi64>) outs(%acc : tensor<4xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %k = arith.index_cast %id : i64 to index
+      // expected-error @+1 {{hidet-check-indices: cannot check an index that depends on data inside 'scf.for'}}
+      %v = tensor.extract %table[%k] : tensor<16xf32>
+      %s = arith.addf %o, %v : f32
+      linalg.yield %s : f32
+    } -> tensor<4xf32>
+    scf.yield %g : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
