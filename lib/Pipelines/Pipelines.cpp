@@ -196,6 +196,20 @@ void hidet::buildGPUPipeline(OpPassManager &pm,
   buildGPULoweringPipeline(pm, options);
 }
 
+/// The tail of both CPU pipelines, upstream passes only: the temporaries
+/// freed before each function returns (ownership-based deallocation), then
+/// loops and the LLVM dialect. bf16 conversions become integer arithmetic
+/// (arith-expand): the host's C runtime need not provide __truncsfbf2 and
+/// friends.
+static void buildCPULoweringPipeline(OpPassManager &pm) {
+  addPipeline(pm, "buffer-deallocation-pipeline,"
+                  "func.func(convert-linalg-to-loops),expand-strided-metadata,"
+                  "lower-affine,func.func(arith-expand{include-bf16=true}),"
+                  "convert-math-to-llvm,convert-math-to-libm,"
+                  "convert-scf-to-cf,"
+                  "convert-to-llvm,reconcile-unrealized-casts");
+}
+
 void hidet::buildCPUPipeline(OpPassManager &pm,
                              const CPUPipelineOptions &options) {
   if (options.fromTosa)
@@ -203,13 +217,30 @@ void hidet::buildCPUPipeline(OpPassManager &pm,
   // 16-bit matmuls and convolutions accumulate in f32, as on the GPU.
   pm.addNestedPass<func::FuncOp>(createAccumulateInF32());
   buildBufferizationPipeline(pm, /*fromTosa=*/false);
-  // bf16 conversions become integer arithmetic (arith-expand): the host's
-  // C runtime need not provide __truncsfbf2 and friends.
-  addPipeline(pm, "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-                  "lower-affine,func.func(arith-expand{include-bf16=true}),"
-                  "convert-math-to-llvm,convert-math-to-libm,"
-                  "convert-scf-to-cf,"
-                  "convert-to-llvm,reconcile-unrealized-casts");
+  buildCPULoweringPipeline(pm);
+}
+
+void hidet::buildCPUReferencePipeline(OpPassManager &pm,
+                                      const CPUPipelineOptions &options) {
+  if (options.fromTosa)
+    tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  // The one pass of this project besides hidet-reference-bufferize, neither
+  // of which the GPU path runs: upstream has no pass that widens an
+  // accumulator, and the GPU templates accumulate 16-bit matmuls and
+  // convolutions in f32, which the reference must do too for the two to be
+  // comparable.
+  pm.addNestedPass<func::FuncOp>(createAccumulateInF32());
+  // Upstream transform ops only: linalg.softmax decomposed, one-shot
+  // bufferization with linalg.copy for its copies.
+  pm.addPass(createReferenceBufferize());
+  // Outputs become trailing arguments. Every result is copied into its
+  // argument (a memcpy: identity layouts): upstream's hoisting of the
+  // results' allocations (hoist-static-allocs), which would save the copy,
+  // crashes on a buffer returned twice, which the GPU path avoids with a
+  // pass of its own (hidet-distinct-results).
+  addPipeline(pm, "buffer-results-to-out-params{modify-public-functions=1},"
+                  "canonicalize");
+  buildCPULoweringPipeline(pm);
 }
 
 void hidet::registerHidetPipelines() {
@@ -219,9 +250,16 @@ void hidet::registerHidetPipelines() {
       "LLVM-dialect host code with a gpu.binary",
       buildGPUPipeline);
   PassPipelineRegistration<CPUPipelineOptions>(
+      "hidet-cpu-reference-pipeline",
+      "Compiles the same input for the CPU through upstream passes and "
+      "transform ops only, but for hidet-accumulate-in-f32 (the reference "
+      "of the GPU path, which runs neither of its project passes)",
+      buildCPUReferencePipeline);
+  PassPipelineRegistration<CPUPipelineOptions>(
       "hidet-cpu-pipeline",
-      "Compiles the same input for the CPU through upstream passes only "
-      "(the reference of the GPU path)",
+      "Compiles the same input for the CPU through the GPU path's stage 1 "
+      "(hidet-bufferize) and upstream's lowering to loops: fewer copies "
+      "than the reference, and no check of stage 1",
       buildCPUPipeline);
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-bufferize",

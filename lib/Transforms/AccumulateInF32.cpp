@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// This file implements `hidet-accumulate-in-f32`, which the CPU pipeline
-// runs so that its 16-bit matmuls and convolutions accumulate in f32 as the
-// GPU templates do.
+// This file implements `hidet-accumulate-in-f32`, which the CPU pipelines
+// (not the GPU path) run so that their 16-bit matmuls and convolutions
+// accumulate in f32 as the GPU templates do.
 //
 //===----------------------------------------------------------------------===//
 

@@ -9,6 +9,7 @@
 //
 //   hidet-compile model.mlir -o libmodel.so                # GPU (cubin inside)
 //   hidet-compile model.mlir --target=cpu -o libmodel.ref.so   # CPU reference
+//   hidet-compile model.mlir --target=cpu --cpu-pipeline=fast -o lib.cpu.so
 //   hidet-compile model.onnx --input-shape x=1x128 -o libmodel.so
 //
 // Each public function `f` becomes the C entry point `_mlir_ciface_f`, which
@@ -71,9 +72,22 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output shared library"),
                                        cl::cat(category));
 static cl::opt<std::string> target("target", cl::desc("gpu or cpu"),
                                    cl::init("gpu"), cl::cat(category));
+static cl::opt<std::string> cpuPipeline(
+    "cpu-pipeline",
+    cl::desc("CPU libraries: reference (default: "
+             "hidet-cpu-reference-pipeline, upstream passes only, the "
+             "independent reference that hidet-run --ref compares against) "
+             "or fast (hidet-cpu-pipeline: the GPU path's bufferization, "
+             "fewer copies)"),
+    cl::init("reference"), cl::cat(category));
+static cl::opt<bool> dumpPassPipeline(
+    "dump-pass-pipeline",
+    cl::desc("Print the pass pipeline to stderr before running it"),
+    cl::init(false), cl::cat(category));
 static cl::list<std::string>
     pipelineOptions("pipeline-options",
                     cl::desc("Options of hidet-gpu-pipeline / "
+                             "hidet-cpu-reference-pipeline / "
                              "hidet-cpu-pipeline, e.g. "
                              "\"chip=sm_90a cubin-format=bin\"; may be "
                              "given more than once (the options add up)"),
@@ -268,6 +282,11 @@ static int writeText(const Printable &print,
 static int compile(hidet::compile::PendingOutputs &outputs) {
   if (target != "gpu" && target != "cpu")
     return fail("--target must be gpu or cpu, got '" + target + "'");
+  if (cpuPipeline != "reference" && cpuPipeline != "fast")
+    return fail("--cpu-pipeline must be reference or fast, got '" +
+                cpuPipeline + "'");
+  if (target != "cpu" && cpuPipeline.getNumOccurrences())
+    return fail("--cpu-pipeline applies to CPU libraries (--target=cpu)");
   if (emit != "so" && emit != "obj" && emit != "llvm" && emit != "mlir")
     return fail("--emit must be so, obj, llvm or mlir, got '" + emit + "'");
   // Outputs go to temporaries beside them: their directories must exist.
@@ -360,8 +379,10 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
   std::string weightsImage = hidet::compile::takeWeightValues(*module);
 
   PassManager pm = PassManager::on<ModuleOp>(&context);
-  std::string pipeline =
-      (target == "gpu" ? "hidet-gpu-pipeline" : "hidet-cpu-pipeline");
+  std::string pipeline = "hidet-gpu-pipeline";
+  if (target == "cpu")
+    pipeline = cpuPipeline == "fast" ? "hidet-cpu-pipeline"
+                                     : "hidet-cpu-reference-pipeline";
   std::string opts = llvm::join(pipelineOptions, " ");
   if (fromTosa)
     opts += " from-tosa=1";
@@ -379,6 +400,10 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     return fail("bad --pipeline-options '" + llvm::join(pipelineOptions, " ") +
                 "'");
+  if (dumpPassPipeline) {
+    pm.printAsTextualPipeline(llvm::errs(), /*pretty=*/true);
+    llvm::errs() << "\n";
+  }
   if (failed(pm.run(*module)))
     return fail("the " + target + " pipeline failed");
   *manifest = hidet::compile::addWorkspaces(*manifest, *module);

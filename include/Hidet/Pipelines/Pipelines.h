@@ -177,8 +177,10 @@ struct GPUPipelineOptions
       llvm::cl::init(256)};
 };
 
-/// Options of `hidet-cpu-pipeline`: the same input to LLVM-dialect CPU code,
-/// through upstream passes only (the independent reference).
+/// Options of the CPU pipelines, which compile the same input to
+/// LLVM-dialect CPU code: `hidet-cpu-reference-pipeline` (upstream passes
+/// and transform ops, the independent reference of the GPU path) and
+/// `hidet-cpu-pipeline` (the GPU path's stage 1, then upstream's loops).
 struct CPUPipelineOptions
     : public mlir::PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<bool> fromTosa{
@@ -202,8 +204,11 @@ void buildGPUPipeline(mlir::OpPassManager &pm,
                       const GPUPipelineOptions &options);
 void buildCPUPipeline(mlir::OpPassManager &pm,
                       const CPUPipelineOptions &options);
+void buildCPUReferencePipeline(mlir::OpPassManager &pm,
+                               const CPUPipelineOptions &options);
 
-/// Registers hidet-gpu-pipeline, hidet-cpu-pipeline and the stage pipelines.
+/// Registers hidet-gpu-pipeline, hidet-cpu-reference-pipeline,
+/// hidet-cpu-pipeline and the stage pipelines.
 void registerHidetPipelines();
 
 } // namespace hidet

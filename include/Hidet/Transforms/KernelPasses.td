@@ -258,9 +258,10 @@ def AccumulateInF32
                 "accumulators.";
   let description = [{
     The GPU templates accumulate f16 and bf16 products in f32 whatever the
-    result type; upstream's loops accumulate in the result type. This pass,
-    which the CPU pipeline runs so that the reference computes what the GPU
-    does, rewrites each `linalg.matmul`, `linalg.batch_matmul` and named
+    result type; upstream's loops accumulate in the result type, and no
+    upstream pass widens an accumulator. This pass, which both CPU pipelines
+    run (and the GPU path does not) so that the reference computes what the
+    GPU does, rewrites each `linalg.matmul`, `linalg.batch_matmul` and named
     convolution on tensors whose result is f16 or bf16 into the same op with
     an f32 result (its init extended to f32; named ops extend their 16-bit
     operands in their bodies) followed by one rounding to the 16-bit type.

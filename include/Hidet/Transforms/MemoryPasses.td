@@ -34,6 +34,40 @@ def HostBuffersToDevice : Pass<"hidet-host-buffers-to-device",
                            "::mlir::memref::MemRefDialect"];
 }
 
+def ReferenceBufferize : Pass<"hidet-reference-bufferize",
+                              "::mlir::ModuleOp"> {
+  let summary = "Bufferizes the CPU reference with upstream transform ops "
+                "only.";
+  let description = [{
+    The CPU reference pipeline (`hidet-cpu-reference-pipeline`) must share
+    no pass with the GPU path, whose stage 1 (`hidet-bufferize`) decomposes
+    aggregated ops and rewrites copies with passes of this project. Upstream
+    has both steps only as transform ops, so this pass applies a fixed
+    script of upstream transform ops with upstream's transform interpreter
+    (`transform::applyTransformNamedSequence`) and does nothing else:
+
+    ```mlir
+    %aggregates = transform.structured.match ops{["linalg.softmax"]} in %module
+    transform.structured.decompose_interface %aggregates
+    transform.bufferization.one_shot_bufferize layout{IdentityLayoutMap} %module
+        {bufferize_function_boundaries = true, memcpy_op = "linalg.copy"}
+    ```
+
+    `linalg.softmax` (the only op of upstream's `AggregatedOpInterface`)
+    becomes its max, exp, sum and division ops; the module is bufferized
+    with identity layouts at function boundaries (the libraries' memref
+    descriptors), and the copies that bufferization needs (a
+    `tensor.insert_slice`'s source into its strided destination) are
+    `linalg.copy`, which lowers to loops, where a strided `memref.copy`
+    would call the C runner library. An input that one-shot bufferization
+    rejects fails the pass with its diagnostic.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::transform::TransformDialect"];
+}
+
 def ResultsInPlace : Pass<"hidet-results-in-place", "::mlir::func::FuncOp"> {
   let summary = "Computes results returned through a reshape in their output "
                 "buffers.";
