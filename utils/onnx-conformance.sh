@@ -15,6 +15,8 @@
 #                          /usr/share/libonnx-testdata/data)
 #       --import-options "OPTS"  more hidet-import-onnx options (e.g.
 #                          "--precision=f16")
+#       --compile-options "OPTS" more hidet-compile options (e.g.
+#                          "--cpu-pipeline=fast")
 #       --tolerance "RTOL ATOL"   for run (default "1e-3 1e-7", ONNX's)
 #     writes DIR/<suite>/<test>/{model.mlir,model.so,test_data_set_*,status}
 #     and copies hidet-run and libhidet_runtime.so into DIR. Graph inputs
@@ -45,6 +47,7 @@ shift 2
 
 prepare() {
   local target=cpu filter='' build="$src/build" extra='' tolerance='1e-3 1e-7'
+  local compileExtra=''
   local data=/usr/share/libonnx-testdata/data
   local suites=()
   while [ $# -gt 0 ]; do
@@ -55,6 +58,7 @@ prepare() {
     --build) build="$2"; shift 2 ;;
     --data) data="$2"; shift 2 ;;
     --import-options) extra="$2"; shift 2 ;;
+    --compile-options) compileExtra="$2"; shift 2 ;;
     --tolerance) tolerance="$2"; shift 2 ;;
     *) echo "onnx-conformance: unknown option $1" >&2; exit 2 ;;
     esac
@@ -77,6 +81,9 @@ prepare() {
     cp "$build/bin/hidet-run" "$build/lib/libhidet_runtime.so" "$dir/"
   local compileArgs=(--target="$target")
   [ "$target" = gpu ] && compileArgs=(--runtime-dir="$build/lib")
+  local -a compileMore
+  read -r -a compileMore <<<"$compileExtra"
+  compileArgs+=("${compileMore[@]}")
   local -a importArgs
   read -r -a importArgs <<<"$extra"
   local suite test name out

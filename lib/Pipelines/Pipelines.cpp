@@ -198,13 +198,19 @@ void hidet::buildGPUPipeline(OpPassManager &pm,
 
 /// The tail of both CPU pipelines, upstream passes only: the temporaries
 /// freed before each function returns (ownership-based deallocation), then
-/// loops and the LLVM dialect. bf16 conversions become integer arithmetic
-/// (arith-expand): the host's C runtime need not provide __truncsfbf2 and
-/// friends.
+/// loops and the LLVM dialect. 16-bit math functions and bf16 arithmetic
+/// are computed in f32 and rounded after each op, as LLVM would legalize
+/// them, and bf16 conversions become integer arithmetic (arith-expand): the
+/// host's C runtime need not provide __truncsfbf2 and friends, which
+/// libgcc before GCC 13 lacks.
 static void buildCPULoweringPipeline(OpPassManager &pm) {
   addPipeline(pm, "buffer-deallocation-pipeline,"
                   "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-                  "lower-affine,func.func(arith-expand{include-bf16=true}),"
+                  "lower-affine,"
+                  "func.func(math-extend-to-supported-types{target-type=f32},"
+                  "arith-emulate-unsupported-floats{source-types=bf16 "
+                  "target-type=f32},"
+                  "arith-expand{include-bf16=true}),"
                   "convert-math-to-llvm,convert-math-to-libm,"
                   "convert-scf-to-cf,"
                   "convert-to-llvm,reconcile-unrealized-casts");
@@ -251,15 +257,16 @@ void hidet::registerHidetPipelines() {
       buildGPUPipeline);
   PassPipelineRegistration<CPUPipelineOptions>(
       "hidet-cpu-reference-pipeline",
-      "Compiles the same input for the CPU through upstream passes and "
-      "transform ops only, but for hidet-accumulate-in-f32 (the reference "
-      "of the GPU path, which runs neither of its project passes)",
+      "Compiles the same input for the CPU with upstream passes and "
+      "transform ops, and two passes of this project that the GPU path does "
+      "not run (hidet-accumulate-in-f32, hidet-reference-bufferize): the "
+      "independent reference of the GPU path",
       buildCPUReferencePipeline);
   PassPipelineRegistration<CPUPipelineOptions>(
       "hidet-cpu-pipeline",
-      "Compiles the same input for the CPU through the GPU path's stage 1 "
-      "(hidet-bufferize) and upstream's lowering to loops: fewer copies "
-      "than the reference, and no check of stage 1",
+      "Compiles the same input for the CPU with the GPU path's stage 1 "
+      "(hidet-bufferize: results in place, fewer copies) and upstream's "
+      "lowering to loops",
       buildCPUPipeline);
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-bufferize",

@@ -31,6 +31,8 @@
 // REF-NEXT:   expand-strided-metadata,
 // REF-NEXT:   lower-affine,
 // REF-NEXT:   func.func(
+// REF-NEXT:     math-extend-to-supported-types{ target-type=f32},
+// REF-NEXT:     arith-emulate-unsupported-floats{source-types={bf16} target-type=f32},
 // REF-NEXT:     arith-expand{include-bf16=true{{.*}}}
 // REF-NEXT:   ),
 // REF-NEXT:   convert-math-to-llvm{{{.*}}},
