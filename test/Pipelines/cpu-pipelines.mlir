@@ -3,12 +3,18 @@
 // other project pass (hidet-...) in it fails the REF checks, and either of
 // the two in the GPU pipeline fails the GPU checks.
 // RUN: hidet-opt %s --hidet-cpu-reference-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=REF --implicit-check-not=hidet-
-// RUN: hidet-compile %s --target=cpu --dump-pass-pipeline --emit=mlir -o %t.ref.mlir 2>&1 | FileCheck %s --check-prefix=REF --implicit-check-not=hidet-
-// RUN: hidet-compile %s --target=cpu --cpu-pipeline=reference --dump-pass-pipeline --emit=mlir -o %t.ref.mlir 2>&1 | FileCheck %s --check-prefix=REF --implicit-check-not=hidet-
+// hidet-compile runs the index checks before either pipeline, unless
+// --check-indices=0 (GPUExecution.md says why the reference keeps them).
+// RUN: hidet-compile %s --target=cpu --dump-pass-pipeline --emit=mlir -o %t.ref.mlir 2>&1 | FileCheck %s --check-prefixes=CHECKS,REF --implicit-check-not=hidet-
+// RUN: hidet-compile %s --target=cpu --cpu-pipeline=reference --check-indices=0 --dump-pass-pipeline --emit=mlir -o %t.ref.mlir 2>&1 | FileCheck %s --check-prefix=REF --implicit-check-not=hidet-
 // RUN: hidet-opt %s --hidet-cpu-reference-pipeline=from-tosa=1 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOSA --implicit-check-not=hidet-
 // RUN: hidet-opt %s --hidet-gpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU --implicit-check-not=hidet-accumulate-in-f32 --implicit-check-not=hidet-reference-bufferize
 // RUN: hidet-opt %s --hidet-cpu-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAST --implicit-check-not=hidet-
-// RUN: hidet-compile %s --target=cpu --cpu-pipeline=fast --dump-pass-pipeline --emit=mlir -o %t.fast.mlir 2>&1 | FileCheck %s --check-prefix=FAST --implicit-check-not=hidet-
+// RUN: hidet-compile %s --target=cpu --cpu-pipeline=fast --dump-pass-pipeline --emit=mlir -o %t.fast.mlir 2>&1 | FileCheck %s --check-prefixes=CHECKS,FAST --implicit-check-not=hidet-
+
+// CHECKS:      builtin.module(
+// CHECKS-NEXT:   hidet-check-indices
+// CHECKS-NEXT: {{^}})
 
 // REF:      builtin.module(
 // REF-NEXT:   func.func(
@@ -52,6 +58,7 @@
 
 // FAST:      builtin.module(
 // FAST:        hidet-accumulate-in-f32
+// FAST:        hidet-sink-scalar-reads
 // FAST:        hidet-propagate-transposes
 // FAST:        hidet-unshare-inits
 // FAST:        hidet-slice-producers

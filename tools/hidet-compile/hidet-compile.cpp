@@ -75,14 +75,15 @@ static cl::opt<std::string> target("target", cl::desc("gpu or cpu"),
 static cl::opt<std::string> cpuPipeline(
     "cpu-pipeline",
     cl::desc("CPU libraries: reference (default: "
-             "hidet-cpu-reference-pipeline, upstream passes only, the "
-             "independent reference that hidet-run --ref compares against) "
-             "or fast (hidet-cpu-pipeline: the GPU path's bufferization, "
-             "fewer copies)"),
+             "hidet-cpu-reference-pipeline, which runs no pass of the GPU "
+             "pipeline: the independent reference to check GPU libraries "
+             "against with hidet-run --ref) or fast (hidet-cpu-pipeline: the "
+             "GPU path's bufferization, fewer copies)"),
     cl::init("reference"), cl::cat(category));
 static cl::opt<bool> dumpPassPipeline(
     "dump-pass-pipeline",
-    cl::desc("Print the pass pipeline to stderr before running it"),
+    cl::desc("Print each pass pipeline to stderr before running it (the "
+             "index checks', the weights', the target's)"),
     cl::init(false), cl::cat(category));
 static cl::list<std::string>
     pipelineOptions("pipeline-options",
@@ -279,6 +280,17 @@ static int writeText(const Printable &print,
   return 0;
 }
 
+/// Runs `pm` on `module`, printing its passes first with
+/// --dump-pass-pipeline: every pass that compiles the library is shown, those
+/// that run before the manifest is built too.
+static LogicalResult runPasses(PassManager &pm, ModuleOp module) {
+  if (dumpPassPipeline) {
+    pm.printAsTextualPipeline(llvm::errs(), /*pretty=*/true);
+    llvm::errs() << "\n";
+  }
+  return pm.run(module);
+}
+
 static int compile(hidet::compile::PendingOutputs &outputs) {
   if (target != "gpu" && target != "cpu")
     return fail("--target must be gpu or cpu, got '" + target + "'");
@@ -357,7 +369,7 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
     if (fromTosa)
       tosa::addTosaToLinalgPasses(checks, TosaToLinalgOptions());
     checks.addPass(hidet::createCheckIndices());
-    if (failed(checks.run(*module)))
+    if (failed(runPasses(checks, *module)))
       return fail("checking indices failed");
   }
   if (target == "gpu" && constantsAsWeights) {
@@ -368,7 +380,7 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
     hidet::ConstantsToWeightsOptions everyConstant;
     everyConstant.maxInlineElements = 0;
     weights.addPass(hidet::createConstantsToWeights(everyConstant));
-    if (failed(weights.run(*module)))
+    if (failed(runPasses(weights, *module)))
       return fail("moving constants to weights failed");
   }
   FailureOr<std::string> manifest = hidet::compile::buildManifest(
@@ -400,11 +412,7 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     return fail("bad --pipeline-options '" + llvm::join(pipelineOptions, " ") +
                 "'");
-  if (dumpPassPipeline) {
-    pm.printAsTextualPipeline(llvm::errs(), /*pretty=*/true);
-    llvm::errs() << "\n";
-  }
-  if (failed(pm.run(*module)))
+  if (failed(runPasses(pm, *module)))
     return fail("the " + target + " pipeline failed");
   *manifest = hidet::compile::addWorkspaces(*manifest, *module);
   // What hidet-run and the model runtime will read: checked with their

@@ -101,10 +101,10 @@ TEST_F(PipelinesTest, FastPipelineRunsStageOne) {
   PassNames fast = cpuPasses(/*reference=*/false, /*fromTosa=*/false);
   PassNames stageOne = gpuPasses("fuse=0");
   for (const char *pass :
-       {"hidet-propagate-transposes", "hidet-unshare-inits",
-        "hidet-slice-producers", "hidet-decompose-aggregates",
-        "hidet-distinct-results", "hidet-results-in-place",
-        "hidet-copies-to-linalg"}) {
+       {"hidet-sink-scalar-reads", "hidet-propagate-transposes",
+        "hidet-unshare-inits", "hidet-slice-producers",
+        "hidet-decompose-aggregates", "hidet-distinct-results",
+        "hidet-results-in-place", "hidet-copies-to-linalg"}) {
     EXPECT_TRUE(fast.count(pass)) << pass;
     EXPECT_TRUE(stageOne.count(pass)) << pass;
   }
