@@ -317,7 +317,9 @@ static std::optional<int64_t> orderedBits(DType dtype, const void *buffer,
 Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
                                const void *ref) {
   Comparison result;
-  double diffSquares = 0, refSquares = 0, allRefSquares = 0;
+  // Squares of doubles near their largest value overflow a double; a long
+  // double (x86's 80-bit extended format) holds them.
+  long double diffSquares = 0, refSquares = 0, allRefSquares = 0;
   int64_t count = arg.getNumElements();
   for (int64_t i = 0; i < count; ++i) {
     double g = readElement(arg.dtype, gpu, i);
@@ -326,12 +328,12 @@ Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
     result.gpuNonFinite += !gFinite;
     result.refNonFinite += !rFinite;
     if (rFinite)
-      allRefSquares += r * r;
+      allRefSquares += static_cast<long double>(r) * r;
     if (!gFinite || !rFinite)
       continue;
     double diff = g - r;
-    diffSquares += diff * diff;
-    refSquares += r * r;
+    diffSquares += static_cast<long double>(diff) * diff;
+    refSquares += static_cast<long double>(r) * r;
     result.maxAbs = std::max(result.maxAbs, std::fabs(diff));
     std::optional<int64_t> gBits = orderedBits(arg.dtype, gpu, i);
     std::optional<int64_t> rBits = orderedBits(arg.dtype, ref, i);
@@ -345,10 +347,13 @@ Comparison hidet::run::compare(const ArgSpec &arg, const void *gpu,
     result.maxUlp = std::max(result.maxUlp, ulps);
     result.ulpMismatches += ulps != 0;
   }
-  result.relL2 = refSquares > 0 ? std::sqrt(diffSquares / refSquares)
-                                : std::sqrt(diffSquares);
+  result.relL2 = static_cast<double>(
+      refSquares > 0 ? std::sqrt(diffSquares / refSquares)
+                     : std::sqrt(diffSquares));
   int64_t finiteRefs = count - result.refNonFinite;
-  result.refRms = finiteRefs > 0 ? std::sqrt(allRefSquares / finiteRefs) : 0.0;
+  result.refRms = finiteRefs > 0
+                      ? static_cast<double>(std::sqrt(allRefSquares / finiteRefs))
+                      : 0.0;
   return result;
 }
 

@@ -38,7 +38,11 @@ struct OutputResult {
   /// atol + atolRms * expectedRms (the expected output's root mean square).
   double rtol = 0, atol = 0;
   double atolRms = 0, expectedRms = 0;
-  double getAbsBound() const { return atol + atolRms * expectedRms; }
+  /// atolRms of 0 adds nothing, also where the RMS is infinite (elements
+  /// near the largest double).
+  double getAbsBound() const {
+    return atolRms > 0 ? atol + atolRms * expectedRms : atol;
+  }
   /// ||out - expected|| / ||expected||, and its bound (negative: none).
   double expectedRelL2 = 0;
   double expectedRelL2Bound = -1;

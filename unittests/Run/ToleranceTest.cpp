@@ -299,4 +299,20 @@ TEST(Tolerance, IntegersCompareExactly) {
   EXPECT_TRUE(checkAgainstRef(arg, out.data(), out.data(), {}).pass);
 }
 
+TEST(Tolerance, DoublesNearTheirLargestValueHaveAFiniteRms) {
+  // Their squares overflow a double; the RMS, the relative L2 error and the
+  // bounds built on them stay finite.
+  ArgSpec arg = vectorSpec(DType::F64, 3);
+  double big = std::numeric_limits<double>::max() / 2;
+  std::vector<double> out = {big, -big, 1}, ref = {big, -big, 1};
+  RefCheck c = checkAgainstRef(arg, out.data(), ref.data(), {});
+  EXPECT_TRUE(std::isfinite(c.comparison.refRms));
+  EXPECT_GT(c.comparison.refRms, big / 2);
+  EXPECT_EQ(c.comparison.relL2, 0);
+  EXPECT_TRUE(std::isfinite(c.atol));
+  EXPECT_TRUE(c.pass);
+  out[2] = 1 + big * 1e-3;
+  EXPECT_FALSE(checkAgainstRef(arg, out.data(), ref.data(), {}).pass);
+}
+
 } // namespace
