@@ -74,6 +74,12 @@ if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
              f"{config.protoc} --encode=onnx.TensorProto "
              f"-I{config.onnx_proto_dir} onnx/onnx.proto"))
 
+# The runtime built without cuda.h, which a build with CUDA makes too
+# (runtime/lib/NoCuda.cpp).
+if os.path.exists(os.path.join(config.hidet_libs_dir,
+                               "libhidet_runtime_nocuda.so")):
+    config.available_features.add("hidet-runtime-nocuda")
+
 # GPU tests run only where a CUDA driver and device are present.
 if os.path.exists("/dev/nvidia0") or os.environ.get("HIDET_TEST_CUDA") == "1":
     config.available_features.add("cuda")

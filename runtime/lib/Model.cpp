@@ -6,16 +6,21 @@
 //
 // Implements hidet/Model.h over the manifest (ManifestParser.h), the weights
 // formats (WeightsFile.h) and the mgpu* functions, which a run steers
-// through CallState.
+// through CallState. A runtime built without cuda.h (NoCuda.cpp) compiles
+// this file with HIDET_RUNTIME_NO_CUDA: CPU models run as always, and the
+// CUDA graph and profiling code, which only GPU models reach, is left out.
 //
 //===----------------------------------------------------------------------===//
 
 #include "hidet/Model.h"
 
 #include "CallState.h"
+#include "Errors.h"
 #include "ManifestParser.h"
-#include "Scope.h"
 #include "WeightsFile.h"
+#ifndef HIDET_RUNTIME_NO_CUDA
+#include "Scope.h"
+#endif
 
 #include "hidet/Manifest.h"
 #include "hidet/Weights.h"
@@ -112,7 +117,7 @@ struct hidetModel_st {
   bool graphUnsafe = false;
   int runs = 0;
   int kernelLaunches = -1;
-  CUgraphExec graph = nullptr;
+  struct CUgraphExec_st *graph = nullptr; // cuda.h's CUgraphExec
   std::vector<void *> graphPointers;
   hidetStream_t graphStream = nullptr;
 
@@ -146,9 +151,11 @@ hidetModel_st::~hidetModel_st() {
 void hidetModel_st::dropGraph() {
   if (!graph)
     return;
+#ifndef HIDET_RUNTIME_NO_CUDA
   Scope scope("hidetModelUnload");
   if (scope)
     HIDET_CU(scope, cuGraphExecDestroy(graph));
+#endif
   graph = nullptr;
 }
 
@@ -374,6 +381,10 @@ int hidetModel_st::runDirect(hidetStream_t stream,
 
 int hidetModel_st::capture(hidetStream_t stream) {
   dropGraph();
+#ifdef HIDET_RUNTIME_NO_CUDA
+  return fail(HIDET_RUNTIME_ERROR_NO_DRIVER,
+              path + ": capturing a CUDA graph: " + kNoCudaReason);
+#else
   Scope scope("hidetModelRun");
   if (!scope)
     return fail(HIDET_RUNTIME_OK, path + ": capturing a CUDA graph");
@@ -403,6 +414,7 @@ int hidetModel_st::capture(hidetStream_t stream) {
     graphPointers[i] = reinterpret_cast<void *>(descriptors[i][1]);
   graphStream = stream;
   return HIDET_RUNTIME_OK;
+#endif
 }
 
 //===----------------------------------------------------------------------===//
@@ -528,9 +540,11 @@ extern "C" int hidetModelRun(hidetModel_t model, void *const *inputs,
     return model->runDirect(stream);
   }
   ++model->runs;
+#ifndef HIDET_RUNTIME_NO_CUDA
   Scope scope("hidetModelRun");
   if (!scope || !HIDET_CU(scope, cuGraphLaunch(model->graph, stream)))
     return fail(HIDET_RUNTIME_OK, model->path + ": launching its CUDA graph");
+#endif
   return HIDET_RUNTIME_OK;
 }
 
@@ -549,6 +563,10 @@ extern "C" int hidetModelProfile(hidetModel_t model, void *const *inputs,
                     " is a CPU model; only GPU models are profiled");
   if (int status = model->bind("hidetModelProfile", inputs, outputs))
     return status;
+#ifdef HIDET_RUNTIME_NO_CUDA
+  return fail(HIDET_RUNTIME_ERROR_NO_DRIVER,
+              std::string("hidetModelProfile: ") + kNoCudaReason);
+#else
   std::vector<LaunchEvents> launches;
   int status = model->runDirect(stream, &launches);
   Scope scope("hidetModelProfile");
@@ -584,4 +602,5 @@ extern "C" int hidetModelProfile(hidetModel_t model, void *const *inputs,
   for (int i = 0; i < capacity && i < *count; ++i)
     times[i] = {model->profileNames[i].c_str(), measured[i].milliseconds};
   return HIDET_RUNTIME_OK;
+#endif
 }
