@@ -21,7 +21,7 @@ build="${1:-$src/build}"
 "$src/utils/install-deps.sh"
 mkdir -p "$build"
 echo "== building the tools into $build (log: $build/build.log; a first" \
-  "build takes about 30 minutes on 2 cores) =="
+  "build takes 5 to 10 minutes on 2 cores) =="
 if ! HIDET_BUILD_TARGETS="${HIDET_BUILD_TARGETS:-hidet-opt hidet-compile hidet-import-onnx hidet-run}" \
   "$src/utils/build.sh" "$build" >"$build/build.log" 2>&1; then
   tail -n 30 "$build/build.log"
