@@ -53,3 +53,24 @@ function(add_hidet_plain_library name)
   set_property(GLOBAL APPEND PROPERTY HIDET_EXPORTED_LIBS ${name})
   install(TARGETS ${name} EXPORT HidetTargets ARCHIVE DESTINATION lib)
 endfunction()
+
+# hidet_precompile_headers(target header...)
+# Precompiles the `header`s (in angle brackets, found on the include path)
+# once for `target`, whose sources then load them instead of parsing them.
+# Most of the compile time of a pass is parsing MLIR's dialect headers:
+# about 15 of the 17 CPU seconds of a 40-line pass with clang 22 at -O3,
+# about 1.5 seconds with them precompiled. HIDET_PRECOMPILED_HEADERS=OFF
+# compiles each source alone, which checks that it includes what it uses.
+option(HIDET_PRECOMPILED_HEADERS
+  "Precompile the MLIR headers of the largest libraries" ON)
+function(hidet_precompile_headers target)
+  if(HIDET_PRECOMPILED_HEADERS)
+    target_precompile_headers(${target} PRIVATE ${ARGN})
+    # No timestamps in the header, so that ccache can reuse its compiles
+    # (utils/build.sh); the build's dependencies already rebuild it.
+    if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+      target_compile_options(${target} PRIVATE
+        "SHELL:-Xclang -fno-pch-timestamp")
+    endif()
+  endif()
+endfunction()

@@ -1,6 +1,7 @@
 # lit configuration for Hidet-MLIR (lit requires its configuration in Python;
 # the tests themselves are MLIR files with RUN lines).
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -73,6 +74,31 @@ if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
             ("%encode_tensor_proto",
              f"{config.protoc} --encode=onnx.TensorProto "
              f"-I{config.onnx_proto_dir} onnx/onnx.proto"))
+
+# A CUDA toolkit as hidet-compile finds one (--cuda-path says how): the
+# ptxas that GPU libraries in cubin form need, and the libdevice that NVVM
+# serialization links (without one it reports an error for every module).
+def find_cuda_toolkit():
+    for name in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(name):
+            return os.environ[name]
+    ptxas = shutil.which("ptxas")
+    candidates = [os.path.dirname(os.path.dirname(ptxas))] if ptxas else []
+    for path in candidates + ["/usr/local/cuda"]:
+        if os.path.exists(os.path.join(path, "nvvm", "libdevice",
+                                       "libdevice.10.bc")):
+            return path
+    return None
+
+
+if find_cuda_toolkit():
+    config.available_features.add("cuda-toolkit")
+
+# The runtime built without cuda.h, which a build with CUDA makes too
+# (runtime/lib/NoCuda.cpp).
+if os.path.exists(os.path.join(config.hidet_libs_dir,
+                               "libhidet_runtime_nocuda.so")):
+    config.available_features.add("hidet-runtime-nocuda")
 
 # GPU tests run only where a CUDA driver and device are present.
 if os.path.exists("/dev/nvidia0") or os.environ.get("HIDET_TEST_CUDA") == "1":

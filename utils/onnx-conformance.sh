@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The ONNX backend conformance suite (Debian's libonnx-testdata) through the
-# front door: each test's model.onnx is imported (hidet-import-onnx),
-# compiled (hidet-compile) and run on its test_data_set_*/input_*.pb against
+# front door: each test's model.onnx is compiled (hidet-compile, which
+# imports it; hidet-import-onnx where graph inputs must be bound) and run,
+# several tests at once, on its test_data_set_*/input_*.pb against
 # output_*.pb (hidet-run, ONNX's tolerances: rtol 1e-3, atol 1e-7). In two
 # halves, for when the machine with MLIR is not the one with the GPU:
 #
@@ -13,20 +14,23 @@
 #       --build DIR        the build directory (default build/)
 #       --data DIR         the suite's root (default
 #                          /usr/share/libonnx-testdata/data)
-#       --import-options "OPTS"  more hidet-import-onnx options (e.g.
-#                          "--precision=f16")
+#       --import-options "OPTS"  more import options, which
+#                          hidet-compile and hidet-import-onnx both take
+#                          (e.g. "--precision=f16")
 #       --compile-options "OPTS" more hidet-compile options (e.g.
 #                          "--cpu-pipeline=fast")
 #       --tolerance "RTOL ATOL"   for run (default "1e-3 1e-7", ONNX's)
+#       --jobs N           tests prepared at once (default: the CPUs)
 #     writes DIR/<suite>/<test>/{model.mlir,model.so,test_data_set_*,status}
 #     and copies hidet-run and libhidet_runtime.so into DIR. Graph inputs
 #     that must be known at import (shapes, axes, pads: this compiler
 #     specializes on them) are bound to test_data_set_0's values; the
 #     other data sets of such a test are run only if they hold the same
 #     values for them.
-#   utils/onnx-conformance.sh run DIR [REPORT]
-#     runs every compiled test and writes DIR/results.tsv (suite, test,
-#     outcome, detail: one line per test) and a Markdown summary to REPORT
+#   utils/onnx-conformance.sh run DIR [REPORT] [--jobs N]
+#     runs every compiled test (N at once, default: the CPUs) and writes
+#     DIR/results.tsv (suite, test, outcome, detail: one line per test, in
+#     the order of the tests' names) and a Markdown summary to REPORT
 #     (default DIR/report.md): counts per suite, every failure with its
 #     reason, and a table by op type. Outcomes: pass, mismatch, run-error,
 #     compile-error, unsupported-op, import-error.
@@ -48,7 +52,8 @@ shift 2
 prepare() {
   local target=cpu filter='' build="$src/build" extra='' tolerance='1e-3 1e-7'
   local compileExtra=''
-  local data=/usr/share/libonnx-testdata/data
+  local data=/usr/share/libonnx-testdata/data jobs
+  jobs="$(nproc)"
   local suites=()
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -60,6 +65,7 @@ prepare() {
     --import-options) extra="$2"; shift 2 ;;
     --compile-options) compileExtra="$2"; shift 2 ;;
     --tolerance) tolerance="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
     *) echo "onnx-conformance: unknown option $1" >&2; exit 2 ;;
     esac
   done
@@ -67,6 +73,7 @@ prepare() {
   case "$target" in cpu | gpu) ;; *)
     echo "onnx-conformance: --target must be cpu or gpu" >&2; exit 2 ;;
   esac
+  checkJobs "$jobs"
   for tool in hidet-import-onnx hidet-compile; do
     [ -x "$build/bin/$tool" ] || {
       echo "onnx-conformance: $build/bin/$tool is missing" >&2; exit 2; }
@@ -86,38 +93,75 @@ prepare() {
   compileArgs+=("${compileMore[@]}")
   local -a importArgs
   read -r -a importArgs <<<"$extra"
-  local suite test name out
+  local suite test name
   for suite in "${suites[@]}"; do
     [ -d "$data/$suite" ] || {
       echo "onnx-conformance: no suite $data/$suite" >&2; exit 2; }
+  done
+  for suite in "${suites[@]}"; do
     for test in "$data/$suite"/*/; do
       name="$(basename "$test")"
       [ -f "$test/model.onnx" ] || continue
       if [ -n "$filter" ] && ! grep -qE "$filter" <<<"$name"; then
         continue
       fi
-      out="$dir/$suite/$name"
-      mkdir -p "$out"
-      "$build/bin/hidet-import-onnx" "$test/model.onnx" --print-op-types \
-        >"$out/ops" 2>/dev/null
-      if ! import "$build" "$test" "$out" "${importArgs[@]}"; then
-        if grep -q "unsupported ONNX ops" "$out/log"; then
-          echo "unsupported-op" >"$out/status"
-        else
-          echo "import-error" >"$out/status"
-        fi
-        continue
-      fi
-      if ! "$build/bin/hidet-compile" "$out/model.mlir" -o "$out/model.so" \
-        "${compileArgs[@]}" 2>"$out/log"; then
-        echo "compile-error" >"$out/status"
-        continue
-      fi
-      rm -f "$out/model.mlir" # As large as the weights; the .so has them.
-      cp -r "$test"/test_data_set_* "$out/"
-      echo "ready" >"$out/status"
+      startJob "$jobs" prepareTest "$build" "$test" "$dir/$suite/$name"
     done
   done
+  wait
+}
+
+# Imports and compiles one TEST into OUT, whose status file says how far it
+# got. Reads compileArgs and importArgs from prepare.
+prepareTest() {
+  local build="$1" test="$2" out="$3"
+  mkdir -p "$out"
+  : >"$out/bound"
+  "$build/bin/hidet-import-onnx" "$test/model.onnx" --print-op-types \
+    >"$out/ops" 2>/dev/null
+  # hidet-compile imports the model itself: one process instead of two.
+  # Only a model with inputs to bind goes through hidet-import-onnx.
+  if ! "$build/bin/hidet-compile" "$test/model.onnx" -o "$out/model.so" \
+    "${compileArgs[@]}" "${importArgs[@]}" 2>"$out/log"; then
+    if ! grep -q "hidet-compile: cannot import" "$out/log"; then
+      echo "compile-error" >"$out/status"
+      return
+    fi
+    if ! grep -q "must be known at import" "$out/log" ||
+      ! import "$build" "$test" "$out" "${importArgs[@]}"; then
+      if grep -q "unsupported ONNX ops" "$out/log"; then
+        echo "unsupported-op" >"$out/status"
+      else
+        echo "import-error" >"$out/status"
+      fi
+      return
+    fi
+    if ! "$build/bin/hidet-compile" "$out/model.mlir" -o "$out/model.so" \
+      "${compileArgs[@]}" 2>"$out/log"; then
+      echo "compile-error" >"$out/status"
+      return
+    fi
+    rm -f "$out/model.mlir" # As large as the weights; the .so has them.
+  fi
+  cp -r "$test"/test_data_set_* "$out/"
+  echo "ready" >"$out/status"
+}
+
+# The tests are independent processes, each of one core: N run at once.
+checkJobs() {
+  [[ "$1" =~ ^[1-9][0-9]*$ ]] || {
+    echo "onnx-conformance: --jobs must be a positive number" >&2; exit 2; }
+}
+
+# startJob N COMMAND...: runs COMMAND in the background once fewer than N
+# started ones are still running.
+startJob() {
+  local jobs="$1"
+  shift
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  "$@" &
 }
 
 # Imports TEST's model into OUT/model.mlir. A graph input that the model
@@ -127,7 +171,6 @@ prepare() {
 import() {
   local build="$1" test="$2" out="$3" binds=() name index
   shift 3
-  : >"$out/bound"
   local -a inputs
   mapfile -t inputs < <("$build/bin/hidet-import-onnx" "$test/model.onnx" \
     --print-inputs 2>/dev/null)
@@ -158,59 +201,81 @@ detail() {
 }
 
 run() {
-  local report="${1:-$dir/report.md}"
+  local report="$dir/report.md" jobs
+  jobs="$(nproc)"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    -*) echo "onnx-conformance: unknown option $1" >&2; exit 2 ;;
+    *) report="$1"; shift ;;
+    esac
+  done
+  checkJobs "$jobs"
   dir="$(cd "$dir" && pwd)"
-  local results="$dir/results.tsv"
-  : >"$results"
-  local out suite name status set args rc outcome i same rtol atol
+  local results="$dir/results.tsv" out rtol atol
   read -r rtol atol <"$dir/tolerance"
   for out in "$dir"/*/*/; do
     [ -f "$out/status" ] || continue
-    name="$(basename "$out")"
-    suite="$(basename "$(dirname "$out")")"
-    status="$(cat "$out/status")"
-    if [ "$status" != ready ]; then
-      printf '%s\t%s\t%s\t%s\n' "$suite" "$name" "$status" \
-        "$(detail "$out/log")" >>"$results"
-      continue
-    fi
-    outcome=pass
-    : >"$out/run.log"
-    for set in "$out"/test_data_set_*/; do
-      same=1
-      while read -r i; do
-        cmp -s "$set/input_$i.pb" "$out/test_data_set_0/input_$i.pb" || same=0
-      done <"$out/bound"
-      [ "$same" -eq 1 ] || continue
-      args=()
-      for ((i = 0; ; i++)); do
-        [ -f "$set/input_$i.pb" ] || break
-        grep -qx "$i" "$out/bound" && continue
-        args+=("--input=@$set/input_$i.pb")
-      done
-      for ((i = 0; ; i++)); do
-        [ -f "$set/output_$i.pb" ] || break
-        args+=("--expected-output=@$set/output_$i.pb")
-      done
-      LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
-        "$dir/hidet-run" "$out/model.so" "${args[@]}" --reps=0 --warmup=0 \
-        --rtol="$rtol" --atol="$atol" \
-        >>"$out/run.log" 2>&1
-      rc=$?
-      if [ "$rc" -eq 1 ]; then
-        outcome=mismatch
-        break
-      elif [ "$rc" -ne 0 ]; then
-        outcome=run-error
-        break
-      fi
-    done
-    printf '%s\t%s\t%s\t%s\n' "$suite" "$name" "$outcome" \
-      "$(if [ "$outcome" = pass ]; then echo; else detail "$out/run.log"; fi)" \
-      >>"$results"
+    rm -f "$out/result"
+    startJob "$jobs" runTest "$out" "$rtol" "$atol"
+  done
+  wait
+  : >"$results"
+  for out in "$dir"/*/*/; do
+    [ -f "$out/status" ] || continue
+    cat "$out/result" >>"$results"
   done
   summarize "$results" >"$report"
   cat "$report"
+}
+
+# Runs the compiled test OUT on each of its data sets and writes its line
+# of results.tsv to OUT/result.
+runTest() {
+  local out="$1" rtol="$2" atol="$3" suite name status set args rc outcome
+  local i same
+  name="$(basename "$out")"
+  suite="$(basename "$(dirname "$out")")"
+  status="$(cat "$out/status")"
+  if [ "$status" != ready ]; then
+    printf '%s\t%s\t%s\t%s\n' "$suite" "$name" "$status" \
+      "$(detail "$out/log")" >"$out/result"
+    return
+  fi
+  outcome=pass
+  : >"$out/run.log"
+  for set in "$out"/test_data_set_*/; do
+    same=1
+    while read -r i; do
+      cmp -s "$set/input_$i.pb" "$out/test_data_set_0/input_$i.pb" || same=0
+    done <"$out/bound"
+    [ "$same" -eq 1 ] || continue
+    args=()
+    for ((i = 0; ; i++)); do
+      [ -f "$set/input_$i.pb" ] || break
+      grep -qx "$i" "$out/bound" && continue
+      args+=("--input=@$set/input_$i.pb")
+    done
+    for ((i = 0; ; i++)); do
+      [ -f "$set/output_$i.pb" ] || break
+      args+=("--expected-output=@$set/output_$i.pb")
+    done
+    LD_LIBRARY_PATH="$dir:${LD_LIBRARY_PATH:-}" \
+      "$dir/hidet-run" "$out/model.so" "${args[@]}" --reps=0 --warmup=0 \
+      --rtol="$rtol" --atol="$atol" \
+      >>"$out/run.log" 2>&1
+    rc=$?
+    if [ "$rc" -eq 1 ]; then
+      outcome=mismatch
+      break
+    elif [ "$rc" -ne 0 ]; then
+      outcome=run-error
+      break
+    fi
+  done
+  printf '%s\t%s\t%s\t%s\n' "$suite" "$name" "$outcome" \
+    "$(if [ "$outcome" = pass ]; then echo; else detail "$out/run.log"; fi)" \
+    >"$out/result"
 }
 
 summarize() {

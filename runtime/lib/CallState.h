@@ -17,18 +17,17 @@
 
 #include "hidet/Runtime.h"
 
-#include <cuda.h>
-
 #include <vector>
 
 namespace hidet::runtime {
 
 /// One kernel launch of a profiled run: the kernel and the events recorded
-/// on the run's stream just before and just after it.
+/// on the run's stream just before and just after it (the handle types of
+/// hidet/Runtime.h are cuda.h's CUfunction and CUevent).
 struct LaunchEvents {
-  CUfunction function = nullptr;
-  CUevent start = nullptr;
-  CUevent end = nullptr;
+  hidetFunction_t function = nullptr;
+  hidetEvent_t start = nullptr;
+  hidetEvent_t end = nullptr;
 };
 
 struct CallState {

@@ -6,14 +6,20 @@
 //
 // Implements the loading and the description of models (hidet/Model.h) over
 // the manifest (ManifestParser.h) and the weights formats (WeightsFile.h);
-// ModelRun.cpp runs them.
+// ModelRun.cpp runs them. A runtime built without cuda.h (NoCuda.cpp)
+// compiles both with HIDET_RUNTIME_NO_CUDA: CPU models run as always, and
+// the CUDA graph and profiling code, which only GPU models reach, is left
+// out.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ModelState.h"
 
-#include "Scope.h"
+#include "Errors.h"
 #include "WeightsFile.h"
+#ifndef HIDET_RUNTIME_NO_CUDA
+#include "Scope.h"
+#endif
 
 #include "hidet/Manifest.h"
 #include "hidet/Weights.h"
@@ -104,9 +110,11 @@ hidetModel_st::~hidetModel_st() {
 void hidetModel_st::dropGraph() {
   if (!graph)
     return;
+#ifndef HIDET_RUNTIME_NO_CUDA
   Scope scope("hidetModelUnload");
   if (scope)
     HIDET_CU(scope, cuGraphExecDestroy(graph));
+#endif
   graph = nullptr;
 }
 

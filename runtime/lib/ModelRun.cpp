@@ -13,7 +13,10 @@
 
 #include "ModelState.h"
 
+#include "Errors.h"
+#ifndef HIDET_RUNTIME_NO_CUDA
 #include "Scope.h"
+#endif
 
 #include <string>
 #include <vector>
@@ -63,6 +66,10 @@ int hidetModel_st::runDirect(hidetStream_t stream,
 
 int hidetModel_st::capture(hidetStream_t stream) {
   dropGraph();
+#ifdef HIDET_RUNTIME_NO_CUDA
+  return fail(HIDET_RUNTIME_ERROR_NO_DRIVER,
+              path + ": capturing a CUDA graph: " + kNoCudaReason);
+#else
   Scope scope("hidetModelRun");
   if (!scope)
     return fail(HIDET_RUNTIME_OK, path + ": capturing a CUDA graph");
@@ -92,6 +99,7 @@ int hidetModel_st::capture(hidetStream_t stream) {
     graphPointers[i] = reinterpret_cast<void *>(descriptors[i][1]);
   graphStream = stream;
   return HIDET_RUNTIME_OK;
+#endif
 }
 
 int hidetModel_st::finishRun(hidetStream_t stream) {
@@ -161,11 +169,13 @@ extern "C" int hidetModelRun(hidetModel_t model, void *const *inputs,
     return model->finishRun(stream);
   }
   ++model->runs;
+#ifndef HIDET_RUNTIME_NO_CUDA
   {
     Scope scope("hidetModelRun");
     if (!scope || !HIDET_CU(scope, cuGraphLaunch(model->graph, stream)))
       return fail(HIDET_RUNTIME_OK, model->path + ": launching its CUDA graph");
   }
+#endif
   return model->finishRun(stream);
 }
 
@@ -213,6 +223,10 @@ extern "C" int hidetModelProfile(hidetModel_t model, void *const *inputs,
                     " is a CPU model; only GPU models are profiled");
   if (int status = model->bind("hidetModelProfile", inputs, outputs))
     return status;
+#ifdef HIDET_RUNTIME_NO_CUDA
+  return fail(HIDET_RUNTIME_ERROR_NO_DRIVER,
+              std::string("hidetModelProfile: ") + kNoCudaReason);
+#else
   std::vector<LaunchEvents> launches;
   int status = model->runDirect(stream, &launches);
   Scope scope("hidetModelProfile");
@@ -252,4 +266,5 @@ extern "C" int hidetModelProfile(hidetModel_t model, void *const *inputs,
   for (int i = 0; i < capacity && i < *count; ++i)
     times[i] = {model->profileNames[i].c_str(), measured[i].milliseconds};
   return HIDET_RUNTIME_OK;
+#endif
 }

@@ -66,7 +66,7 @@ struct hidetModel_st {
   bool graphUnsafe = false;
   int runs = 0;
   int kernelLaunches = -1;
-  CUgraphExec graph = nullptr;
+  struct CUgraphExec_st *graph = nullptr; // cuda.h's CUgraphExec
   std::vector<void *> graphPointers;
   hidetStream_t graphStream = nullptr;
 

@@ -4,43 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The error state, the primary contexts, and the runtime's error functions
-// of hidet/Runtime.h.
+// The primary contexts and hidetRuntimeInit (the error state is in
+// Errors.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Scope.h"
 
 #include <atomic>
-#include <cstring>
 #include <mutex>
 
 using namespace hidet::runtime;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Error state
-//===----------------------------------------------------------------------===//
-
-// Plain storage only: libraries call in from global destructors at exit,
-// possibly after this file's destructors would have run.
-std::mutex errorMutex;
-int recordedCode = HIDET_RUNTIME_OK;
-char recordedMessage[4096];
-std::atomic<bool> printErrors{true};
-
-void recordErrorV(int code, const char *format, va_list args) {
-  char message[sizeof(recordedMessage)];
-  std::vsnprintf(message, sizeof(message), format, args);
-  if (printErrors.load(std::memory_order_relaxed))
-    std::fprintf(stderr, "hidet-runtime: %s\n", message);
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (recordedCode != HIDET_RUNTIME_OK)
-    return;
-  recordedCode = code;
-  std::memcpy(recordedMessage, message, sizeof(message));
-}
 
 // Primary contexts, retained once per device and never released: modules
 // loaded into them live until the process ends.
@@ -52,13 +28,6 @@ CUresult driverInitResult = CUDA_SUCCESS;
 } // namespace
 
 thread_local int32_t hidet::runtime::defaultDevice = 0;
-
-void hidet::runtime::recordError(int code, const char *format, ...) {
-  va_list args;
-  va_start(args, format);
-  recordErrorV(code, format, args);
-  va_end(args);
-}
 
 bool Scope::getPrimaryContext(CUcontext &context) {
   int32_t device = defaultDevice;
@@ -91,27 +60,10 @@ bool Scope::getPrimaryContext(CUcontext &context) {
 }
 
 //===----------------------------------------------------------------------===//
-// Runtime state and errors
+// Runtime state
 //===----------------------------------------------------------------------===//
 
 extern "C" int hidetRuntimeInit(void) {
   Scope scope("hidetRuntimeInit");
   return scope.getStatus();
-}
-
-extern "C" int hidetRuntimeLastError(const char **message) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (message)
-    *message = recordedCode == HIDET_RUNTIME_OK ? "" : recordedMessage;
-  return recordedCode;
-}
-
-extern "C" void hidetRuntimeClearError(void) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  recordedCode = HIDET_RUNTIME_OK;
-  recordedMessage[0] = '\0';
-}
-
-extern "C" int hidetRuntimeSetErrorPrinting(int enabled) {
-  return printErrors.exchange(enabled != 0);
 }

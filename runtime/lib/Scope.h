@@ -15,6 +15,7 @@
 #define HIDET_RUNTIME_LIB_SCOPE_H
 
 #include "CudaDriver.h"
+#include "Errors.h"
 
 #include "hidet/Runtime.h"
 
@@ -25,11 +26,6 @@
 #include <string_view>
 
 namespace hidet::runtime {
-
-/// Records (and prints, unless printing is off) an error; the first one
-/// since the last hidetRuntimeClearError is kept.
-__attribute__((format(printf, 2, 3))) void recordError(int code,
-                                                       const char *format, ...);
 
 /// A fixed-size text that printf-style pieces are appended to, truncating;
 /// error paths should not allocate.

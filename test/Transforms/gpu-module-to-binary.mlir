@@ -1,5 +1,6 @@
 // RUN: hidet-opt %s --hidet-gpu-module-to-binary=format=isa --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: not hidet-opt %s --split-input-file --hidet-gpu-module-to-binary=format=cubin 2>&1 | FileCheck %s --check-prefix=FORMAT
+// REQUIRES: cuda-toolkit
 
 // Every module becomes a gpu.binary of the same name, in the modules'
 // order, with the PTX of each target (here two chips for the second).

@@ -130,11 +130,33 @@ llvm::Error emitObject(llvm::Module &module, StringRef path,
   return llvm::Error::success();
 }
 
+/// The driver named `linker`; when none is named, `cc`, else the fallback
+/// the build configured (HIDET_FALLBACK_LINKER).
+static llvm::Expected<std::string> findLinker(StringRef linker) {
+  if (!linker.empty()) {
+    if (llvm::ErrorOr<std::string> driver =
+            llvm::sys::findProgramByName(linker))
+      return *driver;
+    return makeError("cannot find the linker driver '" + linker + "'");
+  }
+  if (llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName("cc"))
+    return *driver;
+#ifdef HIDET_FALLBACK_LINKER
+  if (llvm::sys::fs::can_execute(HIDET_FALLBACK_LINKER))
+    return std::string(HIDET_FALLBACK_LINKER);
+  return makeError("cannot find a linker driver: no 'cc' on PATH and no "
+                   "'" HIDET_FALLBACK_LINKER "'; name one with --linker");
+#else
+  return makeError("cannot find a linker driver: no 'cc' on PATH; name one "
+                   "with --linker");
+#endif
+}
+
 llvm::Error linkSharedLibrary(StringRef object, StringRef output,
                               StringRef linker, StringRef runtimeDir) {
-  llvm::ErrorOr<std::string> driver = llvm::sys::findProgramByName(linker);
+  llvm::Expected<std::string> driver = findLinker(linker);
   if (!driver)
-    return makeError("cannot find the linker driver '" + linker + "'");
+    return driver.takeError();
   SmallVector<std::string> args = {*driver, "-shared", "-o", output.str(),
                                    object.str()};
   if (!runtimeDir.empty()) {

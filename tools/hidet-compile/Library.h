@@ -30,7 +30,7 @@ llvm::Error emitObject(llvm::Module &module, llvm::StringRef path,
                        llvm::StringRef shownAs);
 
 /// Links `object` into the shared library `output` with the compiler driver
-/// `linker`; a GPU library against libhidet_runtime in `runtimeDir` (empty:
+/// `linker` (empty: `cc`, else the build's fallback clang); a GPU library against libhidet_runtime in `runtimeDir` (empty:
 /// no runtime, a CPU library or one linked later).
 llvm::Error linkSharedLibrary(llvm::StringRef object, llvm::StringRef output,
                               llvm::StringRef linker,

@@ -112,9 +112,12 @@ static cl::opt<std::string>
                cl::desc("Directory of libhidet_runtime.so to link GPU "
                         "libraries against (with an $ORIGIN rpath)"),
                cl::init(""), cl::cat(category));
-static cl::opt<std::string> linker("linker",
-                                   cl::desc("C compiler driver used to link"),
-                                   cl::init("cc"), cl::cat(category));
+static cl::opt<std::string>
+    linker("linker",
+           cl::desc("C compiler driver used to link (default: cc, or where "
+                    "there is none, the clang of the LLVM hidet-compile was "
+                    "built with)"),
+           cl::init(""), cl::cat(category));
 
 static cl::list<std::string>
     inputShapes("input-shape",

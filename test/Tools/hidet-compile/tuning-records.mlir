@@ -6,6 +6,7 @@
 // target is reported and the heuristic's schedule is built. A file that
 // cannot be read fails the compilation and writes nothing; the option is
 // for GPU libraries only.
+// REQUIRES: cuda-toolkit
 // RUN: rm -rf %t && mkdir %t
 // RUN: hidet-compile %s --tuning-records=%S/../../Transforms/Inputs/tuning-records.json --emit=mlir -o %t/tuned.mlir 2>&1 | FileCheck %s
 // RUN: test -s %t/tuned.mlir
