@@ -18,9 +18,12 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <atomic>
 
 namespace hidet {
 #define GEN_PASS_DEF_GPUMODULETOBINARY
@@ -91,6 +94,17 @@ struct GpuModuleToBinaryPass
         jobs.push_back({module, target, std::nullopt});
       }
     }
+    // Upstream's NVVM serialization reports some failures as errors and
+    // still returns an object: without the toolkit's libdevice the PTX
+    // keeps calls to functions nothing defines. Any error reported while
+    // serializing fails the pass, so that no binary is built from such an
+    // object. The handler passes each diagnostic on to be printed.
+    std::atomic<bool> reportedError = false;
+    ScopedDiagnosticHandler errors(&getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        reportedError = true;
+      return failure();
+    });
     // Diagnostics of the threads are reported in the jobs' order.
     if (failed(failableParallelForEach(&getContext(), jobs, [&](Job &job) {
           job.object = job.target.serializeToObject(job.module, options);
@@ -98,7 +112,8 @@ struct GpuModuleToBinaryPass
             job.module.emitError(
                 "An error happened while serializing the module.");
           return success(job.object.has_value());
-        })))
+        })) ||
+        reportedError)
       return signalPassFailure();
 
     OpBuilder builder(&getContext());
