@@ -125,6 +125,11 @@ void hidet::buildKernelSchedulingPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createWorkgroupAllocsToDynamicShared());
   }
   pm.addNestedPass<func::FuncOp>(createRuleBasedSchedule(schedule));
+  if (!options.kernelSummary.empty()) {
+    SummarizeKernelsOptions summary;
+    summary.file = options.kernelSummary;
+    pm.addPass(createSummarizeKernels(summary));
+  }
   // The kernels' persistent counters (split-K in the kernel) become module
   // globals, which function passes may not create.
   pm.addPass(createMaterializePersistentCounters());

@@ -26,6 +26,7 @@
 #include "Fusion/Buffers.h"
 #include "Fusion/Epilogue.h"
 #include "RuleBased/RuleBased.h"
+#include "Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -220,7 +221,9 @@ struct RuleBasedSchedulePass
     linalg::FillOp fill;
     if (fuse)
       fill = foldableFill(op, serial.initial);
-    b.setInsertionPoint(epi ? epi->insertionPoint() : op.getOperation());
+    Operation *at = epi ? epi->insertionPoint() : op.getOperation();
+    Operation *before = at->getPrevNode();
+    b.setInsertionPoint(at);
     auto throughEpilogue = [&](OpBuilder &b, Location loc, ValueRange index,
                                Value value) {
       epi->store(b, loc, index, value);
@@ -235,6 +238,14 @@ struct RuleBasedSchedulePass
                             storeResult, serial.initial);
     else
       scheduleSerialReduction(b, op, *ranges, blockSize, serial, storeResult);
+    if (!prologue.empty())
+      kernel::describeFirstLaunch(
+          before, at, "prologue",
+          kernel::stringArray(op->getContext(), prologue.kinds()));
+    if (epi)
+      kernel::describeFirstLaunch(
+          before, at, "epilogue",
+          kernel::stringArray(op->getContext(), epi->kinds()));
     op->erase();
     if (epi) {
       for (Operation *e : epi->ops())

@@ -85,8 +85,21 @@ struct ScheduleAnchorsPass
       fill->erase();
     Operation *before = at->getPrevNode();
     schedule.buildKernel(b, op.getLoc(), p, target, reduceBlockSize);
-    // Record the decision on the GEMM kernel (the first launch it built).
+    // Record the decision on the GEMM kernel (the first launch it built),
+    // and what it computes and fused.
     kernel::recordOnFirstLaunch(before, at, kScheduleAttrName, schedule);
+    MLIRContext *ctx = op->getContext();
+    kernel::describeFirstLaunch(before, at, "anchor",
+                                StringAttr::get(ctx, op->getName().stripDialect()));
+    kernel::describeFirstLaunch(
+        before, at, "gemm",
+        DenseI64ArrayAttr::get(ctx, {p.batch, p.m, p.n, p.k, p.windowTaps}));
+    if (!prologue.empty())
+      kernel::describeFirstLaunch(
+          before, at, "prologue", kernel::stringArray(ctx, prologue.kinds()));
+    if (!epilogue.empty())
+      kernel::describeFirstLaunch(
+          before, at, "epilogue", kernel::stringArray(ctx, epilogue.kinds()));
     op->erase();
     if (!epilogue.empty())
       epilogue.erase();

@@ -12,9 +12,9 @@
 // H100: %[[SMEM:.*]] = arith.constant 8448 : i32
 // H100: gpu.launch blocks({{.*}}) in (%{{.*}} = %c64, {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // H100-NOT: memref.alloc() : memref<{{.*}}workgroup
-// H100: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>}
+// H100: } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 4>}
 // ONE: gpu.launch
-// ONE: } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
+// ONE: } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
 // With anchors=0 the matmul gets the rule-based scheduler's naive kernel
 // (a thread per output element, a serial K loop): the GPU reference of the
 // benchmarks.

@@ -35,7 +35,7 @@
 // CHECK:           }
 // CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK:           arith.divf
-// CHECK:         } {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>}
+// CHECK:         } {hidet.attention = #hidet.attention<block_q = 64, block_kv = 32>, hidet.kernel = {{.*}}}
 // CHECK-NOT:     gpu.launch
 // CHECK:         return
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -74,7 +74,7 @@ func.func @scaled(%q: tensor<24x197x64xf16>, %k: tensor<24x197x64xf16>, %v: tens
 // CHECK:           scf.for %{{.*}} = %c0 to %c40 step %c16 {
 // CHECK:             gpu.barrier
 // CHECK:             nvgpu.ldmatrix {{.*}} : memref<16x32xf16, #gpu.address_space<workgroup>>
-// CHECK:         } {hidet.attention = #hidet.attention<block_q = 16, block_kv = 16>}
+// CHECK:         } {hidet.attention = #hidet.attention<block_q = 16, block_kv = 16>, hidet.kernel = {{.*}}}
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @converted(%q32: tensor<4x40x32xf32>, %kt: tensor<4x32x40xf16>, %v: tensor<4x40x32xf16>) -> tensor<4x40x32xf16> {
   %z = arith.constant 0.0 : f16

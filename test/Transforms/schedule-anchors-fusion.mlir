@@ -25,7 +25,7 @@
 // CHECK-NEXT:        math.tanh %[[S]] : f16
 // CHECK:             %[[G:.*]] = arith.mulf %[[S]], %{{.*}} : f16
 // CHECK-NEXT:        memref.store %[[G]], %[[OUT]][%[[ROW:.*]], %[[COL]]] : memref<256x512xf16>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     memref.dealloc
 // CHECK:         return
@@ -57,7 +57,7 @@
 // HOPPER:           nvvm.bar.warp.sync
 // HOPPER-NEXT:      vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // HOPPER-NEXT:      arith.addf %{{.*}}, %[[BV1]] : vector<8xf16>
-// HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
+// HOPPER:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul
 // HOPPER-NOT:     linalg.generic
 func.func @bias_gelu(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: memref<512xf16>, %out: memref<256x512xf16>) {
   %z = arith.constant 0.0 : f16
@@ -105,7 +105,7 @@ func.func @bias_gelu(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: me
 // CHECK-NEXT:        memref.store %[[R]], %[[OUT]][%{{.*}}, %{{.*}}] : memref<256x512xf32>
 // CHECK-COUNT-3:   arith.addf %{{.*}}, %[[B3]] : f32
 // CHECK-NOT:       memref.load %[[BIAS]]
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul
 // CHECK-NOT:     linalg.generic
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -140,7 +140,7 @@ func.func @bias_relu_simt(%a: memref<256x32xf32>, %b: memref<32x512xf32>, %bias:
 // CHECK:             %[[S:.*]] = arith.addf %{{.*}}, %[[R]] : f32
 // CHECK-NEXT:        memref.store %[[S]], %[[OUT]]
 // CHECK-NOT:       memref.load %[[BIAS]]
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
 func.func @bias_residual_simt(%a: memref<256x32xf32>, %b: memref<32x512xf32>, %bias: memref<512xf32>, %res: memref<256x512xf32>, %out: memref<256x512xf32>) {
@@ -222,13 +222,13 @@ func.func @bias_residual_cast(%a: memref<256x128xf16>, %b: memref<128x512xf16>, 
 // CHECK-NEXT:        %[[S:.*]] = arith.addf %[[T]], %[[BV]] : f16
 // CHECK-NEXT:        %[[R:.*]] = arith.addf %[[RV]], %[[S]] : f16
 // CHECK-NEXT:        memref.store %[[R]], %[[X]][%[[ROW]], %[[COL]]] : memref<256x512xf16>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.generic
 // HOPPER-LABEL: func.func @residual_in_place(
 // HOPPER:           nvgpu.warpgroup.mma
 // HOPPER:           vector.load %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x512xf16>, vector<8xf16>
 // HOPPER:           vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x512xf16>, vector<8xf16>
-// HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
+// HOPPER:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul
 // HOPPER-NOT:     linalg.generic
 func.func @residual_in_place(%a: memref<256x128xf16>, %b: memref<128x512xf16>, %bias: memref<512xf16>, %x: memref<256x512xf16>) {
   %z = arith.constant 0.0 : f16
@@ -575,7 +575,7 @@ func.func @reduction_epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out
 // HOPPER-NOT:       vector.load %[[MASK]]
 // HOPPER:           arith.select %[[M]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xf16>
 // HOPPER-NEXT:      vector.store %{{.*}}, %[[OUT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf16>, vector<8xf16>
-// HOPPER:         } {hidet.schedule = #hidet.wgmma_matmul
+// HOPPER:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul
 // HOPPER-NOT:     linalg.generic
 func.func @masked_scores(%q: memref<128x64xf16>, %k: memref<64x128xf16>, %mask: memref<128x128xi1>, %out: memref<128x128xf16>) {
   %z = arith.constant 0.0 : f16

@@ -20,7 +20,7 @@
 // CHECK:           vector.transfer_read %[[FA]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<98304xf16>, vector<8xf16>
 // CHECK:           nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true}
 // CHECK:           nvgpu.mma.sync
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.
 // CHECK:         return
 // OFF-LABEL: func.func @transpose_a(
@@ -47,7 +47,7 @@ func.func @transpose_a(%xt: memref<384x256xf16>, %w: memref<384x256xf16>, %out: 
 // CHECK:         gpu.launch
 // CHECK-DAG:       memref.collapse_shape %[[A]] {{\[\[}}0, 1, 2]] : memref<4x64x32xf32> into memref<8192xf32>
 // CHECK-DAG:       memref.collapse_shape %[[W]] {{\[\[}}0, 1]] : memref<32x64xf32> into memref<2048xf32>
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul
 // CHECK-NOT:     linalg.
 // OFF-LABEL: func.func @broadcast_b(
 // OFF:         linalg.broadcast
@@ -69,7 +69,7 @@ func.func @broadcast_b(%a: memref<4x64x32xf32>, %w: memref<32x64xf32>, %out: mem
 // CHECK-NOT:     memref.alloc() : memref<
 // CHECK:         gpu.launch
 // CHECK:           memref.collapse_shape %[[WT]] {{\[\[}}0, 1]] : memref<128x64xf16> into memref<8192xf16>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.
 // CHECK-NOT:     memref.dealloc
 func.func @copy_then_transpose_b(%a: memref<64x64xf16>, %wt: memref<128x64xf16>, %out: memref<64x128xf16>) {
@@ -103,7 +103,7 @@ func.func @copy_then_transpose_b(%a: memref<64x64xf16>, %wt: memref<128x64xf16>,
 // CHECK-NEXT:        %[[V:.*]] = vector.load %[[FA]][%{{.*}}] {alignment = 16 : i64} : memref<98304xf32>, vector<4xf32>
 // CHECK-NEXT:        %[[T:.*]] = arith.truncf %[[V]] : vector<4xf32> to vector<4xf16>
 // CHECK-NEXT:        scf.yield %[[T]] : vector<4xf16>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [{{.*}}], warp = [{{.*}}], mma = [16, 8, 16], swizzle = 8{{(, split_k = [0-9]+)?}}>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [{{.*}}], warp = [{{.*}}], mma = [16, 8, 16], swizzle = 8{{(, split_k = [0-9]+)?}}>}
 // CHECK-NOT:     linalg.
 // OFF-LABEL: func.func @cast_then_transpose(
 // OFF:         linalg.generic
@@ -136,7 +136,7 @@ func.func @cast_then_transpose(%xt: memref<384x256xf32>, %w: memref<384x256xf16>
 // CHECK-NEXT:        %[[S:.*]] = arith.mulf %[[V]], %{{.*}} : f32
 // CHECK-NEXT:        %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f32
 // CHECK-NEXT:        scf.yield %[[R]] : f32
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul
 // CHECK-NOT:     linalg.
 func.func @scale_relu_simt(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %out: memref<64x64xf32>) {
   %z = arith.constant 0.0 : f32
@@ -335,7 +335,7 @@ func.func @conv_prologue(%x: memref<2x32x16x16xf16>, %w: memref<3x3x32x64xf16>, 
 // CHECK:           %[[IN:.*]] = arith.andi %[[ROW]], %[[COL]] : i1
 // CHECK:           arith.select %[[IN]], %{{.*}}, %c0 : index
 // CHECK:           vector.transfer_read %[[FX]]
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.
 // OFF-LABEL: func.func @pad_conv(
 // OFF:         memref.subview
@@ -412,7 +412,7 @@ func.func @pad_ones(%x: memref<2x16x16x32xf16>, %w: memref<3x3x32x64xf16>, %out:
 // CHECK:         gpu.launch
 // CHECK:           %[[FX:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0, 1]] : memref<256x512xf16> into memref<131072xf16>
 // CHECK:           vector.transfer_read %[[FX]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<131072xf16>, vector<8xf16>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.
 func.func @slice_a(%x: memref<256x512xf16>, %w: memref<384x256xf16>, %out: memref<256x256xf16>) {
   %z = arith.constant 0.0 : f16
@@ -432,7 +432,7 @@ func.func @slice_a(%x: memref<256x512xf16>, %w: memref<384x256xf16>, %out: memre
 // CHECK-NOT:     memref.alloc() : memref<64x64xf16>
 // CHECK:         gpu.launch
 // CHECK:           memref.collapse_shape %[[XT]]
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul
 // CHECK-NOT:     linalg.
 func.func @same_temporary_twice(%xt: memref<64x64xf16>, %out: memref<64x64xf16>) {
   %z = arith.constant 0.0 : f16
@@ -453,7 +453,7 @@ func.func @same_temporary_twice(%xt: memref<64x64xf16>, %out: memref<64x64xf16>)
 // CHECK:         gpu.launch
 // CHECK:           %[[V:.*]] = vector.{{load|transfer_read}} {{.*}} vector<1xf16>
 // CHECK:           arith.mulf %[[V]], %{{.*}} : vector<1xf16>
-// CHECK:         } {hidet.schedule =
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule =
 // CHECK-NOT:     linalg.generic
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @scaled_k1(%x: memref<14x25x1xf16>, %w: memref<14x1x147xf16>, %out: memref<14x25x147xf16>) {

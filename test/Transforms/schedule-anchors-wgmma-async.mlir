@@ -177,11 +177,11 @@ func.func @conv_clipped_boxes(%x: memref<6x10x10x8xf16>, %w: memref<3x3x8x32xf16
 // DEFAULT-LABEL: func.func @default_batched(
 // DEFAULT-NOT:     nvgpu.tma.create.descriptor
 // DEFAULT:         nvgpu.device_async_copy
-// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, persistent = true>}
+// DEFAULT:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, persistent = true>}
 // DEFAULT-LABEL: func.func @default_conv(
 // DEFAULT:         tm.num_workers #tm.spatial<[1568]>
 // DEFAULT:         nvgpu.device_async_copy
-// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
+// DEFAULT:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8>}
 // With conv-row-tiles=0 the 3x3 convolution gets the GEMM model's tiles
 // too: 128 x 64 on a persistent grid.
 // GEMMTILES-LABEL: func.func @default_conv(
@@ -190,7 +190,7 @@ func.func @conv_clipped_boxes(%x: memref<6x10x10x8xf16>, %w: memref<3x3x8x32xf16
 // DEFAULT-LABEL: func.func @default_pointwise(
 // DEFAULT:         tm.num_workers #tm.spatial<[264]>
 // DEFAULT:         nvgpu.device_async_copy
-// DEFAULT:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>}
+// DEFAULT:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [128, 64], swizzle = 8, persistent = true>}
 func.func @default_batched(%a: memref<4x256x512xbf16>, %b: memref<4x512x256xbf16>, %c: memref<4x256x256xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<4x256x512xbf16>, memref<4x512x256xbf16>) outs(%c : memref<4x256x256xf32>)
   return

@@ -112,8 +112,8 @@ func.func @wgmma(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<25
 // template, its tiles chosen by waves (4096 x 768: 128 x 192
 // tiles are one wave of 128 blocks); on sm_80 it keeps mma.sync.
 // CHECK-LABEL: func.func @default_hopper(
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 192], swizzle = 8>}
-// SM80-DAG:      {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 64], {{.*}}>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [128, 192], swizzle = 8>}
+// SM80-DAG:      hidet.schedule = #hidet.mma_matmul<block = [128, 128, 64], {{.*}}>}
 func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %c: memref<4096x768xbf16>) {
   linalg.matmul ins(%a, %b : memref<4096x768xbf16>, memref<768x768xbf16>) outs(%c : memref<4096x768xbf16>)
   return
@@ -130,11 +130,11 @@ func.func @default_hopper(%a: memref<4096x768xbf16>, %b: memref<768x768xbf16>, %
 // that calls math functions; so does a K loop of 16 steps. A K loop of 64
 // steps keeps 128 x 256 tiles, not persistent.
 // CHECK-LABEL: func.func @default_pingpong(
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], swizzle = 8>}
 func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, %bias: memref<3072xf16>, %c: memref<4096x3072xf16>, %d: memref<4096x3072xf16>, %e: memref<4096x3072xf16>, %a16: memref<8192x1024xf16>, %b16: memref<1024x8192xf16>, %c16: memref<8192x8192xf16>, %a64: memref<4096x4096xf16>, %b64: memref<4096x4096xf16>, %c64: memref<4096x4096xf16>) {
   linalg.matmul {hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<4096x768xf16>, memref<768x3072xf16>) outs(%c : memref<4096x3072xf16>)
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<4096x3072xf16>, memref<3072xf16>) outs(%c : memref<4096x3072xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {
@@ -161,8 +161,8 @@ func.func @default_pingpong(%a: memref<4096x768xf16>, %b: memref<768x3072xf16>, 
 // which would be 3/4 padding in a 64-row tile, keeps mma.sync and its
 // split-K.
 // CHECK-LABEL: func.func @default_skinny(
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, split_k = 4, persistent = true>}
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], {{.*}} split_k = 8>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 64], swizzle = 8, split_k = 4, persistent = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], {{.*}} split_k = 8>}
 func.func @default_skinny(%a: memref<128x3072xf16>, %b: memref<3072x768xf16>, %c: memref<128x768xf16>,
                           %x: memref<16x4096xf16>, %w: memref<4096x4096xf16>, %y: memref<16x4096xf16>) {
   linalg.matmul ins(%a, %b : memref<128x3072xf16>, memref<3072x768xf16>) outs(%c : memref<128x768xf16>)
@@ -294,8 +294,8 @@ func.func @split_k(%a: memref<200x696xf16>, %b: memref<696x136xf16>, %c: memref<
 // CHECK-NEXT:          vector.load
 // CHECK-COUNT-3:       arith.
 // CHECK-NEXT:          vector.store %{{.*}} {alignment = 8 : i64} : memref<12800xf16>, vector<4xf16>
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<
 func.func @padded_b(%a: memref<128x64xf16>, %bp: memref<64x104xf16>, %c: memref<128x100xf16>, %b: memref<64x100xf16>, %d: memref<128x100xf16>) {
   %s = memref.subview %bp[0, 0] [64, 100] [1, 1] : memref<64x104xf16> to memref<64x100xf16, strided<[104, 1]>>
   linalg.matmul ins(%a, %s : memref<128x64xf16>, memref<64x100xf16, strided<[104, 1]>>) outs(%c : memref<128x100xf16>)
@@ -314,9 +314,9 @@ func.func @padded_b(%a: memref<128x64xf16>, %bp: memref<64x104xf16>, %c: memref<
 // CHECK:         %[[S:.*]] = memref.subview %{{.*}}[0, 64] [64, 64] [1, 1]
 // CHECK:         %[[CB:.*]] = memref.cast %[[S]] : memref<64x64xf16, strided<[192, 1], offset: 64>> to memref<*xf16>
 // CHECK:         nvgpu.tma.create.descriptor %[[CB]] box[%c64, %c64]
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<
 // CHECK-NOT:     nvgpu.tma.create.descriptor
-// CHECK:         } {hidet.schedule =
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule =
 func.func @column_slice(%a: memref<128x64xf16>, %w: memref<64x192xf16>, %c: memref<128x64xf16>, %d: memref<128x64xf16>) {
   %s = memref.subview %w[0, 64] [64, 64] [1, 1] : memref<64x192xf16> to memref<64x64xf16, strided<[192, 1], offset: 64>>
   linalg.matmul ins(%a, %s : memref<128x64xf16>, memref<64x64xf16, strided<[192, 1], offset: 64>>) outs(%c : memref<128x64xf16>)
@@ -330,7 +330,7 @@ func.func @column_slice(%a: memref<128x64xf16>, %w: memref<64x192xf16>, %c: memr
 // A transposed A (M-major, which the wgmma descriptors do not read) keeps
 // mma.sync by default and is an error with a written Hopper schedule.
 // CHECK-LABEL: func.func @transposed_a(
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<
 func.func @transposed_a(%a: memref<768x4096xf16>, %b: memref<768x768xf16>, %c: memref<4096x768xf16>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b : memref<768x4096xf16>, memref<768x768xf16>) outs(%c : memref<4096x768xf16>)
@@ -427,7 +427,7 @@ func.func @too_many_stages(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c:
 // CHECK:               nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK:             nvvm.setmaxregister decrease 40
 // CHECK-NEXT:        arith.constant 256 : index
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
 func.func @pingpong(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref<256x512xf16>) {
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>} ins(%a, %b : memref<256x320xf16>, memref<320x512xf16>) outs(%c : memref<256x512xf16>)
   return
@@ -454,7 +454,7 @@ func.func @pingpong(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %c: memref
 // CHECK-COUNT-8:       vector.store %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK-NEXT:          vector.load %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // CHECK-NEXT:          arith.addf %{{.*}}, %[[BV0]] : vector<8xf16>
-// CHECK:         } {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>}
 func.func @pingpong_bias(%a: memref<256x320xf16>, %b: memref<320x512xf16>, %bias: memref<512xf16>, %c: memref<256x512xf16>) {
   linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], persistent = true, pingpong = true>, hidet.fusion = #hidet.fusion<group = 0, role = anchor>} ins(%a, %b : memref<256x320xf16>, memref<320x512xf16>) outs(%c : memref<256x512xf16>)
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<256x512xf16>, memref<512xf16>) outs(%c : memref<256x512xf16>) attrs = {hidet.fusion = #hidet.fusion<group = 0, role = epilogue>} {

@@ -14,7 +14,7 @@
 // blocks, at most 4.5 an SM). Tiles go in groups of 8 rows.
 // HEUR-LABEL: func.func @default_schedule(
 // HEUR:         tm.num_workers #tm.spatial<[1, 8, 42]>
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 8>, nvvm.minctasm = 5 : i32}
+// HEUR:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 1], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8, swizzle = 8, split_k = 8>, nvvm.minctasm = 5 : i32}
 // The kernel with the largest tiles: a block per C tile
 // (spatial over the batch, the K slices and the 3 x 4 = 12 tiles of 333 x
 // 444), the warp and lane positions from the spatial factors, and the
@@ -56,7 +56,7 @@
 // Then the thread's 16 x 8 results, each stored where it is inside C.
 // CHECK-COUNT-128:     memref.store %{{.*}}, %[[FC]][%{{.*}}] : memref<147852xf32>
 // CHECK-NOT:           memref.store %{{.*}}, %[[FC]]
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
 // CHECK-NOT:     linalg.matmul
 func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
   linalg.matmul ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
@@ -105,7 +105,7 @@ func.func @default_schedule(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // CHECK:               memref.store %{{.*}}, %[[BS]][%[[OTHER]], {{.*}}]
 // CHECK:               gpu.barrier
 // CHECK-NEXT:        }
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>, nvvm.minctasm = 2 : i32}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>, nvvm.minctasm = 2 : i32}
 // CHECK-NOT:     hidet.pipeline_stages
 func.func @register_staging(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [4, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [4, 4], block_k = 8>}
@@ -127,7 +127,7 @@ func.func @register_staging(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c
 // CHECK-COUNT-8:       vector.transfer_read %{{.*}} : memref<184815xf32>, vector<1xf32>
 // CHECK-COUNT-8:       vector.transfer_read %[[FB]][%{{.*}}], %{{.*}}, %{{.*}} {in_bounds = [true]} : memref<246420xf32>, vector<1xf32>
 // CHECK-NEXT:          vector.transfer_write %{{.*}}, %[[BS]][%{{.*}}, %{{.*}}] {in_bounds = [true]} : vector<1xf32>, memref<8x132xf32, #gpu.address_space<workgroup>>
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>, nvvm.minctasm = 2 : i32}
 func.func @k_contiguous_b(%a: memref<333x555xf32>, %b: memref<444x555xf32>, %c: memref<333x444xf32>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
     ins(%a, %b : memref<333x555xf32>, memref<444x555xf32>) outs(%c : memref<333x444xf32>)
@@ -138,13 +138,13 @@ func.func @k_contiguous_b(%a: memref<333x555xf32>, %b: memref<444x555xf32>, %c: 
 
 // A schedule written on the op overrides the heuristic.
 // HEUR-LABEL: func.func @user_schedule(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}
+// HEUR:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}
 // A's K rows are padded by 8 against bank conflicts (4 accumulators a
 // thread, k steps of 4).
 // CHECK-LABEL: func.func @user_schedule(
 // CHECK:         memref.alloc() : memref<2x4x24xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.alloc() : memref<2x4x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>, nvvm.minctasm = 18 : i32}
 func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memref<200x72xf32>) {
   linalg.matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [1, 2], warp_outer = [1, 1], warp_mid = [8, 4], warp_inner = [2, 2], block_k = 4>}
       ins(%a, %b : memref<200x96xf32>, memref<96x72xf32>) outs(%c : memref<200x72xf32>)
@@ -158,7 +158,7 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // 3-stage cp.async pipeline).
 // TF32-LABEL: func.func @large(
 // TF32:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
-// TF32:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 8], stages = 3, swizzle = 8>}
+// TF32:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 64], mma = [16, 8, 8], stages = 3, swizzle = 8>}
 // With tf32-terms=3 each fragment value is split into its tf32 rounding
 // (cvt.rna) and the rest, and three mma instructions add the rest of A
 // times B, A times the rest of B, then A times B; the warps take 64 x 32
@@ -170,9 +170,9 @@ func.func @user_schedule(%a: memref<200x96xf32>, %b: memref<96x72xf32>, %c: memr
 // TF32X3:         %[[D1:.*]] = nvgpu.mma.sync(%[[ARS:.*]], %[[B:.*]], %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3:         %[[D2:.*]] = nvgpu.mma.sync(%[[A:.*]], %[[BRS:.*]], %[[D1]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // TF32X3-NEXT:    nvgpu.mma.sync(%[[A]], %[[B]], %[[D2]]) {mmaShape = [16, 8, 8], tf32Enabled}
-// TF32X3:         } {hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8], stages = 3, swizzle = 8, tf32_terms = 3>}
+// TF32X3:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [128, 128, 32], warp = [64, 32], mma = [16, 8, 8], stages = 3, swizzle = 8, tf32_terms = 3>}
 // HEUR-LABEL: func.func @large(
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
+// HEUR:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [2, 2], warp_mid = [4, 8], warp_inner = [8, 4], block_k = 8, swizzle = 8, stages = 3>}
 // CHECK-LABEL: func.func @large(
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x2048xf32>) outs(%c : memref<2048x2048xf32>)
@@ -191,7 +191,7 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x2048xf32>, %c: memref<20
 // HEUR:           memref.atomic_rmw addi %{{.*}}, %[[CTRS]]
 // HEUR:           scf.for %{{.*}} = %{{.*}} to %c1{{.*}} step
 // HEUR-COUNT-8:     vector.load %{{.*}} : memref<16640xf32>, vector<2xf32>
-// HEUR:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>, nvvm.minctasm = 9 : i32}
+// HEUR:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8, swizzle = 8, split_k = 8>, nvvm.minctasm = 9 : i32}
 // HEUR-NEXT:    memref.dealloc
 // CHECK-LABEL: func.func @small(
 func.func @small(%a: memref<16x300xf32>, %b: memref<300x130xf32>, %c: memref<16x130xf32>) {
@@ -305,7 +305,7 @@ func.func @too_big_for_target(%a: memref<512x512xf32>, %b: memref<512x512xf32>, 
 // CHECK:             nvvm.bar.warp.sync
 // CHECK-COUNT-16:    memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<147852xf32>
 // CHECK:             nvvm.bar.warp.sync
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], swizzle = 4>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], swizzle = 4>}
 // CHECK-NOT:     linalg.matmul
 func.func @mma(%a: memref<333x555xf16>, %b: memref<555x444xf16>, %c: memref<333x444xf32>) {
   linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 32], warp = [32, 32], mma = [16, 8, 16], swizzle = 4>}
@@ -395,7 +395,7 @@ func.func @batch_broadcast(%a: memref<6x128x64xf16>, %b: memref<64x256xf16>, %c:
 // CHECK:           arith.muli %[[BATCH]], %c2048
 // CHECK:           memref.load %[[FA]][{{.*}}] : memref<8192xf32>
 // CHECK:           math.fma
-// CHECK:         } {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
 func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memref<4x64x64xf32>) {
   linalg.batch_matmul {hidet.schedule = #hidet.simt_matmul<block_warps = [2, 2], warp_outer = [1, 1], warp_mid = [4, 8], warp_inner = [2, 2], block_k = 8>}
       ins(%a, %b : memref<4x64x32xf32>, memref<4x32x64xf32>) outs(%c : memref<4x64x64xf32>)
@@ -450,7 +450,7 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // CHECK:             nvgpu.ldmatrix %[[AS]][%{{.*}}, %{{.*}}]
 // CHECK:             nvgpu.mma.sync
 // CHECK:           } {hidet.pipeline_stages = 3 : i64}
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], stages = 3, swizzle = 8>}
 // CHECK-NOT:     linalg.conv_2d
 func.func @conv_nhwc(%x: memref<2x17x17x16xf16>, %w: memref<3x3x16x32xf16>, %y: memref<2x8x8x32xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>,
@@ -504,13 +504,13 @@ func.func @conv_nchw(%x: memref<1x8x10x10xf16>, %w: memref<16x8x3x3xf16>, %y: me
 // CHECK:               vector.store %[[H]], %[[C]]
 // CHECK:             scf.if
 // CHECK:               vector.store %{{.*}}, %[[C]]
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
 // CHECK-NEXT:    memref.dealloc %[[WS]]
 // By default a second kernel adds the slices.
 // SEPARATE-LABEL: func.func @split_k(
 // SEPARATE:         %[[WS:.*]] = memref.alloc() : memref<4x1x16x64xf32>
 // SEPARATE-NOT:     memref.atomic_rmw
-// SEPARATE:         } {hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
+// SEPARATE:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [16, 64, 64], warp = [16, 16], mma = [16, 8, 16], split_k = 4>}
 // SEPARATE:         tm.foreach (%{{.*}}, %{{.*}}, %{{.*}}) in #tm.spatial<[1, 16, 64]> on global_x {
 // SEPARATE-COUNT-4:   memref.load %[[WS]]
 // SEPARATE:           arith.truncf {{.*}} : f32 to f16
@@ -608,7 +608,7 @@ func.func @fill_folded(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
 // CHECK:         nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : {{.*}} -> vector<4x1xf32>
 // CHECK-COUNT-4: memref.load %[[BS]]
 // CHECK:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
 func.func @tf32(%a: memref<333x555xf32>, %b: memref<555x444xf32>, %c: memref<333x444xf32>) {
   linalg.matmul {hidet.schedule = #hidet.mma_matmul<block = [64, 64, 16], warp = [32, 32], mma = [16, 8, 8]>}
       ins(%a, %b : memref<333x555xf32>, memref<555x444xf32>) outs(%c : memref<333x444xf32>)
@@ -649,7 +649,7 @@ func.func @fill_kept(%a: memref<64x64xf16>, %c: memref<64x64xf16>) {
 // CHECK-SAME:    %[[X:[^:]*]]: memref<128x768xf16>
 // CHECK:         gpu.launch
 // CHECK:           memref.collapse_shape %[[X]] {{\[}}[0, 1]] : memref<128x768xf16> into memref<98304xf16>
-// CHECK:         } {hidet.schedule = #hidet.mma_matmul<
+// CHECK:         } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.mma_matmul<
 func.func @class_token_rows(%x: memref<128x768xf16>, %w: memref<768x256xf16>, %c: memref<4x256xf16>) {
   %e = memref.expand_shape %x [[0, 1], [2]] output_shape [4, 32, 768] : memref<128x768xf16> into memref<4x32x768xf16>
   %s = memref.subview %e[0, 0, 0] [4, 1, 768] [1, 1, 1] : memref<4x32x768xf16> to memref<4x1x768xf16, strided<[24576, 768, 1]>>

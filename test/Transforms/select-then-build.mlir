@@ -21,7 +21,7 @@
 // SELECTED: linalg.matmul {hidet.schedule = #hidet.wgmma_matmul<block = [64, 256], swizzle = 8, persistent = true, pingpong = true>}
 // EDITED-NOT:  linalg.matmul
 // EDITED:      gpu.launch
-// EDITED:      } {hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 3, swizzle = 8>}
+// EDITED:      } {hidet.kernel = {{.*}}, hidet.schedule = #hidet.wgmma_matmul<block = [128, 256], stages = 3, swizzle = 8>}
 // EDITED-NOT:  linalg.matmul
 // MISFIT: error: hidet-schedule-anchors: the schedule does not fit the target (sm_90a): the tiles need 574464 bytes of shared memory; the target has 232448
 // CHIP: error: hidet-schedule-anchors: the schedule does not fit the target (sm_80): a #hidet.wgmma_matmul schedule needs wgmma (sm_90a), which sm_80 lacks

@@ -154,6 +154,12 @@ static cl::opt<std::string> tuningPlan(
              "this directory: plan.json and a records file per round "
              "(docs/Tuning.md)"),
     cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string> kernelSummary(
+    "kernel-summary",
+    cl::desc("GPU libraries: also write what each kernel is (its template "
+             "or rule, schedule and fused ops) to this file, as JSON "
+             "(hidet-summarize-kernels)"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> tuningSpace(
     "tuning-space",
     cl::desc("The candidates of --tuning-plan: default, small (default) or "
@@ -410,6 +416,11 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
     if (!tuningPlan.empty())
       opts += " tuning-plan=\"" + outputs.addDirectory(tuningPlan) +
               "\" tuning-space=" + tuningSpace;
+  }
+  if (!kernelSummary.empty()) {
+    if (target != "gpu")
+      return fail("--kernel-summary applies to GPU libraries (--target=gpu)");
+    opts += " kernel-summary=\"" + outputs.addFile(kernelSummary) + "\"";
   }
   pipeline += "{" + opts + "}";
   if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))

@@ -114,6 +114,11 @@ struct GPUPipelineOptions
       llvm::cl::desc("The candidates of the tuning plan: default, small or "
                      "full (hidet-plan-tuning{space})"),
       llvm::cl::init("small")};
+  PassOptions::Option<std::string> kernelSummary{
+      *this, "kernel-summary",
+      llvm::cl::desc("A file to write what each kernel is and what it fused "
+                     "to, as JSON (hidet-summarize-kernels)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms",
       llvm::cl::desc("Multiprocessors of the target GPU (0: the chip's; "

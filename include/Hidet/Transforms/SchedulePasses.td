@@ -391,6 +391,49 @@ def PrintScheduleSpace : Pass<"hidet-print-schedule-space"> {
   let dependentDialects = ["::hidet::HidetDialect"];
 }
 
+def SummarizeKernels : Pass<"hidet-summarize-kernels", "::mlir::ModuleOp"> {
+  let summary = "Writes what each GPU kernel is and what it fused, as JSON.";
+  let description = [{
+    For every `gpu.launch` of the module, in order, reads the `hidet.kernel`
+    dictionary that the schedulers write on it (its kind: the template or
+    rule that built it; for a template, the anchor op it computes (its
+    name without the dialect) and its GEMM's extents; the
+    kinds of the ops fused into it) and the recorded schedule
+    (`hidet.schedule`, `hidet.attention`), and writes a JSON object to
+    `file` (`-`: standard output):
+
+    ```json
+    {
+      "kernels": [
+        {
+          "name": "graph_wgmma", "function": "graph",
+          "kind": "wgmma", "anchor": "matmul",
+          "gemm": {"batch": 1, "m": 512, "n": 768, "k": 768, "taps": 1},
+          "schedule": "#hidet.wgmma_matmul<block = [128, 128], stages = 4>",
+          "prologue": [], "epilogue": ["broadcast"],
+          "features": "wgmma wgmma.matmul wgmma.tma epilogue.broadcast"
+        }
+      ]
+    }
+    ```
+
+    `features` is the kernel's coverage, which differential testing counts
+    over random graphs (utils/difftest.sh): its kind; for a template
+    `<kind>.<anchor>` (`matmul`, `batched`, `conv`), the schedule's choices
+    (`<kind>.split_k`, `wgmma.persistent`, `wgmma.pingpong`, and
+    `wgmma.conv_64_rows`: 64-row tiles of a convolution whose window has
+    several taps of at least 64 channels) and the Hopper loads (`wgmma.tma`, `wgmma.tma_b`,
+    `wgmma.cp_async`); and the fused ops' kinds (`prologue.<k>`,
+    `epilogue.<k>` and, for an attention, `scores.<k>`). A launch without
+    the dictionary (written by hand) has kind `unknown`. The IR is not
+    changed; a file that cannot be written is an error.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", [{"-"}],
+           "Where to write the summary (-: standard output)">,
+  ];
+}
+
 def RuleBasedSchedule : Pass<"hidet-rule-based-schedule", "::mlir::func::FuncOp"> {
   let summary = "Turns every linalg op on buffers into a GPU kernel written "
                 "with task mappings.";

@@ -41,6 +41,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <numeric>
+#include <set>
 
 using namespace mlir;
 using namespace hidet;
@@ -477,4 +478,29 @@ void Epilogue::erase() {
   for (Value root : roots)
     if (root != out)
       eraseIfUnused(root);
+}
+
+SmallVector<std::string> Epilogue::kinds() const {
+  std::set<std::string> kinds;
+  for (const EpilogueStep &s : steps) {
+    linalg::LinalgOp op = s.op;
+    if (op.getMatchingIndexingMap(s.chainOperands.front()) !=
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)))
+      kinds.insert("layout");
+    bool side = false;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isSideInput(s, operand) || op.isDpsInit(&operand))
+        continue;
+      side = true;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      kinds.insert(map.getNumResults() < op.getNumLoops() ? "broadcast"
+                                                          : "binary");
+    }
+    if (!side)
+      kinds.insert("elementwise");
+    // A value that depends on its position (a causal or padding mask).
+    if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
+      kinds.insert("indexed");
+  }
+  return {kinds.begin(), kinds.end()};
 }

@@ -98,6 +98,15 @@ public:
   /// The chain's ops, in order.
   llvm::SmallVector<mlir::Operation *> ops() const;
 
+  /// What the chain's ops do, sorted and without repeats, for reports
+  /// (kernel::kKernelAttrName): `elementwise` (a step of the chain's value
+  /// alone), `broadcast` (with a side input of fewer dimensions, such as a
+  /// bias or a mask row), `binary` (with a side input of the output's
+  /// shape, such as a residual), `layout` (a step that stores the value
+  /// at another position, such as a transpose) and `indexed` (a step whose
+  /// payload reads its position, such as a causal mask).
+  llvm::SmallVector<std::string> kinds() const;
+
   /// Erases the chain's ops and the buffers only they used.
   void erase();
 

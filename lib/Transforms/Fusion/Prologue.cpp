@@ -41,6 +41,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::fusion;
@@ -516,6 +518,18 @@ SmallVector<Operation *> Prologue::ops() const {
     ops.insert(r.padOps.begin(), r.padOps.end());
   }
   return ops.takeVector();
+}
+
+SmallVector<std::string> Prologue::kinds() const {
+  std::set<std::string> kinds;
+  for (const PrologueRead &r : reads) {
+    if (!r.padOps.empty())
+      kinds.insert("pad");
+    for (linalg::LinalgOp op : r.ops)
+      kinds.insert(llvm::is_contained(r.computes, op) ? "elementwise"
+                                                       : "layout");
+  }
+  return {kinds.begin(), kinds.end()};
 }
 
 void Prologue::erase() {

@@ -92,6 +92,11 @@ public:
   const PrologueRead &read(unsigned i) const { return reads[i]; }
   /// The folded ops (paddings included), in no particular order.
   llvm::SmallVector<mlir::Operation *> ops() const;
+  /// What the folded ops do, sorted and without repeats, for reports
+  /// (kernel::kKernelAttrName): `pad` (a constant padding), `layout` (ops
+  /// that only move elements: a transpose, a broadcast, a copy) and
+  /// `elementwise` (ops that compute each element from one loaded value).
+  llvm::SmallVector<std::string> kinds() const;
   /// Erases the folded ops and the temporaries only they used. Call after
   /// the anchor, the last reader of the temporaries, is gone.
   void erase();

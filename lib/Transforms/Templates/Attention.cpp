@@ -591,6 +591,13 @@ void hidet::templates::buildAttention(AttentionChain &chain,
   Operation *before = at->getPrevNode();
   AttentionBuilder(b, loc, chain, schedule, skipMasked).build();
   recordOnFirstLaunch(before, at, kAttentionAttrName, schedule);
+  MLIRContext *ctx = b.getContext();
+  if (!chain.scoreOps.empty())
+    describeFirstLaunch(before, at, "scores",
+                        stringArray(ctx, chain.scoreOps.kinds()));
+  if (!chain.outputOps.empty())
+    describeFirstLaunch(before, at, "epilogue",
+                        stringArray(ctx, chain.outputOps.kinds()));
   // The chain's ops, last first, then what only they used.
   chain.values->erase();
   chain.pvFill->erase();

@@ -411,6 +411,10 @@ void hidet::templates::buildWgmmaMatmul(OpBuilder &b, Location loc,
           launch.getDynamicSharedMemorySizeMutable().assign(
               i32(b, loc, sharedBytes));
         }
+        describeKernel(launch, "loads",
+                       b.getStringAttr(tma    ? "tma"
+                                       : tmaB ? "tma_b"
+                                              : "cp_async"));
         auto asMap = [&](Value address, int64_t rows) {
           Value ptr = address
                           ? LLVM::IntToPtrOp::create(b, loc, ptrType, address)

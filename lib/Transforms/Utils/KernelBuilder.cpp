@@ -87,21 +87,51 @@ void createLaunch(OpBuilder &b, Location loc, StringRef kind,
     parent = func.getName();
   launch.setFunctionAttr(
       FlatSymbolRefAttr::get(b.getContext(), kernelName(loc, kind, parent)));
+  describeKernel(launch, "kind", b.getStringAttr(kind));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&launch.getBody().front());
   body(b, launch);
   gpu::TerminatorOp::create(b, loc);
 }
 
-void recordOnFirstLaunch(Operation *before, Operation *at, StringRef name,
-                         Attribute value) {
+/// The first gpu.launch between `before` (or the start of `at`'s block) and
+/// `at`, or null.
+static Operation *firstLaunch(Operation *before, Operation *at) {
   Block::iterator it =
       before ? std::next(before->getIterator()) : at->getBlock()->begin();
   for (; &*it != at; ++it)
-    if (isa<gpu::LaunchOp>(*it)) {
-      it->setAttr(name, value);
-      return;
-    }
+    if (isa<gpu::LaunchOp>(*it))
+      return &*it;
+  return nullptr;
+}
+
+void recordOnFirstLaunch(Operation *before, Operation *at, StringRef name,
+                         Attribute value) {
+  if (Operation *launch = firstLaunch(before, at))
+    launch->setAttr(name, value);
+}
+
+void describeKernel(Operation *launch, StringRef key, Attribute value) {
+  NamedAttrList entries;
+  if (auto old = launch->getAttrOfType<DictionaryAttr>(kKernelAttrName))
+    entries.append(old.getValue());
+  entries.set(key, value);
+  launch->setAttr(kKernelAttrName,
+                  entries.getDictionary(launch->getContext()));
+}
+
+void describeFirstLaunch(Operation *before, Operation *at, StringRef key,
+                         Attribute value) {
+  if (Operation *launch = firstLaunch(before, at))
+    describeKernel(launch, key, value);
+}
+
+ArrayAttr stringArray(MLIRContext *ctx, ArrayRef<std::string> items) {
+  Builder b(ctx);
+  return b.getArrayAttr(llvm::map_to_vector(
+      items, [&](const std::string &s) -> Attribute {
+        return b.getStringAttr(s);
+      }));
 }
 
 llvm::MaybeAlign vectorAlign(Type elt, int64_t width) {

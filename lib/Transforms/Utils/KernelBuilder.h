@@ -61,6 +61,28 @@ void createLaunch(
 void recordOnFirstLaunch(mlir::Operation *before, mlir::Operation *at,
                          llvm::StringRef name, mlir::Attribute value);
 
+/// The dictionary on every gpu.launch that says what its kernel is, for
+/// reports (hidet-summarize-kernels) and not read by any lowering: `kind`
+/// (createLaunch's) and, where they apply, `anchor` (the op a template
+/// computes), `gemm` (its batch, M, N, K and window taps), `prologue`, `epilogue` and `scores` (the kinds of fused ops:
+/// fusion::Prologue::kinds, fusion::Epilogue::kinds; `scores` are an
+/// attention's ops between Q K^T and its softmax) and `loads` (how a
+/// Hopper kernel loads its operands).
+inline constexpr llvm::StringLiteral kKernelAttrName = "hidet.kernel";
+
+/// Sets `key` = `value` in `launch`'s kKernelAttrName dictionary.
+void describeKernel(mlir::Operation *launch, llvm::StringRef key,
+                    mlir::Attribute value);
+
+/// describeKernel on the first gpu.launch between `before` and `at`, as
+/// recordOnFirstLaunch finds it.
+void describeFirstLaunch(mlir::Operation *before, mlir::Operation *at,
+                         llvm::StringRef key, mlir::Attribute value);
+
+/// An array of the strings `items`, for describeKernel.
+mlir::ArrayAttr stringArray(mlir::MLIRContext *ctx,
+                            llvm::ArrayRef<std::string> items);
+
 /// Alignment of a vector of `width` elements of `elt`.
 llvm::MaybeAlign vectorAlign(mlir::Type elt, int64_t width);
 
