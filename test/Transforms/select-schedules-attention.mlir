@@ -90,6 +90,26 @@ func.func @few_blocks(%q: tensor<12x128x64xf16>, %kt: tensor<12x64x128xf16>, %v:
 
 // -----
 
+// Heads of 16 over many queries: 64 rows (128 threads) and 32 keys a step
+// leave K's tile of 32 x 16 fewer 16-byte pieces than threads; 64 keys a
+// step spread over them.
+// CHECK-LABEL: func.func @head16(
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention<block_q = 64, block_kv = 64>
+func.func @head16(%q: tensor<8x1024x16xf16>, %kt: tensor<8x16x96xf16>, %v: tensor<8x96x16xf16>) -> tensor<8x1024x16xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<8x1024x96xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x1024x96xf16>) -> tensor<8x1024x96xf16>
+  // expected-remark @+1 {{fused attention}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x1024x16xf16>, tensor<8x16x96xf16>) outs(%f : tensor<8x1024x96xf16>) -> tensor<8x1024x96xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<8x1024x96xf16>) outs(%e : tensor<8x1024x96xf16>) -> tensor<8x1024x96xf16>
+  %eo = tensor.empty() : tensor<8x1024x16xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<8x1024x16xf16>) -> tensor<8x1024x16xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<8x1024x96xf16>, tensor<8x96x16xf16>) outs(%fo : tensor<8x1024x16xf16>) -> tensor<8x1024x16xf16>
+  return %o : tensor<8x1024x16xf16>
+}
+
+// -----
+
 // f32 operands (the SIMT template's) and heads of 8 have no fused
 // template: each matmul gets its own schedule, and a remark says why.
 // CHECK-LABEL: func.func @f32(

@@ -88,7 +88,9 @@ constexpr double kMaskedScore = -1e4;
 
 /// The schedule hidet-select-schedules gives `chain` on `target`: 64 query
 /// rows and 32 keys a step, with the rows halved (down to 16) while the
-/// blocks would leave more than half the SMs idle.
+/// blocks would leave more than half the SMs idle. Where those tiles do not
+/// fit (checkAttention: heads of 16), the first that does of 32, 64 and 128
+/// keys a step with those rows, then with half as many.
 AttentionAttr defaultAttentionSchedule(const AttentionChain &chain,
                                        TargetAttr target);
 

@@ -43,7 +43,19 @@ hidet::templates::defaultAttentionSchedule(const AttentionChain &chain,
                  static_cast<int64_t>(llvm::divideCeil(chain.qk.m, rows)) <
              target.getLimits().numSMs)
     rows /= 2;
-  return AttentionAttr::get(chain.scores->getContext(), rows, 32);
+  MLIRContext *ctx = chain.scores->getContext();
+  auto first = AttentionAttr::get(ctx, rows, 32);
+  if (checkAttention(chain, first, target).empty())
+    return first;
+  // Heads of 16: a step of 32 keys has fewer 16-byte pieces than the block
+  // has threads. More keys a step, then fewer rows (fewer threads).
+  for (int64_t bq = rows; bq >= 16; bq /= 2)
+    for (int64_t bkv : {32, 64, 128}) {
+      auto s = AttentionAttr::get(ctx, bq, bkv);
+      if (checkAttention(chain, s, target).empty())
+        return s;
+    }
+  return first;
 }
 
 std::string hidet::templates::attentionSignature(const AttentionChain &chain) {
