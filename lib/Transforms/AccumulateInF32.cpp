@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // This file implements `hidet-accumulate-in-f32`, which the CPU pipelines
-// (not the GPU path) run so that their 16-bit matmuls and convolutions
-// accumulate in f32 as the GPU templates do.
+// (not the GPU path) run so that their 16-bit matmuls, convolutions and
+// softmaxes accumulate in f32 as the GPU kernels do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,6 +129,27 @@ struct AccumulateInF32 : hidet::impl::AccumulateInF32Base<AccumulateInF32> {
       if (elt.isF16() || elt.isBF16())
         anchors.push_back(op);
     });
+    // 16-bit softmaxes: computed in f32 (as PyTorch computes them, and the
+    // fused attention its rows) and rounded once.
+    SmallVector<linalg::SoftmaxOp> softmaxes;
+    getOperation().walk([&](linalg::SoftmaxOp op) {
+      Type elt = getElementTypeOrSelf(op.getType(0));
+      if (op.hasPureTensorSemantics() && (elt.isF16() || elt.isBF16()))
+        softmaxes.push_back(op);
+    });
+    for (linalg::SoftmaxOp op : softmaxes) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      Type elt = getElementTypeOrSelf(op.getType(0));
+      Value in = convert(b, loc, op.getInput(), b.getF32Type());
+      auto shape = cast<RankedTensorType>(in.getType()).getShape();
+      Value init = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
+      Value wide = linalg::SoftmaxOp::create(b, loc, in.getType(), in, init,
+                                             op.getDimension())
+                       .getResult()[0];
+      op.getResult()[0].replaceAllUsesWith(convert(b, loc, wide, elt));
+      op->erase();
+    }
     for (linalg::LinalgOp op : anchors) {
       OpBuilder b(op);
       Location loc = op.getLoc();

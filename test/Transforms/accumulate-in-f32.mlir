@@ -82,3 +82,25 @@ func.func @einsum(%p: tensor<2x3x5xf16>, %v: tensor<5x2x4xf16>, %c: tensor<2x3x4
   } -> tensor<2x3x4xf16>
   return %t : tensor<2x3x4xf16>
 }
+
+// -----
+
+// A 16-bit softmax is computed in f32: its input extended, the softmax into
+// an f32 tensor, the result rounded once. An f32 softmax is left alone.
+// CHECK-LABEL: func.func @softmax(
+// CHECK-SAME:      %[[X:.*]]: tensor<2x300xbf16>, %[[Y:.*]]: tensor<2x3xf32>)
+// CHECK:         %[[X32:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<2x300xbf16>) outs(%{{.*}} : tensor<2x300xf32>)
+// CHECK:           arith.extf %{{.*}} : bf16 to f32
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x300xf32>
+// CHECK:         %[[S:.*]] = linalg.softmax dimension(1) ins(%[[X32]] : tensor<2x300xf32>) outs(%[[E]] : tensor<2x300xf32>) -> tensor<2x300xf32>
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<2x300xf32>) outs(%{{.*}} : tensor<2x300xbf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+// CHECK:         %[[T:.*]] = linalg.softmax dimension(0) ins(%[[Y]] : tensor<2x3xf32>)
+// CHECK:         return %[[R]], %[[T]]
+func.func @softmax(%x: tensor<2x300xbf16>, %y: tensor<2x3xf32>) -> (tensor<2x300xbf16>, tensor<2x3xf32>) {
+  %e = tensor.empty() : tensor<2x300xbf16>
+  %r = linalg.softmax dimension(1) ins(%x : tensor<2x300xbf16>) outs(%e : tensor<2x300xbf16>) -> tensor<2x300xbf16>
+  %e2 = tensor.empty() : tensor<2x3xf32>
+  %t = linalg.softmax dimension(0) ins(%y : tensor<2x3xf32>) outs(%e2 : tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %r, %t : tensor<2x300xbf16>, tensor<2x3xf32>
+}

@@ -254,8 +254,8 @@ def RemfToLibdevice
 
 def AccumulateInF32
     : Pass<"hidet-accumulate-in-f32", "::mlir::func::FuncOp"> {
-  let summary = "Gives 16-bit matmuls and convolutions on tensors f32 "
-                "accumulators.";
+  let summary = "Gives 16-bit matmuls, convolutions and softmaxes on "
+                "tensors f32 accumulators.";
   let description = [{
     The GPU templates accumulate f16 and bf16 products in f32 whatever the
     result type; upstream's loops accumulate in the result type, and no
@@ -266,7 +266,12 @@ def AccumulateInF32
     an f32 result (its init extended to f32; named ops extend their 16-bit
     operands in their bodies) followed by one rounding to the 16-bit type.
     A `linalg.generic` contraction of floats (an Einsum's) is built again
-    the same way, with a body that extends both operands to f32.
+    the same way, with a body that extends both operands to f32. A 16-bit
+    `linalg.softmax` becomes the same softmax of its input extended to
+    f32, rounded once to the 16-bit type, as PyTorch computes a 16-bit
+    softmax and the fused attention template computes its rows: a sum of a
+    long row in 16-bit steps is further from the exact result than the
+    comparison's bound.
 
     ```mlir
     %r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x2xf16>)
