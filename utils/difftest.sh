@@ -9,6 +9,7 @@
 # element (docs/GPUExecution.md, section 5).
 #
 #   utils/difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]
+#   utils/difftest.sh --coverage-only FIRST COUNT OUT [TOOLS] [JOBS]
 #   utils/difftest.sh --report OUT    # the report of a run cut short
 #   utils/difftest.sh --shrink SEED OUT [TOOLS]
 #
@@ -19,12 +20,19 @@
 # so that a run cut short resumes where it stopped. OUT gets:
 #   difftest.log  one line per graph: seed, dtype, verdict (pass, mismatch,
 #                 cpu-compile, gpu-compile, run), the generator's op counts
-#                 and the GPU kernels by kind;
+#                 and the GPU kernels' coverage features (hidet-compile
+#                 --kernel-summary: kinds, template paths, fused prologue,
+#                 epilogue and score kinds), each with its kernel count;
 #   failures/     each failing graph's MLIR and its tools' output;
 #   coverage.md   the verdicts, and how many graphs used each generated op
-#                 and each kind of kernel (which templates, fused epilogues
-#                 and rule-based kernels ran).
+#                 and each coverage feature (those under 2% of the graphs
+#                 marked).
 # The exit status is 1 when any graph failed.
+#
+# --coverage-only needs no GPU and no CUDA toolkit: each graph only goes
+# through the GPU path's scheduling stages (hidet-opt --hidet-bufferize
+# --hidet-schedule-kernels, for sm_90a), which choose the kernels, and the
+# verdict is compiled or gpu-compile. TOOLS/bin needs hidet-opt then.
 #
 # --shrink takes a failing seed to the fewest generator steps that fail the
 # same way (--ops), then leaves out each step the failure does not need
@@ -44,15 +52,19 @@ dist() {
 }
 
 # A table of how many graphs of OUT/difftest.log have each NAME=COUNT word
-# of field FIELD ('|'-separated): the generator's ops, or the kernel kinds.
+# of field FIELD ('|'-separated): the generator's ops, or the coverage
+# features; the share of all graphs, marked below 2%.
 counts() {
+  local total
+  total=$(wc -l < "$out/difftest.log")
   echo "$1 (graphs using each):"
   echo
-  echo "| $2 | graphs |"
-  echo "|---|---|"
+  echo "| $2 | graphs | share |"
+  echo "|---|---|---|"
   awk -F'|' -v f="$3" '{print $f}' "$out/difftest.log" | tr ' ' '\n' |
     grep = | sed 's/=.*//' | sort | uniq -c | sort -rn |
-    awk '{printf "| %s | %s |\n", $2, $1}'
+    awk -v t="$total" '{s = 100 * $1 / t
+      printf "| %s | %s | %.1f%%%s |\n", $2, $1, s, (s < 2 ? " (under 2%)" : "")}'
   echo
 }
 
@@ -68,9 +80,13 @@ report() {
   [ -f "$out/gpu" ] || nvidia-smi --query-gpu=name --format=csv,noheader \
     2>/dev/null | head -1 > "$out/gpu"
   {
-    echo "# Random graphs, GPU against CPU"
+    if [ -f "$out/coverage-only" ]; then
+      echo "# Random graphs: the kernels the GPU path chooses (compiled only)"
+    else
+      echo "# Random graphs, GPU against CPU"
+    fi
     echo
-    echo "$(date -u +%F), $(cat "$out/gpu"), commit $(cat "$out/commit" 2>/dev/null || git -C "$src" rev-parse --short HEAD 2>/dev/null), seeds $seeds: $total graphs (utils/difftest.sh; hidet-random-graph)."
+    echo "$(date -u +%F), $(cat "$out/gpu" | grep . || echo "no GPU"), commit $(cat "$out/commit" 2>/dev/null || git -C "$src" rev-parse --short HEAD 2>/dev/null), seeds $seeds: $total graphs (utils/difftest.sh; hidet-random-graph)."
     echo
     echo "| verdict | graphs |"
     echo "|---|---|"
@@ -83,32 +99,47 @@ report() {
       awk '{printf "| %s | %s |\n", $2, $1}'
     echo
     counts "Generated ops" op 2
-    counts "GPU kernels by kind" kernel 3
+    counts "GPU kernels: kinds, template paths and fused ops (hidet-compile --kernel-summary)" feature 3
   } > "$out/coverage.md"
   local fails
-  fails=$(awk '$3 != "pass"' "$out/difftest.log" | wc -l)
+  fails=$(awk '$3 != "pass" && $3 != "compiled"' "$out/difftest.log" | wc -l)
   echo "difftest: $total graphs, $fails failed"
   [ "$fails" -eq 0 ]
 }
 
 # The verdict on the graph DIR/g.mlir (pass, cpu-compile, gpu-compile,
-# mismatch or run), its tools' output in DIR/log and the GPU kernels in
-# DIR/run.json; the inputs drawn from SEED for a graph of DTYPE.
+# mismatch or run), its tools' output in DIR/log and the GPU kernels'
+# summary in DIR/kernels.json; the inputs drawn from SEED for a graph of
+# DTYPE.
 check() {
   local d=$1 s=$2 dtype=$3
   if ! timeout 300 "$tools/bin/hidet-compile" "$d/g.mlir" --target=cpu \
       -o "$d/cpu.so" > "$d/log" 2>&1; then
     echo cpu-compile
   elif ! timeout 300 "$tools/bin/hidet-compile" "$d/g.mlir" \
-      --runtime-dir="$tools/lib" -o "$d/gpu.so" >> "$d/log" 2>&1; then
+      --runtime-dir="$tools/lib" --kernel-summary="$d/kernels.json" \
+      -o "$d/gpu.so" >> "$d/log" 2>&1; then
     echo gpu-compile
   elif ! timeout 300 "$tools/bin/hidet-run" "$d/gpu.so" --ref "$d/cpu.so" \
-      --reps 0 --profile 1 --seed "$s" --input-dist="$(dist "$s" "$dtype")" \
-      --json "$d/run.json" >> "$d/log" 2>&1
+      --reps 0 --seed "$s" --input-dist="$(dist "$s" "$dtype")" \
+      >> "$d/log" 2>&1
   then
     if grep -q "FAIL" "$d/log"; then echo mismatch; else echo run; fi
   else
     echo pass
+  fi
+}
+
+# The GPU path's scheduling stages alone (--coverage-only): compiled or
+# gpu-compile, and the kernels' summary in DIR/kernels.json.
+schedule_only() {
+  local d=$1
+  if timeout 300 "$tools/bin/hidet-opt" "$d/g.mlir" -o /dev/null \
+      --pass-pipeline="builtin.module(hidet-bufferize,hidet-schedule-kernels{chip=sm_90a kernel-summary=$d/kernels.json})" \
+      > "$d/log" 2>&1; then
+    echo compiled
+  else
+    echo gpu-compile
   fi
 }
 
@@ -123,16 +154,20 @@ one() {
   local dtype
   dtype=$(sed -n 's/.*--dtype=\([a-z0-9]*\).*/\1/p' "$d/g.mlir" | head -1)
   local verdict
-  verdict=$(check "$d" "$s" "$dtype")
+  if [ -n "${coverage_only:-}" ]; then
+    verdict=$(schedule_only "$d")
+  else
+    verdict=$(check "$d" "$s" "$dtype")
+  fi
+  # Each coverage feature with the number of kernels that have it.
   local kernels=""
-  if [ -f "$d/run.json" ]; then
-    kernels=$(grep -o '"kernel": *"[^"]*"' "$d/run.json" |
-      sed 's/.*"\([^"]*\)"$/\1/; s/^graph_//' |
-      sed -E 's/_[0-9]+$//' | sort | uniq -c |
+  if [ -f "$d/kernels.json" ]; then
+    kernels=$(sed -n 's/.*"features": *"\([^"]*\)".*/\1/p' "$d/kernels.json" |
+      tr ' ' '\n' | grep . | sort | uniq -c |
       awk '{printf "%s%s=%s", (NR>1?" ":""), $2, $1}')
   fi
   echo "$s ${dtype:-?} $verdict | ${summary#*: } | $kernels" > "$out/lines/$s"
-  if [ "$verdict" != pass ]; then
+  if [ "$verdict" != pass ] && [ "$verdict" != compiled ]; then
     cp "$d/g.mlir" "$out/failures/seed-$s.mlir"
     cp "$d/log" "$out/failures/seed-$s.log"
   fi
@@ -203,17 +238,28 @@ if [ "${1:-}" = --shrink ]; then
   shrink "$seed"
   exit
 fi
+coverage_only=
+if [ "${1:-}" = --coverage-only ]; then
+  coverage_only=1
+  shift
+fi
 first="${1:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
 count="${2:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
 out="${3:?usage: difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]}"
 tools="${4:-$src/build}"
 jobs="${5:-$(nproc)}"
 mkdir -p "$out/lines" "$out/failures"
+if [ -n "$coverage_only" ]; then
+  touch "$out/coverage-only"
+elif [ -f "$out/coverage-only" ]; then
+  echo "difftest: $out holds a --coverage-only run" >&2
+  exit 2
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-export -f one check dist
-export tools work out
+export -f one check schedule_only dist
+export tools work out coverage_only
 seq "$first" $((first + count - 1)) | xargs -P "$jobs" -I{} bash -c 'one {}'
 
 report "$out"

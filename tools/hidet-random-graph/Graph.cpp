@@ -30,6 +30,11 @@ std::string Graph::build(unsigned ops, ArrayRef<unsigned> drop) {
     // Hopper schedules, grids of many blocks.
     if (shape.size() == 2 && pick(0, 3) == 0)
       shape[0] = 64 * pick(2, 24);
+    if (elt != "f32" && pick(0, 2) == 0)
+      shape = hopperShape();
+    // Sometimes rows longer than a row group takes (warp reductions).
+    else if (elt == "f32" && pick(0, 5) == 0)
+      shape = {64 * pick(1, 4), 512 * pick(2, 6)};
     live.push_back(input(shape));
   }
   for (unsigned i = 0; i < ops; ++i) {
@@ -94,6 +99,22 @@ int64_t Graph::extent(int64_t most) {
     return 8 * pick(1, static_cast<unsigned>(most / 8));
   default:
     return pick(1, static_cast<unsigned>(most));
+  }
+}
+
+/// The shapes that the Hopper templates' choices need: 3x3 convolutions
+/// of 64 or 128 channels (64-row tiles), long K over few output tiles
+/// (split-K), many rows (persistent and pingpong grids).
+std::vector<int64_t> Graph::hopperShape() {
+  switch (pick(0, 3)) {
+  case 0:
+    return {pick(1, 4), 8 * pick(1, 3), 8 * pick(1, 3), 64 * pick(1, 2)};
+  case 1:
+    return {64 * pick(1, 4), 512 * pick(2, 6)};
+  case 2:
+    return {pick(2, 8), 128 * pick(1, 4), 64 * pick(1, 2)};
+  default:
+    return {1024 * pick(3, 6), 64 * pick(2, 8)};
   }
 }
 
@@ -236,12 +257,12 @@ std::string Graph::unary() {
 void Graph::step() {
   Value x = operand();
   unsigned rank = x.shape.size();
-  switch (pick(0, 9)) {
+  switch (pick(0, 11)) {
   case 0:
   case 1:
-    return matmul(x);
   case 2:
-    if (rank == 4)
+    // An NHWC value is mostly a convolution's input.
+    if (rank == 4 && pick(0, 2) != 0)
       return conv(x);
     return matmul(x);
   case 3: {
@@ -278,6 +299,8 @@ void Graph::step() {
     return transpose(x);
   case 8:
     return reshape(x);
+  case 10:
+    return attention(x);
   default:
     return matmul(x);
   }

@@ -72,6 +72,11 @@ private:
   /// wgmma) load in 16-byte pieces; a quarter small, a quarter ragged.
   int64_t extent(int64_t most = 160);
   std::vector<int64_t> randomShape(unsigned rank);
+  /// A shape for the Hopper templates' schedule choices (16-bit graphs):
+  /// 3x3 convolutions of 64 or 128 channels (64-row tiles), long K over
+  /// few output tiles (split-K), batched GEMMs of Hopper tiles, many rows
+  /// (persistent and pingpong grids).
+  std::vector<int64_t> hopperShape();
   std::string type(const std::vector<int64_t> &shape) const;
   static std::string type(const std::vector<int64_t> &shape,
                           const std::string &e);
@@ -142,6 +147,22 @@ private:
   /// Splits a dimension in two (when it has a factor) or merges the first
   /// two.
   void reshape(Value x);
+
+  /// An attention (GraphAttention.cpp): Q a bounded projection of `x`
+  /// split into heads of 16 to 128, K and V new inputs, the scores scaled
+  /// and masked (padded keys, causal, both or none; -inf or the lowest
+  /// value), a softmax, P V, the heads merged back into [rows, heads * dv].
+  void attention(Value x);
+
+  /// `x` through tanh(x * s); not a live value.
+  Value bounded(const Value &x, double s);
+  /// `x` expanded (or collapsed) by `groups` to `out`; not a live value.
+  Value reshapeText(const Value &x, const std::string &groups,
+                    const std::vector<int64_t> &out, bool expand);
+  /// `x` transposed by `perm`; not a live value.
+  Value transposeText(const Value &x, const std::vector<unsigned> &perm);
+  /// The batch matmul `a` x `b` from zero; not a live value.
+  Value batchMatmulText(const Value &a, const Value &b);
 };
 
 } // namespace randomgraph

@@ -48,6 +48,17 @@ void Graph::matmul(Value x) {
   }
   bool batched = x.shape.size() == 3;
   int64_t k = x.shape.back(), n = extent(200);
+  // Many rows: sometimes as many columns, for grids of several waves; a
+  // long K: sometimes few columns, for few output tiles (split-K); or as
+  // many columns as K, with a residual add of x (a transformer's).
+  if (elt != "f32" && !batched && x.shape[0] >= 1024 && coin())
+    n = 256 * pick(3, 8);
+  else if (elt != "f32" && k >= 1024 && coin())
+    n = 64 * pick(1, 4);
+  else if (elt != "f32" && batched && x.shape[1] >= 128 && coin())
+    n = 64 * pick(1, 4);
+  else if (pick(0, 4) == 0)
+    n = k;
   if (tooLongToSum(k))
     return reduce(x);
   std::vector<int64_t> wShape = batched ? std::vector<int64_t>{x.shape[0], k, n}
@@ -64,6 +75,12 @@ void Graph::matmul(Value x) {
   ++counts[batched ? "batch_matmul" : "matmul"];
   Value c{r, cShape};
   scaled(c, 1.0 / std::sqrt(static_cast<double>(k)));
+  if (cShape == x.shape && coin()) {
+    ++used[x.name];
+    Value y = live.back();
+    generic({{y, idMap(cShape.size())}, {x, idMap(cShape.size())}}, cShape,
+            "    %r = arith.addf %i0, %i1 : " + elt + "\n", "residual");
+  }
 }
 
 void Graph::scaled(const Value &c, double s) {
@@ -78,8 +95,15 @@ void Graph::scaled(const Value &c, double s) {
 void Graph::conv(Value x) {
   int64_t kh = pick(1, 3), kw = pick(1, 3), sh = pick(1, 2), sw = pick(1, 2);
   int64_t dh = pick(1, 2), dw = pick(1, 2);
-  if (coin()) {
-    int64_t p = pick(1, 2);
+  // Many channels: mostly a ResNet's 3x3 layer (the Hopper template's
+  // 64-row tiles).
+  bool wide = x.shape[3] >= 64 && pick(0, 3) != 0;
+  if (wide) {
+    kh = kw = 3;
+    sh = sw = dh = dw = 1;
+  }
+  if (wide || coin()) {
+    int64_t p = wide ? 1 : pick(1, 2);
     std::vector<int64_t> padded = x.shape;
     padded[1] += 2 * p;
     padded[2] += 2 * p;
@@ -99,7 +123,7 @@ void Graph::conv(Value x) {
   if (spanH < 0 || spanW < 0)
     return matmul(x);
   int64_t oh = spanH / sh + 1, ow = spanW / sw + 1;
-  int64_t c = x.shape[3], f = extent(96);
+  int64_t c = x.shape[3], f = wide ? 64 * pick(1, 2) : extent(96);
   if (tooLongToSum(kh * kw * c))
     return reduce(x);
   Value w = input({kh, kw, c, f});
@@ -158,9 +182,13 @@ void Graph::reduce(Value x) {
   body += "  " + lo + " = arith.constant -1.0e+04 : " + elt + "\n";
   body += "  " + init + " = linalg.fill ins(" + lo + " : " + elt + ") outs(" +
           e + " : " + type(out) + ") -> " + type(out) + "\n";
-  generic({{x, idMap(rank)}}, out,
-          "    %r = arith.maximumf %i0, %o : " + elt + "\n", "reduce_max", init,
-          static_cast<int>(d), outMap);
+  Value r = generic({{x, idMap(rank)}}, out,
+                    "    %r = arith.maximumf %i0, %o : " + elt + "\n",
+                    "reduce_max", init, static_cast<int>(d), outMap);
+  // A vector of maxes is sometimes a classifier's logits: their softmax
+  // (one long row, which warps reduce).
+  if (r.shape.size() == 1 && pick(0, 2) == 0)
+    softmaxOrNorm(r);
 }
 
 /// The mean over dimension `d`: a sum scaled by 1/extent.
