@@ -116,8 +116,12 @@ struct ResultsInPlacePass
       if (m)
         matches.push_back(std::move(*m));
     });
+    // An allocation returned through two reshapes (the same value returned
+    // twice) becomes the first output; the second copy then reads it there.
+    llvm::SmallPtrSet<Operation *, 8> rewritten;
     for (InPlaceCopy &m : matches)
-      rewrite(m);
+      if (rewritten.insert(m.alloc).second)
+        rewrite(m);
   }
 };
 } // namespace

@@ -86,3 +86,25 @@ func.func @strided_output(%x: memref<32x16xf32>, %w: memref<16x24xf32>, %out: me
   memref.copy %e, %out : memref<4x8x24xf32> to memref<4x8x24xf32, strided<[400, 50, 1]>>
   return
 }
+
+// -----
+
+// One allocation returned through two reshapes (a value returned twice):
+// it becomes the first output's view, and the second output is copied from
+// there.
+// CHECK-LABEL: func.func @returned_twice(
+// CHECK-SAME:      %[[X:.*]]: memref<128x16xf16>, %[[OUT0:.*]]: memref<2x64x16xf16>, %[[OUT1:.*]]: memref<2x64x16xf16>)
+// CHECK-NEXT:    %[[V:.*]] = memref.collapse_shape %[[OUT0]] {{\[\[}}0, 1], [2]] : memref<2x64x16xf16> into memref<128x16xf16>
+// CHECK-NEXT:    linalg.copy ins(%[[X]] : memref<128x16xf16>) outs(%[[V]] : memref<128x16xf16>)
+// CHECK-NEXT:    %[[E:.*]] = memref.expand_shape %[[V]] {{\[\[}}0, 1], [2]] output_shape [2, 64, 16]
+// CHECK-NEXT:    memref.copy %[[E]], %[[OUT1]]
+// CHECK-NEXT:    return
+func.func @returned_twice(%x: memref<128x16xf16>, %out0: memref<2x64x16xf16>, %out1: memref<2x64x16xf16>) {
+  %a = memref.alloc() : memref<128x16xf16>
+  linalg.copy ins(%x : memref<128x16xf16>) outs(%a : memref<128x16xf16>)
+  %e0 = memref.expand_shape %a [[0, 1], [2]] output_shape [2, 64, 16] : memref<128x16xf16> into memref<2x64x16xf16>
+  %e1 = memref.expand_shape %a [[0, 1], [2]] output_shape [2, 64, 16] : memref<128x16xf16> into memref<2x64x16xf16>
+  memref.copy %e0, %out0 : memref<2x64x16xf16> to memref<2x64x16xf16>
+  memref.copy %e1, %out1 : memref<2x64x16xf16> to memref<2x64x16xf16>
+  return
+}
