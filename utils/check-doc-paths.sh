@@ -12,7 +12,8 @@
 #     an entry of DIR (bench/, docs/, utils/, ...) or of the file's own
 #     directory (results/ in bench/README.md, Generated/ in docs/); `{a,b}`
 #     alternatives and `*` patterns must each match something, and
-#     build/bin/NAME must be a tool of tools/NAME. Words holding a
+#     build/bin/NAME must be a tool of tools/NAME; paths under what git
+#     ignores (.gpu/) are skipped, as they exist only where made. Words holding a
 #     placeholder (<gpu>, $dir, %t) are not paths and are skipped;
 #   - every row of a results table: a table row with a link to a file under
 #     bench/results/ must name a commit (7 to 40 hex digits, in its last
@@ -73,6 +74,9 @@ check_word() {
     return 0
   fi
   [[ "$first" == *[{}*]* ]] && return 0
+  # What git ignores (.gpu/, build directories) exists only where it was
+  # made.
+  git -C "$root" check-ignore -q "$first" 2>/dev/null && return 0
   local base
   if [ -e "$root/$first" ]; then
     base="$root"

@@ -2,11 +2,22 @@
 # Differential testing of random graphs. Each graph, hidet-random-graph
 # --seed=S, is compiled for the GPU and for the CPU and both run on the same
 # random inputs, drawn from the distribution S picks (hidet-run
-# --input-dist; S mod 5: uniform, normal, sparse, zeros-and-ones, wide, but
-# normal for f16 graphs instead of wide, whose products overflow f16 in
-# about one f16 graph of eight); hidet-run --ref compares every output by
-# its relative L2 error (f32 1e-5, f16 2e-3, bf16 1.6e-2) and element by
-# element (docs/GPUExecution.md, section 5).
+# --input-dist; S mod 4: uniform, normal, sparse, zeros-and-ones);
+# hidet-run --ref compares every output by its relative L2 error (f32 1e-5,
+# f16 2e-3, bf16 1.6e-2) and element by element (docs/GPUExecution.md,
+# section 5), within 16 eps of the output's RMS for 16-bit graphs (atol).
+#
+# Wide inputs (hidet-run --input-dist=wide) are left to the GPU tests of
+# single ops (row groups, attention, reductions), whose conditioning is
+# known: a random chain that feeds values of 1e3 into softmaxes, norms and
+# cancelling GEMMs is ill-conditioned in every dtype (rounding x moves a
+# softmax by eps |x|), so that its comparison measures the graph, not the
+# compiler. The per-element bound of 16-bit graphs is 16 eps of the RMS
+# instead of hidet-run's 2 eps: the GPU keeps a fused chain's values in f32
+# where the reference rounds after each op, and an output near zero that
+# results from cancelling larger values differs by several eps of the RMS
+# (up to 7 over 1,500 graphs on the H200); a wrong element is off by about
+# the RMS.
 #
 #   utils/difftest.sh FIRST COUNT OUT [TOOLS] [JOBS]
 #   utils/difftest.sh --coverage-only FIRST COUNT OUT [TOOLS] [JOBS]
@@ -45,10 +56,18 @@ src="$(cd "$(dirname "$0")/.." && pwd)"
 # The input distribution (hidet-run --input-dist) of seed $1's graph, of
 # dtype $2.
 dist() {
-  local dists=(uniform normal sparse zeros-and-ones wide)
-  local d="${dists[$(($1 % 5))]}"
-  [ "$d" = wide ] && [ "$2" = f16 ] && d=normal
-  echo "$d"
+  local dists=(uniform normal sparse zeros-and-ones)
+  echo "${dists[$(($1 % 4))]}"
+}
+
+# The per-element absolute bound (hidet-run --ref-atol-rms) of a graph of
+# dtype $1: 16 eps for 16-bit graphs (the header says why), hidet-run's
+# default for f32.
+atol_rms() {
+  case "$1" in
+  f16) echo " --ref-atol-rms=0.015625" ;;
+  bf16) echo " --ref-atol-rms=0.125" ;;
+  esac
 }
 
 # A table of how many graphs of OUT/difftest.log have each NAME=COUNT word
@@ -121,7 +140,7 @@ check() {
       -o "$d/gpu.so" >> "$d/log" 2>&1; then
     echo gpu-compile
   elif ! timeout 300 "$tools/bin/hidet-run" "$d/gpu.so" --ref "$d/cpu.so" \
-      --reps 0 --seed "$s" --input-dist="$(dist "$s" "$dtype")" \
+      --reps 0 --seed "$s" --input-dist="$(dist "$s" "$dtype")"$(atol_rms "$dtype") \
       >> "$d/log" 2>&1
   then
     if grep -q "FAIL" "$d/log"; then echo mismatch; else echo run; fi
@@ -214,7 +233,7 @@ shrink() {
     echo "// REQUIRES: cuda"
     echo "// RUN: hidet-compile %s -o %t.gpu.so --runtime-dir=%hidet_libs"
     echo "// RUN: hidet-compile %s --target=cpu -o %t.cpu.so"
-    echo "// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --seed $s --input-dist=$(dist "$s" "$dtype") | FileCheck %s"
+    echo "// RUN: hidet-run %t.gpu.so --ref %t.cpu.so --reps 0 --seed $s --input-dist=$(dist "$s" "$dtype")$(atol_rms "$dtype") | FileCheck %s"
     echo "// CHECK: graph PASS"
     echo
     cat "$d/g.mlir"
@@ -258,7 +277,7 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-export -f one check schedule_only dist
+export -f one check schedule_only dist atol_rms
 export tools work out coverage_only
 seq "$first" $((first + count - 1)) | xargs -P "$jobs" -I{} bash -c 'one {}'
 

@@ -32,9 +32,6 @@ std::string Graph::build(unsigned ops, ArrayRef<unsigned> drop) {
       shape[0] = 64 * pick(2, 24);
     if (elt != "f32" && pick(0, 2) == 0)
       shape = hopperShape();
-    // Sometimes rows longer than a row group takes (warp reductions).
-    else if (elt == "f32" && pick(0, 5) == 0)
-      shape = {64 * pick(1, 4), 512 * pick(2, 6)};
     live.push_back(input(shape));
   }
   for (unsigned i = 0; i < ops; ++i) {
@@ -114,7 +111,7 @@ std::vector<int64_t> Graph::hopperShape() {
   case 2:
     return {pick(2, 8), 128 * pick(1, 4), 64 * pick(1, 2)};
   default:
-    return {1024 * pick(3, 6), 64 * pick(2, 8)};
+    return {1024 * pick(4, 6), 64 * pick(2, 3)};
   }
 }
 

@@ -36,6 +36,11 @@ constexpr int64_t kMinMeanOutputs = 16;
 /// At 4096 it is 1.3e-6. 16-bit graphs sum in f32 against looser bounds.
 constexpr int64_t kMaxF32Sum = 4096;
 
+/// The most multiply-adds of one GEMM, convolution or attention: the CPU
+/// reference computes them in plain loops (16-bit arithmetic emulated in
+/// f32), about a billion in a few seconds.
+constexpr int64_t kMaxMacs = int64_t(1) << 30;
+
 /// A value of the graph: its SSA name and its shape.
 struct Value {
   std::string name;

@@ -18,6 +18,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace llvm;
@@ -107,6 +108,8 @@ void Graph::attention(Value x) {
       break;
     }
   int64_t m = rows / batch, n = extent(256), g = batch * heads;
+  if (rows * heads * std::max(c + n, d + dv) * std::max(d, dv) > kMaxMacs)
+    return matmul(x);
 
   // Q: a projection of x, bounded, split into heads.
   Value w = input({c, heads * d});

@@ -51,14 +51,20 @@ void Graph::matmul(Value x) {
   // Many rows: sometimes as many columns, for grids of several waves; a
   // long K: sometimes few columns, for few output tiles (split-K); or as
   // many columns as K, with a residual add of x (a transformer's).
-  if (elt != "f32" && !batched && x.shape[0] >= 1024 && coin())
-    n = 256 * pick(3, 8);
+  if (elt != "f32" && !batched && x.shape[0] >= 1024 &&
+      (x.shape[0] >= 4096 || coin()))
+    n = 256 * pick(4, 8);
   else if (elt != "f32" && k >= 1024 && coin())
     n = 64 * pick(1, 4);
   else if (elt != "f32" && batched && x.shape[1] >= 128 && coin())
     n = 64 * pick(1, 4);
   else if (pick(0, 4) == 0)
     n = k;
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < x.shape.size(); ++i)
+    rows *= x.shape[i];
+  if (rows * k * n > kMaxMacs)
+    n = std::max<int64_t>(8, kMaxMacs / (rows * k) / 8 * 8);
   if (tooLongToSum(k))
     return reduce(x);
   std::vector<int64_t> wShape = batched ? std::vector<int64_t>{x.shape[0], k, n}
