@@ -103,8 +103,9 @@ int64_t Graph::extent(int64_t most) {
 /// of 64 or 128 channels (64-row tiles), long K over few output tiles
 /// (split-K), many rows (persistent and pingpong grids).
 std::vector<int64_t> Graph::hopperShape() {
-  switch (pick(0, 3)) {
+  switch (pick(0, 4)) {
   case 0:
+  case 4:
     return {pick(1, 4), 8 * pick(1, 3), 8 * pick(1, 3), 64 * pick(1, 2)};
   case 1:
     return {64 * pick(1, 4), 512 * pick(2, 6)};
