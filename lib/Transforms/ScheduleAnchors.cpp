@@ -89,8 +89,9 @@ struct ScheduleAnchorsPass
     // and what it computes and fused.
     kernel::recordOnFirstLaunch(before, at, kScheduleAttrName, schedule);
     MLIRContext *ctx = op->getContext();
-    kernel::describeFirstLaunch(before, at, "anchor",
-                                StringAttr::get(ctx, op->getName().stripDialect()));
+    kernel::describeFirstLaunch(
+        before, at, "anchor",
+        StringAttr::get(ctx, op->getName().stripDialect()));
     kernel::describeFirstLaunch(
         before, at, "gemm",
         DenseI64ArrayAttr::get(ctx, {p.batch, p.m, p.n, p.k, p.windowTaps}));

@@ -16,6 +16,7 @@
 #include "Utils/KernelBuilder.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
+#include "Hidet/Schedule/WgmmaMatmulSpace.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -91,10 +92,13 @@ std::vector<std::string> features(gpu::LaunchOp launch,
       add("persistent");
     if (w.getPingpong())
       add("pingpong");
-    // The 64-row tiles of a convolution whose window has several taps of
-    // at least 64 channels (hidet-select-schedules{conv-row-tiles}).
-    if (d.gemm.size() == 5 && d.gemm[4] > 1 && d.gemm[3] / d.gemm[4] >= 64 &&
-        w.getBlock().front() == 64)
+    // The one-warpgroup tiles of a convolution whose window has several
+    // taps of a K step's channels or more, as defaultWgmmaSchedule gives
+    // them (hidet-select-schedules{conv-row-tiles}).
+    using schedule::WgmmaMatmulSchedule;
+    if (d.gemm.size() == 5 && d.gemm[4] > 1 &&
+        d.gemm[3] / d.gemm[4] >= WgmmaMatmulSchedule::kBlockK &&
+        w.getBlock().front() == WgmmaMatmulSchedule::kWarpgroupRows)
       add("conv_64_rows");
   } else if (auto m = dyn_cast_if_present<MmaMatmulAttr>(schedule)) {
     if (m.getSplitK() > 1)
