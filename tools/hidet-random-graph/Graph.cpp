@@ -44,12 +44,14 @@ std::string Graph::build(unsigned ops, ArrayRef<unsigned> drop) {
     std::vector<std::string> argsBefore = argTypes;
     std::vector<Value> liveBefore = live;
     std::map<std::string, unsigned> usedBefore = used, countsBefore = counts;
+    std::set<std::string> averagedBefore = averaged;
     step();
     body = std::move(bodyBefore);
     argTypes = std::move(argsBefore);
     live = std::move(liveBefore);
     used = std::move(usedBefore);
     counts = std::move(countsBefore);
+    averaged = std::move(averagedBefore);
   }
   // An output is computed, never an input passed through.
   if (isArg(live.back().name)) {
@@ -254,6 +256,16 @@ std::string Graph::unary() {
 
 void Graph::step() {
   Value x = operand();
+  unsigned first = next;
+  draw(x);
+  if (!averaged.count(x.name))
+    return;
+  for (const Value &v : live)
+    if (!isArg(v.name) && std::stoul(v.name.substr(2)) >= first)
+      averaged.insert(v.name);
+}
+
+void Graph::draw(Value x) {
   unsigned rank = x.shape.size();
   switch (pick(0, 11)) {
   case 0:

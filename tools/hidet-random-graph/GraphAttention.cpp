@@ -211,5 +211,6 @@ void Graph::attention(Value x) {
   Value merged = reshapeText(transposeText(o4, {0, 2, 1, 3}), "[0, 1], [2, 3]",
                              {rows, heads * dv}, false);
   add(merged, "attention");
+  averaged.insert(merged.name);
   ++counts[std::string("attention_") + (kGivenTransposed ? "kt" : "k")];
 }

@@ -63,6 +63,8 @@ void Graph::matmul(Value x) {
   int64_t rows = 1;
   for (size_t i = 0; i + 1 < x.shape.size(); ++i)
     rows *= x.shape[i];
+  if (rows * n < kMinSumOutputs)
+    n = (kMinSumOutputs + rows - 1) / rows;
   if (rows * k * n > kMaxMacs)
     n = std::max<int64_t>(8, kMaxMacs / (rows * k) / 8 * 8);
   if (tooLongToSum(k))
@@ -130,6 +132,9 @@ void Graph::conv(Value x) {
     return matmul(x);
   int64_t oh = spanH / sh + 1, ow = spanW / sw + 1;
   int64_t c = x.shape[3], f = wide ? 64 * pick(1, 2) : extent(96);
+  int64_t pixels = x.shape[0] * oh * ow;
+  if (pixels * f < kMinSumOutputs)
+    f = (kMinSumOutputs + pixels - 1) / pixels;
   if (tooLongToSum(kh * kw * c))
     return reduce(x);
   Value w = input({kh, kw, c, f});
@@ -175,7 +180,8 @@ void Graph::reduce(Value x) {
   for (unsigned i = 0; i < rank; ++i)
     if (i != d)
       outputs *= x.shape[i];
-  bool isMax = outputs < kMinMeanOutputs || tooLongToSum(x.shape[d]) || coin();
+  bool isMax = outputs < kMinSumOutputs || tooLongToSum(x.shape[d]) ||
+               averaged.count(x.name) || coin();
   if (!isMax) {
     // 16-bit sums accumulate in f32, as the ONNX importer writes them
     // (a long f16 sum is too coarse to compare two summation orders).
@@ -290,7 +296,7 @@ void Graph::softmaxOrNorm(Value x) {
     means *= e;
   llvm::erase_if(live, [&](const Value &v) {
     return v.name == centered.name ||
-           (v.name == mean.name && means < kMinMeanOutputs);
+           (v.name == mean.name && means < kMinSumOutputs);
   });
 }
 
