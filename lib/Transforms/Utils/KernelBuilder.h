@@ -61,14 +61,15 @@ void createLaunch(
 void recordOnFirstLaunch(mlir::Operation *before, mlir::Operation *at,
                          llvm::StringRef name, mlir::Attribute value);
 
-/// The dictionary on every gpu.launch that says what its kernel is, for
-/// reports (hidet-summarize-kernels) and not read by any lowering: `kind`
+/// The dictionary on every gpu.launch that says what its kernel is
+/// (hidet::kKernelAttrName, whose keys the dialect verifies): `kind`
 /// (createLaunch's) and, where they apply, `anchor` (the op a template
-/// computes), `gemm` (its batch, M, N, K and window taps), `prologue`, `epilogue` and `scores` (the kinds of fused ops:
+/// computes), `gemm` (its batch, M, N, K and window taps), `prologue`,
+/// `epilogue` and `scores` (the kinds of fused ops:
 /// fusion::Prologue::kinds, fusion::Epilogue::kinds; `scores` are an
 /// attention's ops between Q K^T and its softmax) and `loads` (how a
 /// Hopper kernel loads its operands).
-inline constexpr llvm::StringLiteral kKernelAttrName = "hidet.kernel";
+using hidet::kKernelAttrName;
 
 /// Sets `key` = `value` in `launch`'s kKernelAttrName dictionary.
 void describeKernel(mlir::Operation *launch, llvm::StringRef key,

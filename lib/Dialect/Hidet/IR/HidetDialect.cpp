@@ -45,8 +45,50 @@ void HidetDialect::initialize() {
                             MmaMatmulAttr, WgmmaMatmulAttr>();
 }
 
+/// The `hidet.kernel` dictionary of a gpu.launch: the keys and value kinds
+/// kKernelAttrName lists.
+static LogicalResult verifyKernelDescription(Operation *op, Attribute value) {
+  auto fail = [&]() {
+    return op->emitError("'") << kKernelAttrName << "' ";
+  };
+  if (op->getName().getStringRef() != "gpu.launch")
+    return fail() << "must be on a gpu.launch, not on '" << op->getName()
+                  << "'";
+  auto dict = dyn_cast<DictionaryAttr>(value);
+  if (!dict)
+    return fail() << "must be a dictionary, got " << value;
+  if (!dict.getAs<StringAttr>("kind"))
+    return fail() << "needs a string 'kind'";
+  for (NamedAttribute entry : dict) {
+    StringRef key = entry.getName().strref();
+    Attribute v = entry.getValue();
+    if (key == "kind" || key == "anchor" || key == "loads") {
+      if (!isa<StringAttr>(v))
+        return fail() << "'" << key << "' must be a string, got " << v;
+    } else if (key == "prologue" || key == "epilogue" || key == "scores") {
+      auto list = dyn_cast<ArrayAttr>(v);
+      if (!list || !llvm::all_of(list, llvm::IsaPred<StringAttr>))
+        return fail() << "'" << key << "' must be an array of strings, got "
+                      << v;
+    } else if (key == "gemm") {
+      auto gemm = dyn_cast<DenseI64ArrayAttr>(v);
+      if (!gemm || gemm.size() != 5 ||
+          llvm::any_of(gemm.asArrayRef(), [](int64_t e) { return e < 0; }))
+        return fail() << "'gemm' must be array<i64: batch, M, N, K, taps> of "
+                         "non-negative values, got "
+                      << v;
+    } else {
+      return fail() << "has an unknown key '" << key
+                    << "' (kind, anchor, gemm, prologue, epilogue, scores, "
+                       "loads)";
+    }
+  }
+  return success();
+}
+
 /// `hidet.pipeline_stages` must be a stage count on a loop, `hidet.fusion` a
-/// #hidet.fusion of a non-negative group, `hidet.target` a #hidet.target.
+/// #hidet.fusion of a non-negative group, `hidet.target` a #hidet.target,
+/// `hidet.kernel` a kernel's description on a gpu.launch.
 /// (`hidet.schedule` is checked by the passes that read it: which schedule
 /// kind is right depends on the op's element types and the target.)
 LogicalResult HidetDialect::verifyOperationAttribute(Operation *op,
@@ -70,6 +112,8 @@ LogicalResult HidetDialect::verifyOperationAttribute(Operation *op,
              << fusion.getGroup();
     return success();
   }
+  if (attr.getName() == kKernelAttrName)
+    return verifyKernelDescription(op, attr.getValue());
   if (attr.getName() == kAttentionAttrName) {
     if (!isa<AttentionAttr>(attr.getValue()))
       return op->emitError("'")

@@ -34,6 +34,12 @@ inline constexpr llvm::StringLiteral kFusionAttrName = "hidet.fusion";
 /// Name of the discardable attribute (a #hidet.target) that describes the
 /// target GPU of the ops it is on (a pipeline puts it on the module).
 inline constexpr llvm::StringLiteral kTargetAttrName = "hidet.target";
+/// Name of the dictionary on a gpu.launch that says what its kernel is,
+/// for reports (hidet-summarize-kernels) and read by no lowering: `kind`
+/// (a string, always), `anchor` and `loads` (strings), `gemm` (batch, M,
+/// N, K and window taps: five non-negative integers), `prologue`,
+/// `epilogue` and `scores` (arrays of strings: the kinds of fused ops).
+inline constexpr llvm::StringLiteral kKernelAttrName = "hidet.kernel";
 
 namespace templates {
 /// An anchor read as a batched GEMM, which the templates build kernels for

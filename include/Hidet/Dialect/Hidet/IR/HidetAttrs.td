@@ -22,9 +22,21 @@ def Hidet_Dialect : Dialect {
     the anchor op as `hidet.schedule`; the passes that instantiate templates
     only read it.
 
-    `hidet.pipeline_stages = N` (an integer in [2, 8]) marks a loop whose
-    global-to-shared copies `hidet-pipeline-shared-copies` turns into an
-    N-stage pipeline; the templates write it from the schedule's `stages`.
+    The dialect verifies its discardable attributes wherever they are:
+
+    - `hidet.pipeline_stages = N` (an integer in [2, 8]) marks a loop whose
+      global-to-shared copies `hidet-pipeline-shared-copies` turns into an
+      N-stage pipeline; the templates write it from the schedule's `stages`.
+    - `hidet.fusion` (a `#hidet.fusion` of a non-negative group) marks the
+      ops of a fusion group; `hidet.target` (a `#hidet.target`) the target
+      of what it is on; `hidet.attention` (a `#hidet.attention`) an
+      attention's Q K^T or the `gpu.launch` of its fused kernel.
+    - `hidet.kernel` on a `gpu.launch` says what its kernel is, for
+      reports (`hidet-summarize-kernels`) and read by no lowering: a
+      dictionary of `kind` (a string, always), `anchor` and `loads`
+      (strings), `gemm` (`array<i64: batch, M, N, K, taps>`, non-negative)
+      and `prologue`, `epilogue` and `scores` (arrays of strings: the kinds
+      of fused ops), and no other key.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
