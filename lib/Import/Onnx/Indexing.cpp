@@ -309,6 +309,66 @@ LogicalResult convertGather(NodeContext &ctx) {
   return success();
 }
 
+/// GatherND: the index tuples of the last dimension of `indices`, each of M
+/// coordinates, pick slices of the data after its first `batch_dims`
+/// dimensions, which the data and the indices share. Negative coordinates
+/// count from the end; a coordinate out of range is a run-time error (the
+/// index checks of tensor.extract).
+LogicalResult convertGatherND(NodeContext &ctx) {
+  const TensorValue &data = ctx.input(0), &indices = ctx.input(1);
+  int64_t r = data.rank(), q = indices.rank();
+  int64_t batch = ctx.attrInt("batch_dims", 0);
+  if (isFloat(indices.dtype))
+    return ctx.emitError() << "GatherND indices must be integers, not "
+                           << dtypeName(indices.dtype);
+  if (q < 1 || r < 1 || batch < 0 || batch >= std::min(q, r))
+    return ctx.emitError() << "GatherND batch_dims " << batch
+                           << " must be less than the ranks of the data (" << r
+                           << ") and the indices (" << q << ")";
+  int64_t m = indices.shape[q - 1];
+  if (m < 1 || batch + m > r)
+    return ctx.emitError() << "GatherND index tuples of " << m
+                           << " coordinates address more than the data's "
+                           << r - batch << " dimensions after batch_dims";
+  for (int64_t d = 0; d < batch; ++d)
+    if (indices.shape[d] != data.shape[d])
+      return ctx.emitError() << "GatherND batch dimension " << d << " is "
+                             << data.shape[d] << " in the data and "
+                             << indices.shape[d] << " in the indices";
+  SmallVector<int64_t> shape(indices.shape.begin(), indices.shape.end() - 1);
+  shape.append(data.shape.begin() + batch + m, data.shape.end());
+  int64_t outRank = shape.size();
+  OpBuilder &b = ctx.builder();
+  // The index tuple's coordinate j, read at the output's leading q - 1
+  // indices.
+  SmallVector<Value> inputs(m, ctx.value(1));
+  SmallVector<AffineMap> maps;
+  for (int64_t j = 0; j < m; ++j) {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d + 1 < q; ++d)
+      exprs.push_back(b.getAffineDimExpr(d));
+    exprs.push_back(b.getAffineConstantExpr(j));
+    maps.push_back(AffineMap::get(outRank, 0, exprs, b.getContext()));
+  }
+  Value result = gatherGeneric(
+      b, ctx.getLoc(), ctx.value(0), shape, inputs, maps,
+      [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange s) {
+        SmallVector<Value> src(o.begin(), o.begin() + batch);
+        for (int64_t j = 0; j < m; ++j) {
+          Value k = toIndex(nb, l, s[j]);
+          Value neg = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::slt, k, indexConst(nb, l, 0));
+          Value wrapped = arith::AddIOp::create(
+              nb, l, k, indexConst(nb, l, data.shape[batch + j]));
+          src.push_back(arith::SelectOp::create(nb, l, neg, wrapped, k));
+        }
+        src.append(o.begin() + q - 1, o.end());
+        return src;
+      });
+  ctx.setOutput(0, result, data.dtype);
+  return success();
+}
+
 LogicalResult convertTile(NodeContext &ctx) {
   FailureOr<SmallVector<int64_t>> repeats = ctx.constantInts(1);
   if (failed(repeats))
@@ -556,6 +616,7 @@ void registerIndexingConverters(ConverterTable &table) {
   table["Tile"] = convertTile;
   table["Pad"] = convertPad;
   table["GatherElements"] = convertGatherElements;
+  table["GatherND"] = convertGatherND;
   table["DepthToSpace"] = convertDepthSpace;
   table["SpaceToDepth"] = convertDepthSpace;
 }
