@@ -1,6 +1,6 @@
 // hidet-compile --tuning-records: the selection pass reads the records
 // inside the GPU pipeline, where the matmul has the signature of record 0 of
-// the file that test/Transforms/select-schedules-tuning.mlir reads; the
+// the file that test/Transforms/Schedule/select-schedules-tuning.mlir reads; the
 // compilation prints the warnings about its malformed records and builds
 // the library. A record for the matmul whose schedule does not fit the
 // target is reported and the heuristic's schedule is built. A file that
@@ -8,7 +8,7 @@
 // for GPU libraries only.
 // REQUIRES: cuda-toolkit
 // RUN: rm -rf %t && mkdir %t
-// RUN: hidet-compile %s --tuning-records=%S/../../Transforms/Inputs/tuning-records.json --emit=mlir -o %t/tuned.mlir 2>&1 | FileCheck %s
+// RUN: hidet-compile %s --tuning-records=%S/../../Transforms/Schedule/Inputs/tuning-records.json --emit=mlir -o %t/tuned.mlir 2>&1 | FileCheck %s
 // RUN: test -s %t/tuned.mlir
 // RUN: hidet-compile %s --tuning-records=%S/Inputs/tuning-too-large.json -o %t/large.so 2>&1 | FileCheck %s --check-prefix=LARGE
 // RUN: test -s %t/large.so
@@ -23,7 +23,7 @@
 // PLAN: "signature": "linalg.matmul(memref<256x128xf16>, memref<128x512xf16>, memref<256x512xf16>)
 // PLAN: "kernels": [
 // PLAN-NEXT: "main_wgmma",
-// RUN: not hidet-compile %s --target=cpu --tuning-records=%S/../../Transforms/Inputs/tuning-records.json -o %t/cpu.so 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not hidet-compile %s --target=cpu --tuning-records=%S/../../Transforms/Schedule/Inputs/tuning-records.json -o %t/cpu.so 2>&1 | FileCheck %s --check-prefix=CPU
 // CHECK: tuning-records.json":0:0): warning: hidet-select-schedules: tuning record 4 is malformed (no "chip"); ignored
 // CHECK: tuning-records.json":0:0): warning: hidet-select-schedules: tuning record 5 is malformed ("schedule" is not a string); ignored
 // CHECK-NOT: warning

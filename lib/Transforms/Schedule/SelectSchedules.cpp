@@ -16,8 +16,8 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Templates/Anchor.h"
-#include "Templates/Attention.h"
+#include "../Templates/Anchor.h"
+#include "../Templates/Attention.h"
 
 #include "Hidet/Tuning/Records.h"
 

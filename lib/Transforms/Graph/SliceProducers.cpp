@@ -20,7 +20,7 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Utils/KernelBuilder.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -12,9 +12,9 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Templates/Anchor.h"
-#include "Templates/Attention.h"
-#include "Utils/KernelBuilder.h"
+#include "../Templates/Anchor.h"
+#include "../Templates/Attention.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Schedule/TuningSpace.h"
 #include "Hidet/Tuning/Records.h"

@@ -13,7 +13,7 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Templates/Anchor.h"
+#include "../Templates/Anchor.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/raw_ostream.h"

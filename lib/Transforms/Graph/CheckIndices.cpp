@@ -13,8 +13,8 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Utils/KernelBuilder.h"
-#include "Utils/ScalarRanges.h"
+#include "../Utils/KernelBuilder.h"
+#include "../Utils/ScalarRanges.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

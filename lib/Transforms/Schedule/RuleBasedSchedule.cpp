@@ -23,10 +23,10 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Fusion/Buffers.h"
-#include "Fusion/Epilogue.h"
-#include "RuleBased/RuleBased.h"
-#include "Utils/KernelBuilder.h"
+#include "../Fusion/Buffers.h"
+#include "../Fusion/Epilogue.h"
+#include "../RuleBased/RuleBased.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

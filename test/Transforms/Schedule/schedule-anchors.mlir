@@ -415,7 +415,7 @@ func.func @batch_simt(%a: memref<4x64x32xf32>, %b: memref<4x32x64xf32>, %c: memr
 // template writes the K loop synchronously (a barrier, masked transfers
 // from global memory into one shared tile per operand, a barrier, the math)
 // and marks it for hidet-pipeline-shared-copies
-// (test/Transforms/pipeline-shared-copies.mlir). Past the edges the mask
+// (test/Transforms/Kernel/pipeline-shared-copies.mlir). Past the edges the mask
 // is empty (zero-fill).
 // CHECK-LABEL: func.func @conv_nhwc(
 // CHECK:         gpu.launch

@@ -13,7 +13,7 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Utils/KernelBuilder.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "Hidet/Dialect/Hidet/IR/Hidet.h"
 #include "Hidet/Schedule/WgmmaMatmulSpace.h"

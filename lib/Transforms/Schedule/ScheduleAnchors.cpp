@@ -14,10 +14,10 @@
 
 #include "Hidet/Transforms/Passes.h"
 
-#include "Fusion/Buffers.h"
-#include "Templates/Anchor.h"
-#include "Templates/Attention.h"
-#include "Utils/KernelBuilder.h"
+#include "../Fusion/Buffers.h"
+#include "../Templates/Anchor.h"
+#include "../Templates/Attention.h"
+#include "../Utils/KernelBuilder.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
