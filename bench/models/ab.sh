@@ -45,7 +45,7 @@ done
 read -r -a checks <<<"$(model_check_args "$precision" 2>/dev/null)"
 [ ${#checks[@]} -gt 0 ] || die "bad --precision '$precision' (f16 or f32)"
 [ ${#variants[@]} -ge 2 ] || die "at least two variants"
-for x in generate.py tools.tar.xz; do
+for x in generate.py own_models.py hub_models.py tools.tar.xz; do
   [ -f "$dir/$x" ] || die "$dir/$x missing: run 'bench/models/run.sh prepare $dir' first"
 done
 

@@ -149,7 +149,8 @@ lib/libhidet_runtime.so), pack them with tar -C OUT -cJf TARBALL . and pass
   mkdir -p "$dir" || die "prepare: cannot create $dir"
   cp "$here/run.sh" "$here/steps.sh" "$here/checks.sh" "$here/torch_baselines.py" \
     "$here/report.py" "$here/model_results.py" "$here/model_tables.py" \
-    "$src/utils/models/generate.py" "$dir/" || die "prepare: copy failed"
+    "$src/utils/models/generate.py" "$src/utils/models/own_models.py" \
+    "$src/utils/models/hub_models.py" "$dir/" || die "prepare: copy failed"
   if [ "$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")" != \
     "$(cd "$dir" && pwd)/tools.tar.xz" ]; then
     cp "$tarball" "$dir/tools.tar.xz" || die "prepare: copy of $tarball failed"
@@ -236,7 +237,7 @@ run_bench() {
   local given="$dir"
   dir="$(cd "$dir" 2>/dev/null && pwd)" || die "no directory $given"
   for x in torch_baselines.py report.py model_results.py model_tables.py \
-    generate.py tools.tar.xz; do
+    generate.py own_models.py hub_models.py tools.tar.xz; do
     [ -f "$dir/$x" ] || die "$dir/$x missing: run '$0 prepare $dir' first"
   done
   if [ -f "$dir/commit" ] && [ "$(cat "$dir/commit")" != "$commit" ]; then

@@ -18,7 +18,7 @@ interpreter without torch, run /usr/bin/python3 explicitly):
 
     python3 utils/models/generate.py --out DIR
         [--models bert,gpt2,resnet50,vit,mobilenetv2,efficientnet_b0]
-        [--batch 1] [--seq 128] [--opset 17] [--seed 0]
+        [--batch 1] [--seq 128] [--opset 17] [--exporter torchscript] [--seed 0]
         [--layers N] [--vocab N] [--gpt2-lm-head tied|separate]
         [--dynamic-batch] [--external-data] [--reference] [--threads 1]
 
@@ -43,11 +43,25 @@ Models (--models, comma-separated; default all):
     resnet50, mobilenetv2, efficientnet_b0, vit (vit_b_16)
                      torchvision, eval mode. Input `input` float32
                      [B, 3, 224, 224]; output `output` float32 [B, 1000].
+    hf_bert, hf_gpt2, hf_llama, hf_vit, timm_resnet50, timm_convnext_tiny,
+    timm_efficientnet_b0 (and hf_bert_tiny, hf_gpt2_tiny, hf_llama_tiny)
+                     the classes people export, built from their
+                     configurations (hub_models.py; transformers with its
+                     default SDPA attention, timm): BertModel (base, no
+                     pooler), GPT2LMHeadModel (small), LlamaModel at
+                     Llama-3.2-1B's shape with 8 layers, ViTModel (base);
+                     the same inputs as the models above, outputs
+                     last_hidden_state or logits (timm: `output`). They
+                     need transformers and timm (the GPU machine has them)
+                     and are not in the default --models.
 
 Options:
     --layers N       number of transformer layers of bert, gpt2 and vit
                      (default: the model's own, 12). A model built with
                      another count is written as <model>_l<N>, e.g. bert_l2.
+    --exporter E     torchscript (default; opset 17) or dynamo (PyTorch
+                     2.x's default exporter, torch.onnx.export(dynamo=True);
+                     opset 18), whose files are named <stem>_dynamo.
     --dynamic-batch  marks dim 0 of every graph input and output symbolic
                      ("batch", through dynamic_axes); importers must
                      specialize it. The outputs' other dims are declared
@@ -91,7 +105,6 @@ import argparse
 import collections
 import gc
 import inspect
-import math
 import os
 import resource
 import sys
@@ -107,29 +120,17 @@ try:
     import torchvision
     from onnx import numpy_helper
     from torch import nn
+    # The sibling modules, also when this file is loaded by path
+    # (bench/models/torch_baselines.py).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import hub_models as hub
+    from own_models import (Bert, BertConfig, GPT2, GPT2Config, build_vit,
+                            tiny_resnet)
 except ImportError as error:  # pragma: no cover - environment problem
     sys.exit(f"generate.py: {error}; this needs torch, torchvision and onnx "
              "(Debian: python3-torch, python3-torchvision, python3-onnx); "
              "if `python3` is not /usr/bin/python3, run /usr/bin/python3 "
              "utils/models/generate.py ...")
-
-
-# --------------------------------------------------------------------------
-# Weight initialization shared by BERT and GPT-2: the Hugging Face scheme
-# (normal(0, 0.02) weights, zero biases, unit LayerNorm), so that random
-# models have activations of realistic magnitude (PyTorch's default Linear
-# init would give larger, softmax-saturating attention scores).
-# --------------------------------------------------------------------------
-
-def init_transformer_weights(module: nn.Module, std: float = 0.02) -> None:
-    for m in module.modules():
-        if isinstance(m, (nn.Linear, nn.Embedding)):
-            nn.init.normal_(m.weight, mean=0.0, std=std)
-            if isinstance(m, nn.Linear) and m.bias is not None:
-                nn.init.zeros_(m.bias)
-        elif isinstance(m, nn.LayerNorm):
-            nn.init.ones_(m.weight)
-            nn.init.zeros_(m.bias)
 
 
 def randomize_constant_tensors(model: nn.Module) -> None:
@@ -154,203 +155,6 @@ def randomize_constant_tensors(model: nn.Module) -> None:
             else:
                 t.mul_(torch.empty_like(t).uniform_(0.8, 1.2))
 
-
-# Head split/merge as Hugging Face writes them: the head sizes are Python
-# ints, batch and sequence come from the traced shape.
-
-def split_heads(x: torch.Tensor, heads: int, head_dim: int) -> torch.Tensor:
-    """[B, S, H*D] -> [B, H, S, D]."""
-    return x.view(x.shape[:-1] + (heads, head_dim)).permute(0, 2, 1, 3)
-
-
-def merge_heads(x: torch.Tensor, heads: int, head_dim: int) -> torch.Tensor:
-    """[B, H, S, D] -> [B, S, H*D]."""
-    x = x.permute(0, 2, 1, 3)
-    return x.reshape(x.shape[:-2] + (heads * head_dim,))
-
-
-def attention_bias(attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """[B, S] mask of 1 (attend) and 0 (padding) -> the additive bias [B, 1,
-    1, S] on the scores: 0 where attended, the dtype's lowest finite value
-    where masked, as Hugging Face's get_extended_attention_mask writes it."""
-    mask = attention_mask[:, None, None, :].to(dtype)
-    return (1.0 - mask) * torch.finfo(dtype).min
-
-
-# --------------------------------------------------------------------------
-# BERT-base encoder (no pooler), post-LayerNorm.
-# --------------------------------------------------------------------------
-
-@dataclass
-class BertConfig:
-    vocab_size: int = 30522
-    hidden: int = 768
-    layers: int = 12
-    heads: int = 12
-    intermediate: int = 3072
-    max_positions: int = 512
-    type_vocab_size: int = 2
-    eps: float = 1e-12
-
-
-class BertSelfAttention(nn.Module):
-    def __init__(self, c: BertConfig):
-        super().__init__()
-        self.heads = c.heads
-        self.head_dim = c.hidden // c.heads
-        self.scale = 1.0 / math.sqrt(self.head_dim)
-        self.query = nn.Linear(c.hidden, c.hidden)
-        self.key = nn.Linear(c.hidden, c.hidden)
-        self.value = nn.Linear(c.hidden, c.hidden)
-
-    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-        q = split_heads(self.query(x), self.heads, self.head_dim)
-        k = split_heads(self.key(x), self.heads, self.head_dim)
-        v = split_heads(self.value(x), self.heads, self.head_dim)
-        scores = torch.matmul(q, k.transpose(-1, -2)) * self.scale + bias
-        probs = torch.softmax(scores, dim=-1)
-        return merge_heads(torch.matmul(probs, v), self.heads, self.head_dim)
-
-
-class BertLayer(nn.Module):
-    def __init__(self, c: BertConfig):
-        super().__init__()
-        self.attention = BertSelfAttention(c)
-        self.attention_output = nn.Linear(c.hidden, c.hidden)
-        self.attention_norm = nn.LayerNorm(c.hidden, eps=c.eps)
-        self.intermediate = nn.Linear(c.hidden, c.intermediate)
-        self.activation = nn.GELU()  # erf form
-        self.output = nn.Linear(c.intermediate, c.hidden)
-        self.output_norm = nn.LayerNorm(c.hidden, eps=c.eps)
-
-    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-        x = self.attention_norm(x + self.attention_output(self.attention(x, bias)))
-        return self.output_norm(x + self.output(self.activation(self.intermediate(x))))
-
-
-class Bert(nn.Module):
-    """BERT encoder: (input_ids, attention_mask) -> last_hidden_state."""
-
-    def __init__(self, c: BertConfig):
-        super().__init__()
-        self.word_embeddings = nn.Embedding(c.vocab_size, c.hidden)
-        self.position_embeddings = nn.Embedding(c.max_positions, c.hidden)
-        self.token_type_embeddings = nn.Embedding(c.type_vocab_size, c.hidden)
-        self.embedding_norm = nn.LayerNorm(c.hidden, eps=c.eps)
-        self.layers = nn.ModuleList(BertLayer(c) for _ in range(c.layers))
-        # Like Hugging Face: positions and (all-zero) token types are buffers
-        # sliced to the sequence length, not inputs.
-        self.register_buffer("position_ids", torch.arange(c.max_positions).unsqueeze(0),
-                             persistent=False)
-        self.register_buffer("token_type_ids",
-                             torch.zeros(1, c.max_positions, dtype=torch.long),
-                             persistent=False)
-        init_transformer_weights(self)
-
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        s = input_ids.shape[1]
-        x = (self.word_embeddings(input_ids)
-             + self.token_type_embeddings(self.token_type_ids[:, :s])
-             + self.position_embeddings(self.position_ids[:, :s]))
-        x = self.embedding_norm(x)
-        bias = attention_bias(attention_mask, x.dtype)
-        for layer in self.layers:
-            x = layer(x, bias)
-        return x
-
-
-# --------------------------------------------------------------------------
-# GPT-2 small, pre-LayerNorm, causal.
-# --------------------------------------------------------------------------
-
-@dataclass
-class GPT2Config:
-    vocab_size: int = 50257
-    hidden: int = 768
-    layers: int = 12
-    heads: int = 12
-    max_positions: int = 1024
-    eps: float = 1e-5
-    tied_lm_head: bool = True
-
-
-class GPT2Attention(nn.Module):
-    def __init__(self, c: GPT2Config):
-        super().__init__()
-        self.heads = c.heads
-        self.hidden = c.hidden
-        self.head_dim = c.hidden // c.heads
-        self.scale = 1.0 / math.sqrt(self.head_dim)
-        self.c_attn = nn.Linear(c.hidden, 3 * c.hidden)
-        self.c_proj = nn.Linear(c.hidden, c.hidden)
-        n = c.max_positions
-        self.register_buffer("bias", torch.tril(torch.ones(n, n, dtype=torch.bool)).view(1, 1, n, n),
-                             persistent=False)
-
-    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-        s = x.shape[1]
-        q, k, v = self.c_attn(x).split(self.hidden, dim=2)
-        q, k, v = (split_heads(t, self.heads, self.head_dim) for t in (q, k, v))
-        scores = torch.matmul(q, k.transpose(-1, -2)) * self.scale
-        causal = self.bias[:, :, :s, :s]
-        # On the scores' device, so that the forward can be captured in a
-        # CUDA graph (no host-to-device copy).
-        masked = torch.full((), torch.finfo(scores.dtype).min, dtype=scores.dtype,
-                            device=scores.device)
-        # Then the padding, as Hugging Face's GPT2Attention adds it: a
-        # position both masked sums to -inf, whose weight is 0 all the same.
-        scores = torch.where(causal, scores, masked) + bias
-        probs = torch.softmax(scores, dim=-1)
-        return self.c_proj(merge_heads(torch.matmul(probs, v), self.heads, self.head_dim))
-
-
-class GPT2Block(nn.Module):
-    def __init__(self, c: GPT2Config):
-        super().__init__()
-        self.ln_1 = nn.LayerNorm(c.hidden, eps=c.eps)
-        self.attn = GPT2Attention(c)
-        self.ln_2 = nn.LayerNorm(c.hidden, eps=c.eps)
-        self.c_fc = nn.Linear(c.hidden, 4 * c.hidden)
-        self.act = nn.GELU(approximate="tanh")
-        self.c_proj = nn.Linear(4 * c.hidden, c.hidden)
-
-    def forward(self, x: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-        x = x + self.attn(self.ln_1(x), bias)
-        return x + self.c_proj(self.act(self.c_fc(self.ln_2(x))))
-
-
-class GPT2(nn.Module):
-    """GPT-2 language model: (input_ids, attention_mask) -> logits."""
-
-    def __init__(self, c: GPT2Config):
-        super().__init__()
-        self.wte = nn.Embedding(c.vocab_size, c.hidden)
-        self.wpe = nn.Embedding(c.max_positions, c.hidden)
-        self.h = nn.ModuleList(GPT2Block(c) for _ in range(c.layers))
-        self.ln_f = nn.LayerNorm(c.hidden, eps=c.eps)
-        self.lm_head = nn.Linear(c.hidden, c.vocab_size, bias=False)
-        self.register_buffer("position_ids", torch.arange(c.max_positions).unsqueeze(0),
-                             persistent=False)
-        init_transformer_weights(self)
-        # GPT-2's scaled init of the residual projections.
-        for block in self.h:
-            for proj in (block.attn.c_proj, block.c_proj):
-                nn.init.normal_(proj.weight, mean=0.0, std=0.02 / math.sqrt(2 * c.layers))
-        if c.tied_lm_head:
-            self.lm_head.weight = self.wte.weight
-
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        s = input_ids.shape[1]
-        x = self.wte(input_ids) + self.wpe(self.position_ids[:, :s])
-        bias = attention_bias(attention_mask, x.dtype)
-        for block in self.h:
-            x = block(x, bias)
-        return self.lm_head(self.ln_f(x))
-
-
-# --------------------------------------------------------------------------
-# The model registry.
-# --------------------------------------------------------------------------
 
 Inputs = Dict[str, torch.Tensor]  # graph input name -> example/reference value
 
@@ -426,26 +230,6 @@ def tiny_image_inputs(args: argparse.Namespace, gen: torch.Generator) -> Inputs:
     return {"input": torch.randn(args.batch, 3, TINY_IMAGE, TINY_IMAGE, generator=gen)}
 
 
-def tiny_resnet() -> nn.Module:
-    """A ResNet of torchvision's BasicBlocks: stem, two stages (16 and 32
-    channels, the second strided with a 1x1 projection), pooling, 10 classes."""
-    from torchvision.models.resnet import BasicBlock
-    down = nn.Sequential(nn.Conv2d(16, 32, 1, stride=2, bias=False), nn.BatchNorm2d(32))
-    return nn.Sequential(
-        nn.Conv2d(3, 16, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(16),
-        nn.ReLU(inplace=True), nn.MaxPool2d(3, stride=2, padding=1),
-        BasicBlock(16, 16), BasicBlock(16, 32, stride=2, downsample=down),
-        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
-
-
-def build_vit(args: argparse.Namespace, layers: Optional[int]) -> nn.Module:
-    if layers == 12:
-        return torchvision.models.vit_b_16(weights=None)
-    from torchvision.models.vision_transformer import VisionTransformer
-    return VisionTransformer(image_size=224, patch_size=16, num_layers=layers, num_heads=12,
-                             hidden_dim=768, mlp_dim=3072)
-
-
 MODELS: Dict[str, ModelSpec] = {
     "bert": ModelSpec(
         "BERT-base encoder (post-LN, GELU erf, hidden 768, 12 heads, FFN 3072)",
@@ -492,7 +276,49 @@ MODELS: Dict[str, ModelSpec] = {
         "torchvision efficientnet_b0",
         lambda args, layers: torchvision.models.efficientnet_b0(weights=None),
         image_inputs, ["output"]),
+    # Off-the-shelf definitions (hub_models.py: transformers with SDPA
+    # attention, timm), as users export them.
+    "hf_bert": ModelSpec(
+        "transformers BertModel, base (no pooler)",
+        lambda args, layers: hub.hf_bert(layers),
+        token_inputs(30522, bert_pad), ["last_hidden_state"], default_layers=12),
+    "hf_gpt2": ModelSpec(
+        "transformers GPT2LMHeadModel, small",
+        lambda args, layers: hub.hf_gpt2(layers),
+        token_inputs(50257, gpt2_pad), ["logits"], default_layers=12),
+    "hf_llama": ModelSpec(
+        "transformers LlamaModel at Llama-3.2-1B's shape (GQA 32/8 heads, RoPE, RMSNorm, SwiGLU)",
+        lambda args, layers: hub.hf_llama(layers),
+        token_inputs(128256, bert_pad), ["last_hidden_state"], default_layers=8),
+    "hf_vit": ModelSpec(
+        "transformers ViTModel, base (patch 16, no pooler)",
+        lambda args, layers: hub.hf_vit(layers),
+        image_inputs, ["last_hidden_state"], default_layers=12),
+    "timm_resnet50": ModelSpec(
+        "timm resnet50", lambda args, layers: hub.timm_model("resnet50"),
+        image_inputs, ["output"]),
+    "timm_convnext_tiny": ModelSpec(
+        "timm convnext_tiny", lambda args, layers: hub.timm_model("convnext_tiny"),
+        image_inputs, ["output"]),
+    "timm_efficientnet_b0": ModelSpec(
+        "timm efficientnet_b0", lambda args, layers: hub.timm_model("efficientnet_b0"),
+        image_inputs, ["output"]),
+    "hf_bert_tiny": ModelSpec(
+        "transformers BertModel, 2 layers, hidden 64, 4 heads, vocab 512, seq 32",
+        lambda args, layers: hub.hf_bert(2, tiny=True),
+        tiny_token_inputs(512, bert_pad), ["last_hidden_state"]),
+    "hf_gpt2_tiny": ModelSpec(
+        "transformers GPT2LMHeadModel, 2 layers, hidden 64, 4 heads, vocab 512, seq 32",
+        lambda args, layers: hub.hf_gpt2(2, tiny=True),
+        tiny_token_inputs(512, gpt2_pad), ["logits"]),
+    "hf_llama_tiny": ModelSpec(
+        "transformers LlamaModel, 2 layers, hidden 64, 4 heads of 16, 2 KV heads, vocab 512, seq 32",
+        lambda args, layers: hub.hf_llama(2, tiny=True),
+        tiny_token_inputs(512, bert_pad), ["last_hidden_state"]),
 }
+# What the project's own definitions need; the others import transformers
+# or timm when built.
+OWN_MODELS = [name for name in MODELS if not name.startswith(("hf_", "timm_"))]
 
 
 # --------------------------------------------------------------------------
@@ -546,6 +372,8 @@ def generate(name: str, args: argparse.Namespace) -> None:
             stem = f"{name}_l{layers}"
         if args.vocab:
             stem += f"_v{args.vocab}"
+    if args.exporter == "dynamo":
+        stem += "_dynamo"
     path = os.path.join(args.out, stem + ".onnx")
     data_name = stem + ".onnx.data"
     data_path = os.path.join(args.out, data_name)
@@ -590,15 +418,20 @@ def generate(name: str, args: argparse.Namespace) -> None:
         # PyTorch 2.x exports through dynamo by default (opset 18 and
         # another graph); dynamo=False keeps the TorchScript exporter that
         # PyTorch 1.13 has, so both write the same graphs.
+        parameters = inspect.signature(torch.onnx.export).parameters
         extra = {}
-        if "dynamo" in inspect.signature(torch.onnx.export).parameters:
-            extra["dynamo"] = False
+        if args.exporter == "dynamo":
+            extra["dynamo"] = True
+            if "external_data" in parameters:
+                extra["external_data"] = args.external_data
+        else:
+            if "dynamo" in parameters:
+                extra["dynamo"] = False
+            extra.update(dynamic_axes=dynamic_axes, do_constant_folding=True)
         torch.onnx.export(model, tuple(inputs.values()), path,
                           opset_version=args.opset,
                           input_names=input_names,
-                          output_names=output_names,
-                          dynamic_axes=dynamic_axes,
-                          do_constant_folding=True, **extra)
+                          output_names=output_names, **extra)
     export_seconds = time.perf_counter() - start
     del model
     gc.collect()
@@ -653,12 +486,17 @@ def main() -> None:
         description="Generate ONNX models with random weights (and reference data).",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--out", required=True, help="output directory")
-    parser.add_argument("--models", default=",".join(MODELS),
-                        help=f"comma-separated, from {','.join(MODELS)} (default all)")
+    parser.add_argument("--models", default=",".join(OWN_MODELS),
+                        help=f"comma-separated, from {','.join(MODELS)} (default: the "
+                             "project's own definitions, those without hf_ or timm_)")
     parser.add_argument("--batch", type=int, default=1, help="batch size (default 1)")
     parser.add_argument("--seq", type=int, default=128,
                         help="sequence length of bert and gpt2 (default 128)")
-    parser.add_argument("--opset", type=int, default=17, help="ONNX opset (default 17)")
+    parser.add_argument("--opset", type=int, default=None,
+                        help="ONNX opset (default 17, with --exporter=dynamo 18)")
+    parser.add_argument("--exporter", choices=("torchscript", "dynamo"), default="torchscript",
+                        help="torch.onnx.export's TorchScript exporter (default) or, as "
+                             "PyTorch 2.x exports by default, dynamo (files named ..._dynamo)")
     parser.add_argument("--seed", type=int, default=0, help="weights and inputs seed (default 0)")
     parser.add_argument("--layers", type=int, default=None,
                         help="transformer layers of bert, gpt2, vit (default 12); "
@@ -690,6 +528,13 @@ def main() -> None:
     if "gpt2" in names and args.seq > GPT2Config.max_positions:
         parser.error(f"gpt2: --seq at most {GPT2Config.max_positions}")
 
+    if args.exporter == "dynamo":
+        if "dynamo" not in inspect.signature(torch.onnx.export).parameters:
+            parser.error("--exporter=dynamo needs PyTorch 2.x")
+        if args.dynamic_batch:
+            parser.error("--dynamic-batch takes the TorchScript exporter's dynamic_axes")
+    if args.opset is None:
+        args.opset = 18 if args.exporter == "dynamo" else 17
     torch.set_num_threads(args.threads)
     os.makedirs(args.out, exist_ok=True)
     print(f"torch {torch.__version__}, torchvision {torchvision.__version__}, "
