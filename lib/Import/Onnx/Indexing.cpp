@@ -120,6 +120,17 @@ Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The index of a gather's integer scalar `v` into a dimension of `extent`:
+/// negative values count from the end (checked against the extent at run
+/// time by hidet-check-indices, not here).
+Value wrappedIndex(OpBuilder &b, Location loc, Value v, int64_t extent) {
+  Value k = toIndex(b, loc, v);
+  Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, k,
+                                    indexConst(b, loc, 0));
+  Value wrapped = arith::AddIOp::create(b, loc, k, indexConst(b, loc, extent));
+  return arith::SelectOp::create(b, loc, neg, wrapped, k);
+}
+
 /// A linalg.generic over `shape` whose element is `source` read at the
 /// indices `indexFn` computes from the output's (linalg.index) indices and
 /// from the scalars of `inputs`.
@@ -295,13 +306,7 @@ LogicalResult convertGather(NodeContext &ctx) {
       b, ctx.getLoc(), ctx.value(0), shape, {ctx.value(1)}, {idxMap},
       [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange s) {
         SmallVector<Value> src(o.begin(), o.begin() + *axis);
-        // Negative indices count from the end.
-        Value k = toIndex(nb, l, s[0]);
-        Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, k,
-                                          indexConst(nb, l, 0));
-        Value wrapped =
-            arith::AddIOp::create(nb, l, k, indexConst(nb, l, extent));
-        src.push_back(arith::SelectOp::create(nb, l, neg, wrapped, k));
+        src.push_back(wrappedIndex(nb, l, s[0], extent));
         src.append(o.begin() + *axis + q, o.end());
         return src;
       });
@@ -354,14 +359,8 @@ LogicalResult convertGatherND(NodeContext &ctx) {
       b, ctx.getLoc(), ctx.value(0), shape, inputs, maps,
       [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange s) {
         SmallVector<Value> src(o.begin(), o.begin() + batch);
-        for (int64_t j = 0; j < m; ++j) {
-          Value k = toIndex(nb, l, s[j]);
-          Value neg = arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::slt, k, indexConst(nb, l, 0));
-          Value wrapped = arith::AddIOp::create(
-              nb, l, k, indexConst(nb, l, data.shape[batch + j]));
-          src.push_back(arith::SelectOp::create(nb, l, neg, wrapped, k));
-        }
+        for (int64_t j = 0; j < m; ++j)
+          src.push_back(wrappedIndex(nb, l, s[j], data.shape[batch + j]));
         src.append(o.begin() + q - 1, o.end());
         return src;
       });
@@ -559,12 +558,7 @@ LogicalResult convertGatherElements(NodeContext &ctx) {
       {b.getMultiDimIdentityMap(rank)},
       [&](OpBuilder &nb, Location l, ArrayRef<Value> o, ValueRange s) {
         SmallVector<Value> src(o.begin(), o.end());
-        Value k = toIndex(nb, l, s[0]);
-        Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, k,
-                                          indexConst(nb, l, 0));
-        Value wrapped =
-            arith::AddIOp::create(nb, l, k, indexConst(nb, l, extent));
-        src[*axis] = arith::SelectOp::create(nb, l, neg, wrapped, k);
+        src[*axis] = wrappedIndex(nb, l, s[0], extent);
         return src;
       });
   ctx.setOutput(0, result, data.dtype);
