@@ -57,7 +57,7 @@ static_tools() {
   rm -rf "$dir/static"
   mkdir -p "$dir/static"
   if [ -n "$given" ]; then
-    tar -xJf "$given" -C "$dir/static" || return 1
+    tar -xf "$given" -C "$dir/static" || return 1
   else
     "$src/utils/static-tools.sh" "$dir/static" || return 1
   fi
@@ -82,6 +82,9 @@ prepare() {
     esac
   done
   dir="${dir:-$default_dir}"
+  # Read before the build, not after it.
+  [ -z "$tools" ] || tar -tf "$tools" >/dev/null 2>&1 ||
+    die "prepare: --tools $tools is not a tarball tar can read"
   for g in $groups; do is_group "$g" || die "prepare: no group '$g' ($all_groups)"; done
   mkdir -p "$dir" || die "cannot create $dir"
   dir="$(cd "$dir" && pwd)"
