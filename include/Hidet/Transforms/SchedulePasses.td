@@ -424,7 +424,8 @@ def SummarizeKernels : Pass<"hidet-summarize-kernels", "::mlir::ModuleOp"> {
     `wgmma.conv_64_rows`: 64-row tiles of a convolution whose window has
     several taps of at least 64 channels) and the Hopper loads (`wgmma.tma`, `wgmma.tma_b`,
     `wgmma.cp_async`); and the fused ops' kinds (`prologue.<k>`,
-    `epilogue.<k>` and, for an attention, `scores.<k>`). A launch without
+    `epilogue.<k>` and, for an attention, `scores.<k>` and
+    `softmax.zero_nan_rows`, the NaN rows of its softmax zeroed). A launch without
     the dictionary (written by hand) has kind `unknown`. The IR is not
     changed; a file that cannot be written is an error.
   }];

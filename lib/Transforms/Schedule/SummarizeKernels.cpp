@@ -37,7 +37,7 @@ namespace {
 /// What one gpu.launch's kKernelAttrName dictionary says.
 struct KernelDescription {
   std::string kind = "unknown", anchor, loads;
-  std::vector<std::string> prologue, epilogue, scores;
+  std::vector<std::string> prologue, epilogue, scores, softmax;
   /// A template's GEMM: batch, M, N, K and the window's taps.
   std::vector<int64_t> gemm;
 };
@@ -64,6 +64,7 @@ KernelDescription describe(gpu::LaunchOp launch) {
   list("prologue", d.prologue);
   list("epilogue", d.epilogue);
   list("scores", d.scores);
+  list("softmax", d.softmax);
   return d;
 }
 
@@ -115,6 +116,8 @@ std::vector<std::string> features(gpu::LaunchOp launch,
     f.push_back("epilogue." + k);
   for (const std::string &k : d.scores)
     f.push_back("scores." + k);
+  for (const std::string &k : d.softmax)
+    f.push_back("softmax." + k);
   return f;
 }
 
@@ -151,6 +154,8 @@ struct SummarizeKernelsPass
       k["epilogue"] = array(d.epilogue);
       if (!d.scores.empty())
         k["scores"] = array(d.scores);
+      if (!d.softmax.empty())
+        k["softmax"] = array(d.softmax);
       k["features"] = llvm::join(features(launch, d), " ");
       kernels.push_back(std::move(k));
     });

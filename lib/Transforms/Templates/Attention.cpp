@@ -22,7 +22,8 @@
 // m_new), and adds P V, P's A fragments taken straight from the score
 // accumulators (the C layout of two n8 tiles is the A layout of one k16
 // step) and V's B fragments by ldmatrix.trans. At the end, O / l goes out
-// through the second matmul's epilogue. The operands are read through
+// through the second matmul's epilogue (0 for a row whose l is not
+// positive when the chain zeroes the NaN rows of its softmax). The operands are read through
 // their GemmOperands, so transposed or converted Q, K and V (prologues)
 // cost nothing extra.
 //
@@ -85,7 +86,8 @@ public:
                    AttentionAttr schedule, bool skipMasked)
       : b(b), loc(loc), qk(chain.qk), pv(chain.pv),
         scoreOps(chain.scoreOps.empty() ? nullptr : &chain.scoreOps),
-        skipMasked(skipMasked && masksScores(chain)), BQ(schedule.getBlockQ()),
+        skipMasked(skipMasked && masksScores(chain)),
+        zeroNaNRows(chain.nanGuard != nullptr), BQ(schedule.getBlockQ()),
         BKV(schedule.getBlockKv()), D(qk.k), DV(pv.n),
         threads(schedule.numWarps() * kernel::kWarpSize), elt(qk.aElt),
         f32(b.getF32Type()) {
@@ -187,6 +189,8 @@ private:
   const fusion::Epilogue *scoreOps;
   /// Whether a warp skips the key tiles that the scores' mask hides.
   bool skipMasked;
+  /// Rows whose softmax is NaN (AttentionChain::nanGuard) are written as 0.
+  bool zeroNaNRows;
   int64_t BQ, BKV, D, DV, threads;
   Type elt, f32;
   SharedTile qTile, kTile, vTile;
@@ -567,14 +571,24 @@ void AttentionBuilder::finish(const GemmBlock &blk) {
     l = arith::AddFOp::create(b, loc, l, shuffleXor(l, 1));
     l = arith::AddFOp::create(b, loc, l, shuffleXor(l, 2));
     Value inv = arith::DivFOp::create(b, loc, f32Const(1), l);
+    // The sum is positive for a row of finite scores with one key or more
+    // unmasked; 0 (all masked) and NaN (NaN or infinite scores) are the rows
+    // whose probabilities are all NaN.
+    Value live = zeroNaNRows ? arith::CmpFOp::create(
+                                   b, loc, arith::CmpFPredicate::OGT, l,
+                                   f32Const(0))
+                                   .getResult()
+                             : Value();
     Value row = affine(b, loc, cst(b, loc, i), 8,
                        arith::AddIOp::create(b, loc, row0, group));
     for (int64_t t = 0; t < DV / 8; ++t)
       for (int64_t j = 0; j < 2; ++j) {
         Value col = affine(b, loc, inGroup, 2, cst(b, loc, t * 8 + j));
-        output.store(
-            b, loc, blk, row, col,
-            arith::MulFOp::create(b, loc, load(out, {t, 2 * i + j}), inv));
+        Value o =
+            arith::MulFOp::create(b, loc, load(out, {t, 2 * i + j}), inv);
+        if (live)
+          o = arith::SelectOp::create(b, loc, live, o, f32Const(0));
+        output.store(b, loc, blk, row, col, o);
       }
   }
 }
@@ -598,11 +612,17 @@ void hidet::templates::buildAttention(AttentionChain &chain,
   if (!chain.outputOps.empty())
     describeFirstLaunch(before, at, "epilogue",
                         stringArray(ctx, chain.outputOps.kinds()));
+  if (chain.nanGuard) {
+    std::string guard[] = {"zero_nan_rows"};
+    describeFirstLaunch(before, at, "softmax", stringArray(ctx, guard));
+  }
   // The chain's ops, last first, then what only they used.
   chain.values->erase();
   chain.pvFill->erase();
   if (!chain.outputOps.empty())
     chain.outputOps.erase();
+  if (chain.nanGuard)
+    chain.nanGuard->erase();
   for (Operation *op : llvm::reverse(chain.softmax))
     op->erase();
   if (!chain.scoreOps.empty())

@@ -38,6 +38,13 @@ struct AttentionChain {
   fusion::Epilogue scoreOps;
   /// The softmax's ops, in order.
   llvm::SmallVector<mlir::Operation *> softmax;
+  /// The elementwise op after the softmax that replaces NaN probabilities
+  /// by 0 (`select(isnan(p), 0, p)`, as exporters of
+  /// scaled_dot_product_attention write it so that a row whose keys are all
+  /// masked attends to nothing), or null. A row's probabilities are NaN
+  /// together (NaN or infinite scores, or all of them -inf), so the kernel
+  /// writes 0 for a row whose sum of exponentials is not positive.
+  mlir::Operation *nanGuard = nullptr;
   /// O = P V: rows m, columns the value size, k the keys.
   mlir::linalg::LinalgOp values;
   GemmProblem pv;

@@ -10,7 +10,8 @@
 //   fill(max0) -> M;  M = max over the row of S;  E = exp(S - M)
 //   fill(0) -> L;     L = sum over the row of E;  P = E / L
 //
-// and the batch matmul O = P V that reads P, and checks that nothing else
+// (with, optionally, the elementwise select(isnan(P), 0, P) after it) and
+// the batch matmul O = P V that reads P, and checks that nothing else
 // reads the temporaries or writes memory in between, so that one kernel
 // can take the place of them all.
 //
@@ -203,6 +204,42 @@ static Value matchSoftmax(Operation *after, Value scores,
   return ops[5]->getOperand(2);
 }
 
+/// Whether `op` is an elementwise generic over P (read through identity
+/// maps, once or twice) that yields `select(isnan(p), 0, p)`, or the same
+/// with the ordered predicate and the select's arms swapped.
+static bool isNaNGuardOf(Operation *op, Value p) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }) ||
+      !llvm::all_of(generic.getDpsInputs(),
+                    [&](Value in) { return fusion::isReshapeOf(in, p); }))
+    return false;
+  SmallVector<Operation *> ops = payloadOps(op);
+  auto isInput = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == generic.getBody() &&
+           arg.getArgNumber() < generic.getNumDpsInputs();
+  };
+  if (ops.size() != 2)
+    return false;
+  auto cmp = dyn_cast<arith::CmpFOp>(ops[0]);
+  auto select = dyn_cast<arith::SelectOp>(ops[1]);
+  if (!cmp || !select || select.getCondition() != cmp.getResult() ||
+      !isInput(cmp.getLhs()) || !isInput(cmp.getRhs()) ||
+      generic.getBody()->getTerminator()->getOperand(0) != select.getResult())
+    return false;
+  bool unordered = cmp.getPredicate() == arith::CmpFPredicate::UNO;
+  if (!unordered && cmp.getPredicate() != arith::CmpFPredicate::ORD)
+    return false;
+  Value zero = unordered ? select.getTrueValue() : select.getFalseValue();
+  Value kept = unordered ? select.getFalseValue() : select.getTrueValue();
+  FloatAttr c;
+  return isInput(kept) && matchPattern(zero, m_Constant(&c)) &&
+         c.getValue().isZero();
+}
+
 /// Whether a batch matmul's maps put C at (b, m, n) and, when `plainA`,
 /// read A at (b, m, k).
 static bool hasPlainMaps(linalg::LinalgOp op, bool plainA) {
@@ -259,6 +296,12 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
     return failure();
 
   Operation *next = nextLinalgOp(chain.softmax.back());
+  chain.nanGuard = nullptr;
+  if (isNaNGuardOf(next, p)) {
+    chain.nanGuard = next;
+    p = next->getOperand(next->getNumOperands() - 1);
+    next = nextLinalgOp(next);
+  }
   if (next && isa<linalg::FillOp>(next))
     next = nextLinalgOp(next);
   auto values = dyn_cast_if_present<linalg::BatchMatmulOp>(next);
@@ -300,6 +343,8 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
     members.insert(op);
   for (Operation *op : chain.softmax)
     members.insert(op);
+  if (chain.nanGuard)
+    members.insert(chain.nanGuard);
   members.insert(values);
   members.insert(chain.pvFill);
   llvm::SmallPtrSet<Operation *, 16> prologues;
@@ -307,18 +352,47 @@ LogicalResult hidet::templates::matchAttention(linalg::LinalgOp scores,
     prologues.insert(op);
   for (Operation *op : chain.pvPrologue.ops())
     prologues.insert(op);
+  // The kernel takes the place of P V: an op between the two matmuls that
+  // is not the chain's runs before all of it then. That keeps its order
+  // with the chain's ops after it, and is allowed when none of the chain's
+  // ops before it (Q K^T, and the prologues, epilogue and softmax ops that
+  // precede it) writes what it reads or touches what it writes: a mask
+  // computed after Q K^T and read by the scores' epilogue stays valid.
+  SmallVector<Operation *> chainOps(members.begin(), members.end());
+  chainOps.append(prologues.begin(), prologues.end());
   for (Operation *op = scores->getNextNode(); op && op != values.getOperation();
        op = op->getNextNode()) {
     if (members.contains(op) || prologues.contains(op) ||
         isa<memref::AllocOp, ViewLikeOpInterface>(op))
       continue;
-    why = "an op between Q K^T and P V writes memory";
-    return failure();
+    SmallVector<Value> reads, writes;
+    bool independent = succeeded(fusion::accessedRoots(op, reads, writes));
+    for (Operation *member : chainOps) {
+      if (!independent || !member->isBeforeInBlock(op))
+        continue;
+      SmallVector<Value> memberReads, memberWrites;
+      if (failed(fusion::accessedRoots(member, memberReads, memberWrites))) {
+        independent = false;
+        break;
+      }
+      for (Value r : reads)
+        independent &= !llvm::is_contained(memberWrites, r);
+      for (Value w : writes)
+        independent &= !llvm::is_contained(memberWrites, w) &&
+                       !llvm::is_contained(memberReads, w);
+    }
+    if (!independent) {
+      why = "an op between Q K^T and P V writes memory that the chain uses "
+            "before it";
+      return failure();
+    }
   }
   SmallVector<Value> temporaries = {fusion::rootOf(s), fusion::rootOf(scored)};
   for (Operation *op : chain.softmax)
     temporaries.push_back(
         fusion::rootOf(op->getOperand(op->getNumOperands() - 1)));
+  if (chain.nanGuard)
+    temporaries.push_back(fusion::rootOf(p));
   chain.temporaries.clear();
   for (Value t : temporaries) {
     if (llvm::is_contained(chain.temporaries, t))

@@ -99,7 +99,7 @@ func.func @gemm_negative() {
 
 func.func @unknown_key() {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'hidet.kernel' has an unknown key 'tile' (kind, anchor, gemm, prologue, epilogue, scores, loads)}}
+  // expected-error @+1 {{'hidet.kernel' has an unknown key 'tile' (kind, anchor, gemm, prologue, epilogue, scores, softmax, loads)}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     gpu.terminator
   } {hidet.kernel = {kind = "mma", tile = 64 : i64}}

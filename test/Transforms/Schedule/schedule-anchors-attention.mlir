@@ -180,3 +180,58 @@ func.func @causal(%q: tensor<6x100x64xf16>, %kt: tensor<6x64x100xf16>, %v: tenso
   %o = linalg.batch_matmul ins(%p, %v : tensor<6x100x100xf16>, tensor<6x100x64xf16>) outs(%fo : tensor<6x100x64xf16>) -> tensor<6x100x64xf16>
   return %o : tensor<6x100x64xf16>
 }
+
+// -----
+
+// where(isnan(p), 0, p) after the softmax (PyTorch's export of
+// scaled_dot_product_attention): one kernel, which writes 0 for a row whose
+// sum of exponentials is not positive (all keys masked, or NaN), and says
+// so in its description. The boolean mask's bias, computed between Q K^T
+// and the scores' epilogue, is computed in the epilogue.
+// CHECK-LABEL: func.func @nan_guard(
+// CHECK-NOT:     gpu.launch
+// CHECK:         gpu.launch {{.*}} function(@nan_guard_attention)
+// CHECK:           %[[INV:.*]] = arith.divf %{{.*}}, %[[L:.*]] : f32
+// CHECK:           %[[LIVE:.*]] = arith.cmpf ogt, %[[L]], %{{.*}} : f32
+// CHECK:           %[[O:.*]] = arith.mulf %{{.*}}, %[[INV]] : f32
+// CHECK:           arith.select %[[LIVE]], %[[O]], %{{.*}} : f32
+// CHECK:         } {hidet.attention = #hidet.attention<{{.*}}>, hidet.kernel = {{{.*}}softmax = ["zero_nan_rows"]{{.*}}}}
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+// SKIP-LABEL: func.func @nan_guard(
+// SKIP:         function(@nan_guard_attention)
+#id4g = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#rowg = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+func.func @nan_guard(%q: tensor<8x32x64xf16>, %kt: tensor<8x64x32xf16>, %v: tensor<8x32x64xf16>, %keep: tensor<2x32xi1>) -> tensor<8x32x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %e = tensor.empty() : tensor<8x32x32xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  // expected-remark @+1 {{fused attention}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x32x64xf16>, tensor<8x64x32xf16>) outs(%f : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  %eb = tensor.empty() : tensor<2x32xf16>
+  %bias = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%keep : tensor<2x32xi1>) outs(%eb : tensor<2x32xf16>) {
+  ^bb0(%k: i1, %o: f16):
+    %b = arith.select %k, %z, %ninf : f16
+    linalg.yield %b : f16
+  } -> tensor<2x32xf16>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 4, 32, 32] : tensor<8x32x32xf16> into tensor<2x4x32x32xf16>
+  %e4 = tensor.empty() : tensor<2x4x32x32xf16>
+  %x = linalg.generic {indexing_maps = [#id4g, #rowg, #id4g], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4, %bias : tensor<2x4x32x32xf16>, tensor<2x32xf16>) outs(%e4 : tensor<2x4x32x32xf16>) {
+  ^bb0(%a: f16, %m: f16, %o: f16):
+    %y = arith.addf %a, %m : f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x32x32xf16>
+  %p4 = linalg.softmax dimension(3) ins(%x : tensor<2x4x32x32xf16>) outs(%e4 : tensor<2x4x32x32xf16>) -> tensor<2x4x32x32xf16>
+  %g4 = linalg.generic {indexing_maps = [#id4g, #id4g], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p4 : tensor<2x4x32x32xf16>) outs(%e4 : tensor<2x4x32x32xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %u = arith.cmpf uno, %a, %a : f16
+    %y = arith.select %u, %z, %a : f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x32x32xf16>
+  %p = tensor.collapse_shape %g4 [[0, 1], [2], [3]] : tensor<2x4x32x32xf16> into tensor<8x32x32xf16>
+  %eo = tensor.empty() : tensor<8x32x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<8x32x64xf16>) -> tensor<8x32x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<8x32x32xf16>, tensor<8x32x64xf16>) outs(%fo : tensor<8x32x64xf16>) -> tensor<8x32x64xf16>
+  return %o : tensor<8x32x64xf16>
+}

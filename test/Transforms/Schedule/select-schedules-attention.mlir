@@ -183,3 +183,84 @@ func.func @columns(%q: tensor<4x32x64xf16>, %kt: tensor<4x64x32xf16>, %v: tensor
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x32x32xf16>, tensor<4x32x64xf16>) outs(%fo : tensor<4x32x64xf16>) -> tensor<4x32x64xf16>
   return %o : tensor<4x32x64xf16>
 }
+
+// -----
+
+// PyTorch's exporters follow the softmax of scaled_dot_product_attention
+// with where(isnan(p), 0, p) (a row whose keys are all masked attends to
+// nothing), and compute a boolean mask's bias between Q K^T and the
+// scores' epilogue. Both belong to the chain: one kernel.
+// CHECK-LABEL: func.func @nan_guard(
+// CHECK:         linalg.batch_matmul {{.*}}hidet.attention = #hidet.attention
+// CHECK-NOT:     hidet.schedule
+// CHECK:         return
+// OFF-LABEL: func.func @nan_guard(
+// OFF-NOT:       hidet.attention
+#id4g = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#rowg = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+func.func @nan_guard(%q: tensor<8x32x64xf16>, %kt: tensor<8x64x32xf16>, %v: tensor<8x32x64xf16>, %keep: tensor<2x32xi1>) -> tensor<8x32x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %e = tensor.empty() : tensor<8x32x32xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  // expected-remark @+1 {{fused attention}}
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x32x64xf16>, tensor<8x64x32xf16>) outs(%f : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  %eb = tensor.empty() : tensor<2x32xf16>
+  %bias = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%keep : tensor<2x32xi1>) outs(%eb : tensor<2x32xf16>) {
+  ^bb0(%k: i1, %o: f16):
+    %b = arith.select %k, %z, %ninf : f16
+    linalg.yield %b : f16
+  } -> tensor<2x32xf16>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 4, 32, 32] : tensor<8x32x32xf16> into tensor<2x4x32x32xf16>
+  %e4 = tensor.empty() : tensor<2x4x32x32xf16>
+  %x = linalg.generic {indexing_maps = [#id4g, #rowg, #id4g], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4, %bias : tensor<2x4x32x32xf16>, tensor<2x32xf16>) outs(%e4 : tensor<2x4x32x32xf16>) {
+  ^bb0(%a: f16, %m: f16, %o: f16):
+    %y = arith.addf %a, %m : f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x32x32xf16>
+  %p4 = linalg.softmax dimension(3) ins(%x : tensor<2x4x32x32xf16>) outs(%e4 : tensor<2x4x32x32xf16>) -> tensor<2x4x32x32xf16>
+  %en = tensor.empty() : tensor<2x4x32x32xi1>
+  %nan = linalg.generic {indexing_maps = [#id4g, #id4g], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%p4 : tensor<2x4x32x32xf16>) outs(%en : tensor<2x4x32x32xi1>) {
+  ^bb0(%a: f16, %o: i1):
+    %u = arith.cmpf uno, %a, %a : f16
+    linalg.yield %u : i1
+  } -> tensor<2x4x32x32xi1>
+  %g4 = linalg.generic {indexing_maps = [#id4g, #id4g, #id4g], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%nan, %p4 : tensor<2x4x32x32xi1>, tensor<2x4x32x32xf16>) outs(%e4 : tensor<2x4x32x32xf16>) {
+  ^bb0(%c: i1, %a: f16, %o: f16):
+    %y = arith.select %c, %z, %a : f16
+    linalg.yield %y : f16
+  } -> tensor<2x4x32x32xf16>
+  %p = tensor.collapse_shape %g4 [[0, 1], [2], [3]] : tensor<2x4x32x32xf16> into tensor<8x32x32xf16>
+  %eo = tensor.empty() : tensor<8x32x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<8x32x64xf16>) -> tensor<8x32x64xf16>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<8x32x32xf16>, tensor<8x32x64xf16>) outs(%fo : tensor<8x32x64xf16>) -> tensor<8x32x64xf16>
+  return %o : tensor<8x32x64xf16>
+}
+
+// -----
+
+// A select after the softmax that puts anything but 0 in the NaN rows is
+// not the guard: the matmuls stay separate.
+// CHECK-LABEL: func.func @nan_to_one(
+// CHECK-NOT:     hidet.attention
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule = #hidet.mma_matmul
+// CHECK:         linalg.batch_matmul {{.*}}hidet.schedule = #hidet.mma_matmul
+#id3n = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @nan_to_one(%q: tensor<8x32x64xf16>, %kt: tensor<8x64x32xf16>, %v: tensor<8x32x64xf16>) -> tensor<8x32x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %e = tensor.empty() : tensor<8x32x32xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<8x32x64xf16>, tensor<8x64x32xf16>) outs(%f : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<8x32x32xf16>) outs(%e : tensor<8x32x32xf16>) -> tensor<8x32x32xf16>
+  %g = linalg.generic {indexing_maps = [#id3n, #id3n], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p : tensor<8x32x32xf16>) outs(%e : tensor<8x32x32xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %u = arith.cmpf uno, %a, %a : f16
+    %y = arith.select %u, %one, %a : f16
+    linalg.yield %y : f16
+  } -> tensor<8x32x32xf16>
+  %eo = tensor.empty() : tensor<8x32x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%eo : tensor<8x32x64xf16>) -> tensor<8x32x64xf16>
+  %o = linalg.batch_matmul ins(%g, %v : tensor<8x32x32xf16>, tensor<8x32x64xf16>) outs(%fo : tensor<8x32x64xf16>) -> tensor<8x32x64xf16>
+  return %o : tensor<8x32x64xf16>
+}

@@ -65,7 +65,8 @@ static LogicalResult verifyKernelDescription(Operation *op, Attribute value) {
     if (key == "kind" || key == "anchor" || key == "loads") {
       if (!isa<StringAttr>(v))
         return fail() << "'" << key << "' must be a string, got " << v;
-    } else if (key == "prologue" || key == "epilogue" || key == "scores") {
+    } else if (key == "prologue" || key == "epilogue" || key == "scores" ||
+               key == "softmax") {
       auto list = dyn_cast<ArrayAttr>(v);
       if (!list || !llvm::all_of(list, llvm::IsaPred<StringAttr>))
         return fail() << "'" << key << "' must be an array of strings, got "
@@ -80,7 +81,7 @@ static LogicalResult verifyKernelDescription(Operation *op, Attribute value) {
     } else {
       return fail() << "has an unknown key '" << key
                     << "' (kind, anchor, gemm, prologue, epilogue, scores, "
-                       "loads)";
+                       "softmax, loads)";
     }
   }
   return success();

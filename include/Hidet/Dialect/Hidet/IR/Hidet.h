@@ -38,7 +38,8 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "hidet.target";
 /// for reports (hidet-summarize-kernels) and read by no lowering: `kind`
 /// (a string, always), `anchor` and `loads` (strings), `gemm` (batch, M,
 /// N, K and window taps: five non-negative integers), `prologue`,
-/// `epilogue` and `scores` (arrays of strings: the kinds of fused ops).
+/// `epilogue`, `scores` and `softmax` (arrays of strings: the kinds of
+/// fused ops).
 inline constexpr llvm::StringLiteral kKernelAttrName = "hidet.kernel";
 
 namespace templates {
