@@ -182,7 +182,8 @@ private:
   void attention(Value x);
 
   /// `x` through tanh(x * s); not a live value.
-  Value bounded(const Value &x, double s);
+  Value bounded(const Value &x, double s,
+                const std::string &kind = "attention_bound");
   /// `x` expanded (or collapsed) by `groups` to `out`; not a live value.
   Value reshapeText(const Value &x, const std::string &groups,
                     const std::vector<int64_t> &out, bool expand);

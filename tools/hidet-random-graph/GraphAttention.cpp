@@ -74,18 +74,19 @@ Value Graph::batchMatmulText(const Value &a, const Value &b) {
   return {r, out};
 }
 
-/// A bounded copy of `x` (tanh of x * s): the attention's Q and K, whose
-/// scores then stay small enough that rounding them to a 16-bit dtype, as
-/// the CPU reference does and the fused kernel does not, moves the softmax
-/// by less than the comparison's bound whatever the inputs' distribution.
-Value Graph::bounded(const Value &x, double s) {
+/// A bounded copy of `x` (tanh of x * s), counted as `kind`: the
+/// attention's Q and K, whose scores then stay small enough that rounding
+/// them to a 16-bit dtype, as the CPU reference does and the fused kernel
+/// does not, moves the softmax by less than the comparison's bound whatever
+/// the inputs' distribution; a softmax's input (GraphOps.cpp).
+Value Graph::bounded(const Value &x, double s, const std::string &kind) {
   unsigned rank = x.shape.size();
   Value r = generic({{x, idMap(rank)}}, x.shape,
                     "    %c = arith.constant " +
                         llvm::formatv("{0:e}", s).str() + " : " + elt +
                         "\n    %s = arith.mulf %i0, %c : " + elt +
                         "\n    %r = math.tanh %s : " + elt + "\n",
-                    "attention_bound");
+                    kind);
   // Not a value later ops take: the attention's result is.
   live.pop_back();
   return r;

@@ -240,8 +240,18 @@ void Graph::softmaxOrNorm(Value x) {
   if (tooLongToSum(x.shape.back()))
     return reduce(x);
   unsigned rank = x.shape.size();
-  // A norm's statistics have one dimension less: none for a vector.
-  if (rank < 2 || coin()) {
+  // A norm's statistics have one dimension less: none for a vector. The
+  // rows of an averaged value are nearly equal, and a norm over their
+  // columns cancels their common part (see `averaged`): those take the
+  // softmax.
+  if (rank < 2 || averaged.count(x.name) || coin()) {
+    // The softmax reads tanh(x): an input that differs by an ulp of |x|
+    // (two summation orders of the GEMM before it) moves each probability
+    // by about that much relatively, beyond the comparison's per-element
+    // bound once |x| is a few units (f32 graphs of normal inputs: the CPU
+    // reference itself is that far from an f64 computation of the same
+    // graph); bounded, it moves them by less than an ulp of 1.
+    x = bounded(x, 1.0, "softmax_bound");
     std::string e = empty(x.shape), r = fresh();
     body += "  " + r + " = linalg.softmax dimension(" +
             std::to_string(rank - 1) + ") ins(" + x.name + " : " +
