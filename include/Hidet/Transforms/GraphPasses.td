@@ -255,13 +255,23 @@ def FuseElementwise : Pass<"hidet-fuse-elementwise", "::mlir::func::FuncOp"> {
     fused: it would stay for that reader and be computed again in each
     fused consumer, and in a chain of residual adds
     (`x_k+1 = x_k + f(LayerNorm(x_k))`) each add would recompute the chain
-    before it. Reductions and
-    named ops (contractions, convolutions) are neither fused nor absorbed:
-    `hidet-partition` groups them afterwards, and an elementwise DAG after an
-    anchor has become one bijective op that joins its epilogue chain.
+    before it. A reduction `linalg.generic` absorbs an elementwise producer
+    that nothing else reads (RMSNorm's `x * x` under its sum); it is not
+    fused into anything. Named ops (contractions, convolutions) are neither
+    fused nor absorbed: `hidet-partition` groups them afterwards, and an
+    elementwise DAG after an anchor has become one bijective op that joins
+    its epilogue chain.
+
+    First, the unit dimensions of elementwise generics are dropped
+    (upstream's `dropUnitDims`, on those ops only): statistics kept as
+    `[rows, 1]` (ONNX's `keepdims`) and computed on there become ops on
+    `[rows]` that fuse with the rest of their normalization.
 
     Example: the five generics of BERT's GELU (divide, erf, add, multiply,
-    multiply) become one, the epilogue of the matmul before it.
+    multiply) become one, the epilogue of the matmul before it; Llama's
+    RMSNorm (square, mean, + eps, sqrt, reciprocal, two products) becomes a
+    sum of squares and one elementwise op, which `hidet-partition` makes
+    one row group.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

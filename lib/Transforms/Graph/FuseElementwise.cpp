@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace hidet {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
@@ -33,26 +34,61 @@ static bool isElementwiseGeneric(Operation *op) {
          generic.getNumParallelLoops() == generic.getNumLoops();
 }
 
+/// A linalg.generic on tensors with reduction loops.
+static bool isReductionGeneric(Operation *op) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  return generic && generic.hasPureTensorSemantics() &&
+         generic.getNumReductionLoops() > 0;
+}
+
+/// Whether fusing `operand`'s producer into its owner merges one
+/// elementwise computation: an elementwise producer whose users are all
+/// elementwise, into one of them; or an elementwise producer that only a
+/// reduction reads (RMSNorm's x * x under its sum), into the reduction.
+static bool isFusible(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  Operation *consumer = operand->getOwner();
+  if (!isElementwiseGeneric(producer))
+    return false;
+  if (isElementwiseGeneric(consumer))
+    // A producer that something else needs stays, so fusing it
+    // recomputes it; only where all its users are elementwise, so
+    // that they all absorb it and it goes. Otherwise each link of a
+    // chain of residual adds (x_k+1 = x_k + f(x_k), x_k also read by
+    // a normalization) would recompute the whole chain.
+    return llvm::all_of(producer->getUsers(), isElementwiseGeneric);
+  return isReductionGeneric(consumer) && producer->hasOneUse();
+}
+
 namespace {
 struct FuseElementwisePass
     : public hidet::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() final {
-    RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *operand) {
-          Operation *producer = operand->get().getDefiningOp();
-          if (!isElementwiseGeneric(operand->getOwner()) ||
-              !isElementwiseGeneric(producer))
-            return false;
-          // A producer that something else needs stays, so fusing it
-          // recomputes it; only where all its users are elementwise, so
-          // that they all absorb it and it goes. Otherwise each link of a
-          // chain of residual adds (x_k+1 = x_k + f(x_k), x_k also read by
-          // a normalization) would recompute the whole chain.
-          return llvm::all_of(producer->getUsers(), isElementwiseGeneric);
-        });
+    MLIRContext *ctx = &getContext();
+    // Unit dimensions of elementwise generics go first (upstream's
+    // dropUnitDims, on these ops only): a normalization's row statistics
+    // reshaped to [rows, 1] (ONNX's keepdims) and computed on there are
+    // then elementwise ops on [rows], which fuse with the reduction's
+    // other readers of that shape.
+    linalg::ControlDropUnitDims unitDims;
+    unitDims.controlFn = [](Operation *op) -> SmallVector<unsigned> {
+      if (!isElementwiseGeneric(op))
+        return {};
+      return llvm::to_vector(
+          llvm::seq<unsigned>(0, cast<linalg::GenericOp>(op).getNumLoops()));
+    };
+    {
+      RewritePatternSet patterns(ctx);
+      linalg::populateFoldUnitExtentDimsPatterns(patterns, unitDims);
+      // The upstream patterns are not for a greedy driver.
+      walkAndApplyPatterns(getOperation(), std::move(patterns));
+    }
+    RewritePatternSet patterns(ctx);
+    linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
+                                                                unitDims);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, isFusible);
     // Operands that fusion duplicates or leaves unused are folded away.
-    linalg::GenericOp::getCanonicalizationPatterns(patterns, &getContext());
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -67,9 +67,10 @@ func.func @bias_gelu(%x: tensor<32x64xf32>, %w: tensor<64x128xf32>, %b: tensor<1
 
 // -----
 
-// An elementwise producer of a reduction stays apart (the reduction is
-// not elementwise), and so does one whose value the function returns
-// besides; its elementwise consumer reads it instead of recomputing it.
+// An elementwise producer that a reduction and another op read stays
+// apart (the reduction would recompute it), and so does one whose value the
+// function returns besides; its elementwise consumer reads it instead of
+// recomputing it.
 // CHECK-LABEL: func.func @limits(
 // CHECK:         %[[EXP:.*]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel"]
@@ -153,4 +154,83 @@ func.func @residual_chain(%x0: tensor<4x8xf32>, %a: tensor<4x8xf32>, %b: tensor<
     linalg.yield %s : f32
   } -> tensor<4x8xf32>
   return %sum, %x2 : tensor<4xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// RMSNorm as exported (x * x, its mean kept as [rows, 1], + eps, sqrt,
+// 1 / r, x * r, * weight): the square that only the sum reads goes into
+// the sum; the statistics' ops on [4, 1] drop the unit dimension and join
+// the normalization's last op, which reads x, the sum and the weight.
+// CHECK-LABEL: func.func @rms_norm(
+// CHECK:         %[[SUM:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%[[X:.*]] : tensor<4x8xf32>)
+// CHECK:           %[[SQ:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:           arith.addf %[[SQ]], %{{.*}} : f32
+// CHECK:         %[[Y:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:      ins({{.*}}%[[SUM]]{{.*}})
+// CHECK:           arith.divf
+// CHECK:           arith.addf
+// CHECK:           math.sqrt
+// CHECK:           arith.divf
+// CHECK:           arith.mulf
+// CHECK:           arith.mulf
+// CHECK:         return %[[Y]]
+// CHECK-NOT:     linalg.generic
+#idr = affine_map<(i, j) -> (i, j)>
+#redr = affine_map<(i, j) -> (i)>
+#colr = affine_map<(i, j) -> (j)>
+#id1 = affine_map<(i) -> (i)>
+func.func @rms_norm(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %n = arith.constant 8.0 : f32
+  %eps = arith.constant 1.0e-05 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %sq = linalg.generic {indexing_maps = [#idr, #idr], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#idr, #redr], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %mean = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%sum : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.divf %a, %n : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %m2 = tensor.expand_shape %mean [[0, 1]] output_shape [4, 1] : tensor<4xf32> into tensor<4x1xf32>
+  %e2 = tensor.empty() : tensor<4x1xf32>
+  %r = linalg.generic {indexing_maps = [#idr, #idr], iterator_types = ["parallel", "parallel"]}
+      ins(%m2 : tensor<4x1xf32>) outs(%e2 : tensor<4x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %eps : f32
+    %q = math.sqrt %s : f32
+    %i = arith.divf %one, %q : f32
+    linalg.yield %i : f32
+  } -> tensor<4x1xf32>
+  %r1 = tensor.collapse_shape %r [[0, 1]] : tensor<4x1xf32> into tensor<4xf32>
+  %xn = linalg.generic {indexing_maps = [#idr, #redr, #idr], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %r1 : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.mulf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#colr, #idr, #idr], iterator_types = ["parallel", "parallel"]}
+      ins(%w, %xn : tensor<8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.mulf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
 }
