@@ -366,7 +366,9 @@ def CheckIndices : Pass<"hidet-check-indices", "::mlir::ModuleOp"> {
       results, annotated `hidet.check = {node, input, extent}`: the name of
       the ONNX node that read (its location's name), the function argument
       whose elements the positions are (when the index tensor is an argument
-      seen through reshapes and elementwise casts), and the extent of the
+      seen through reshapes and elementwise casts, and not a weight: an
+      index array the exporter computed, passed as `hidet.weight`, is no
+      input of the caller's), and the extent of the
       indexed dimension (when one index is checked and its extent is
       static). hidet-compile lists these results as `check` statements of
       the library's manifest, and the model runtime turns a non-zero status

@@ -83,7 +83,11 @@ bool isElementwiseCast(linalg::GenericOp generic) {
 std::optional<unsigned> traceToArgument(Value v, func::FuncOp func) {
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == &func.getBody().front())
+      // A weight is no input of the caller's: indices that an exporter
+      // computed into a constant, which external weights pass as an
+      // argument (BERT's attention mask gathered at [b * s + i]).
+      if (arg.getOwner() == &func.getBody().front() &&
+          !func.getArgAttr(arg.getArgNumber(), "hidet.weight"))
         return arg.getArgNumber();
       return std::nullopt;
     }

@@ -263,3 +263,26 @@ func.func @resource_indices(%table: tensor<16xf32>) -> tensor<3xf32> {
     }
   }
 #-}
+
+// -----
+
+// Indices in a weight (a constant the exporter computed, which external
+// weights pass as an argument: BERT's attention mask gathered at b * s + i)
+// are checked like an input's, but the status names no input: a weight is
+// not the caller's.
+// CHECK-LABEL: func.func @weight_indices(
+// CHECK-SAME:    -> (tensor<2x3x4xf32>, tensor<i64> {hidet.check = {extent = 16 : i64, node = "Gather_1"}})
+#rowsw = affine_map<(b, t, j) -> (b, t)>
+#outw = affine_map<(b, t, j) -> (b, t, j)>
+func.func @weight_indices(%table: tensor<16x4xf32>, %ids: tensor<2x3xi64> {hidet.weight = "ids"}) -> tensor<2x3x4xf32> {
+  %e = tensor.empty() : tensor<2x3x4xf32>
+  %r = linalg.generic {indexing_maps = [#rowsw, #outw], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<2x3xi64>) outs(%e : tensor<2x3x4xf32>) {
+  ^bb0(%id: i64, %o: f32):
+    %k = arith.index_cast %id : i64 to index
+    %j = linalg.index 2 : index
+    %v = tensor.extract %table[%k, %j] : tensor<16x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x3x4xf32> loc("Gather_1")
+  return %r : tensor<2x3x4xf32>
+}
