@@ -86,7 +86,7 @@ namespace hidet::compile {
 /// Moves the values of the weight inputs that hidet-constants-to-weights
 /// made (`hidet.weight_value`) into a weights image (hidet/Weights.h),
 /// returned empty when there are none.
-std::string takeWeightValues(ModuleOp module) {
+std::string takeWeightValues(ModuleOp module, bool always) {
   SmallVector<hidet::WeightRecord> records;
   SmallVector<std::string> dtypes;
   // The bytes of i1 values, a byte per element as the image stores them
@@ -117,7 +117,7 @@ std::string takeWeightValues(ModuleOp module) {
     }
   });
   std::string image;
-  if (records.empty())
+  if (records.empty() && !always)
     return image;
   llvm::raw_string_ostream os(image);
   hidet::writeWeightsImage(os, records);

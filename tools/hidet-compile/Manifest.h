@@ -22,8 +22,9 @@ namespace hidet::compile {
 
 /// Moves the values of the weight inputs that hidet-constants-to-weights
 /// made (`hidet.weight_value`) into a weights image (hidet/Weights.h),
-/// returned empty when there are none.
-std::string takeWeightValues(mlir::ModuleOp module);
+/// returned empty when there are none unless `always` (an image of no
+/// weights, for an external weights file).
+std::string takeWeightValues(mlir::ModuleOp module, bool always = false);
 
 /// Adds `workspace <bytes> <intermediates>` after each `func` statement of
 /// `manifest` whose function took a workspace (hidet-plan-device-memory),

@@ -137,10 +137,10 @@ static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
     cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
 static cl::opt<bool> mergeProjections(
     "merge-projections",
-    cl::desc(
-        "ONNX input: Merge sibling projections (MatMul + Add of the same input "
-        "with known weights, as attention's query, key and value) into "
-        "one MatMul + Add and slices of its result (default on)"),
+    cl::desc("GPU libraries: merge the matmuls of one input by constant "
+             "weights (attention's query, key and value; a gated MLP's gate "
+             "and up projections) into one, with their bias additions "
+             "(hidet-merge-projections; default on)"),
     cl::init(true), cl::cat(category));
 static cl::opt<std::string> tuningRecords(
     "tuning-records",
@@ -167,9 +167,10 @@ static cl::opt<std::string> tuningSpace(
     cl::init("small"), cl::cat(category));
 static cl::opt<std::string> externalWeights(
     "external-weights",
-    cl::desc("ONNX input: write the weights to this file instead of into "
-             "the library; they become inputs that the manifest marks "
-             "'weight' (hidet-run --weights=FILE)"),
+    cl::desc("Write the weights (every constant that is not a splat, "
+             "however small) to this file instead of into the library; they "
+             "become inputs that the manifest marks 'weight' (hidet-run "
+             "--weights=FILE)"),
     cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool> constantsAsWeights(
     "constants-as-weights",
@@ -256,10 +257,6 @@ importOnnx(MLIRContext *context, hidet::compile::PendingOutputs &outputs) {
   options.defaultDim = defaultDim;
   options.precision = precision;
   options.convLayout = convLayout;
-  options.mergeProjections = mergeProjections;
-  // Written beside the library and put in place with it.
-  if (!externalWeights.empty())
-    options.externalWeights = outputs.addFile(externalWeights);
   OwningOpRef<ModuleOp> module =
       hidet::onnx_import::importOnnxFile(inputFile, context, options);
   if (!module) {
@@ -352,11 +349,10 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
   } else {
     // Import options on an MLIR input are a mistake, not a no-op.
     if (!inputShapes.empty() || defaultDim.getNumOccurrences() ||
-        precision.getNumOccurrences() || convLayout.getNumOccurrences() ||
-        !externalWeights.empty())
-      return fail("--input-shape, --default-dim, --precision, --conv-layout "
-                  "and --external-weights apply to ONNX models (.onnx, "
-                  ".onnxtxt), not to " +
+        precision.getNumOccurrences() || convLayout.getNumOccurrences())
+      return fail("--input-shape, --default-dim, --precision and "
+                  "--conv-layout apply to ONNX models (.onnx, .onnxtxt), not "
+                  "to " +
                   inputFile);
     std::string error;
     auto file = openInputFile(inputFile, &error);
@@ -371,6 +367,15 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
 
   if (target == "gpu")
     selectCudaToolkit();
+  if (target == "gpu" && mergeProjections) {
+    // While the weights are constants: a function argument cannot be
+    // concatenated once for all calls. The CPU reference computes the
+    // projections apart, which checks the merge.
+    PassManager graph = PassManager::on<ModuleOp>(&context);
+    graph.addNestedPass<func::FuncOp>(hidet::createMergeProjections());
+    if (failed(runPasses(graph, *module)))
+      return fail("merging projections failed");
+  }
   if (checkIndices) {
     // Before the manifest, which lists the statuses it adds, and before
     // constants become weights, so that constant indices are seen as such.
@@ -381,7 +386,10 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
     if (failed(runPasses(checks, *module)))
       return fail("checking indices failed");
   }
-  if (target == "gpu" && constantsAsWeights) {
+  if (!externalWeights.empty() && target == "gpu" && !constantsAsWeights)
+    return fail("--external-weights writes the weights that "
+                "--constants-as-weights makes; it cannot be turned off");
+  if ((target == "gpu" && constantsAsWeights) || !externalWeights.empty()) {
     PassManager weights = PassManager::on<ModuleOp>(&context);
     // Every constant that is not a splat, however small: one left in the
     // module is copied from the host on every call, which a CUDA graph
@@ -397,7 +405,22 @@ static int compile(hidet::compile::PendingOutputs &outputs) {
       externalWeights.empty() ? std::string() : getWeightsReference());
   if (failed(manifest))
     return 1;
-  std::string weightsImage = hidet::compile::takeWeightValues(*module);
+  std::string weightsImage = hidet::compile::takeWeightValues(
+      *module, /*always=*/!externalWeights.empty());
+  if (!externalWeights.empty()) {
+    // Written beside the library and put in place with it; the library
+    // holds none.
+    std::string path = outputs.addFile(externalWeights);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os << weightsImage;
+    os.close();
+    if (ec || os.has_error()) {
+      os.clear_error();
+      return fail("cannot write " + externalWeights);
+    }
+    weightsImage.clear();
+  }
 
   PassManager pm = PassManager::on<ModuleOp>(&context);
   std::string pipeline = "hidet-gpu-pipeline";

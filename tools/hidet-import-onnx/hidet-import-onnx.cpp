@@ -59,12 +59,6 @@ static cl::opt<hidet::onnx_import::ConvLayout> convLayout(
     cl::desc("Layout of 2-D convolutions with known filters"),
     hidet::onnx_import::convLayoutOptionValues(),
     cl::init(hidet::onnx_import::ConvLayout::NHWC), cl::cat(category));
-static cl::opt<bool> mergeProjections(
-    "merge-projections",
-    cl::desc("Merge sibling projections (MatMul + Add of the same input "
-             "with known weights, as attention's query, key and value) into "
-             "one MatMul + Add and slices of its result (default on)"),
-    cl::init(true), cl::cat(category));
 static cl::opt<std::string> externalWeights(
     "external-weights",
     cl::desc("Write the weights to this file instead of into the module: "
@@ -165,7 +159,6 @@ int main(int argc, char **argv) {
   options.defaultDim = defaultDim;
   options.precision = precision;
   options.convLayout = convLayout;
-  options.mergeProjections = mergeProjections;
   options.funcName = funcName;
   // Written beside the output and put in place with it.
   std::string partialWeights =

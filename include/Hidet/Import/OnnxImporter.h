@@ -64,9 +64,6 @@ struct ImportOptions {
   /// graph's inputs, and their values are written to this file
   /// (runtime/include/hidet/Weights.h) once the import succeeds.
   std::string externalWeights;
-  /// Merge sibling projections (MatMul + Add of the same input with known
-  /// weights and biases) into one MatMul + Add and slices of its result.
-  bool mergeProjections = true;
 };
 
 /// Imports the model in `path`: ONNX text syntax when the file name ends in

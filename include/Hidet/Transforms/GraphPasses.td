@@ -72,6 +72,37 @@ def NarrowMath : Pass<"hidet-narrow-math", "::mlir::func::FuncOp"> {
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def MergeProjections : Pass<"hidet-merge-projections", "::mlir::func::FuncOp"> {
+  let summary = "Merges the matmuls of one input by constant weights into one.";
+  let description = [{
+    The `linalg.matmul` ops on tensors of a function that start from zeros
+    and read the same left operand and a float constant as the right one,
+    with the same K and element types (attention's query, key and value
+    projections; a gated MLP's gate and up projections), become one matmul
+    of the constants side by side (`[K, N_1 + N_2 + ...]`, a new
+    `dense_resource`), and each old result a `tensor.extract_slice` of its
+    columns: one GEMM launch instead of several, each reading `x` again.
+    Where every member's result is read only by the addition of a constant
+    bias along its last dimension (through the same `tensor.expand_shape`,
+    or directly), the biases are merged too and the slices are taken after
+    the one addition, which then joins the GEMM's epilogue.
+
+    The weights must be constants: a function argument cannot be
+    concatenated once for all calls. `hidet-compile` runs this pass before
+    constants become weights (`hidet-constants-to-weights`), also when the
+    weights go to a file of their own; where slices of the merged GEMM are
+    large enough to fill the GPU alone, `hidet-slice-producers` computes it
+    slice by slice again.
+
+    Example: Llama's `q_proj`, `k_proj` and `v_proj` of the normalized
+    hidden states, `[64, 64] x [64, 64]`, `[64, 32]` and `[64, 32]`, become
+    one `[64, 64] x [64, 128]` and three slices.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FoldOperandScales : Pass<"hidet-fold-operand-scales",
                               "::mlir::func::FuncOp"> {
   let summary = "Moves constant scalar scales of matmul operands to the "

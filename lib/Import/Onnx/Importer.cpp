@@ -217,8 +217,13 @@ Value Importer::materialize(TensorValue &value) {
     attr = DenseResourceElementsAttr::get(type, resourceKey(value.name),
                                           std::move(blob));
   }
-  value.value = arith::ConstantOp::create(builder, builder.getUnknownLoc(),
-                                          cast<TypedAttr>(attr));
+  // Named after the tensor (an initializer's name): the weight that
+  // hidet-constants-to-weights may make of it is called so.
+  Location loc = value.name.empty()
+                     ? builder.getUnknownLoc()
+                     : Location(NameLoc::get(builder.getStringAttr(value.name)));
+  value.value =
+      arith::ConstantOp::create(builder, loc, cast<TypedAttr>(attr));
   return value.value;
 }
 

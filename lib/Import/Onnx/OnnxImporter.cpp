@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
-#include "MergeProjections.h"
 #include "ModelReader.h"
 
 #include "onnx/onnx_pb.h"
@@ -87,8 +86,6 @@ OwningOpRef<ModuleOp> importOnnxFile(StringRef path, MLIRContext *context,
   }
   if (!notes.empty())
     emitRemark(fileLoc) << StringRef(notes).rtrim();
-  if (options.mergeProjections)
-    mergeProjections(*model);
   if (!inferShapes(*model, error)) {
     emitError(fileLoc) << error;
     return nullptr;

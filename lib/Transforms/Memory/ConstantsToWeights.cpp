@@ -89,9 +89,14 @@ struct ConstantsToWeightsPass
       Attribute value = op.getValue();
       Value &arg = arguments[value];
       if (!arg) {
+        // Named after the resource, else the constant's name (an ONNX
+        // initializer's, as the importer locates it), else its rank.
         auto resource = dyn_cast<DenseResourceElementsAttr>(value);
-        std::string base = resource ? sanitize(resource.getRawHandle().getKey())
-                                    : "weight" + std::to_string(count++);
+        auto nameLoc = dyn_cast<NameLoc>(op.getLoc());
+        std::string base =
+            resource  ? sanitize(resource.getRawHandle().getKey())
+            : nameLoc ? sanitize(nameLoc.getName().getValue())
+                      : "weight" + std::to_string(count++);
         std::string name = base;
         for (int n = 1; names.contains(name); ++n)
           name = base + "_" + std::to_string(n);
