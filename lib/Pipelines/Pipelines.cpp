@@ -35,17 +35,13 @@ static void addPipeline(OpPassManager &pm, const std::string &text) {
 /// One-shot bufferization with buffers as function arguments (inputs first,
 /// then outputs: destination-passing style, the calling convention of the
 /// compiled libraries).
-void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
-                                       bool partition,
-                                       bool prologueTransposes) {
-  if (fromTosa)
-    tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+void hidet::buildGraphPipeline(OpPassManager &pm, bool fuse) {
   // Scalars read at the top level and used only in linalg bodies are read
   // by the kernels (on the GPU the host cannot read the buffers).
   pm.addNestedPass<func::FuncOp>(createSinkScalarReads());
   // Constant scales of matmul operands become epilogues, which lets the
   // transposes before them reach the matmuls' reads.
-  if (partition)
+  if (fuse)
     pm.addNestedPass<func::FuncOp>(createFoldOperandScales());
   // Layout changes cancel between the ops that asked for them.
   pm.addNestedPass<func::FuncOp>(createPropagateTransposes());
@@ -56,8 +52,21 @@ void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
   // (from the fills and empties above), so that each slice's readers can
   // fuse into its producer.
   pm.addNestedPass<func::FuncOp>(createSliceProducers());
-  if (partition) {
+  if (fuse) {
+    // Concatenated slices (rotate_half) are read where they come from, so
+    // that they fuse with their readers.
+    pm.addNestedPass<func::FuncOp>(createFoldSliceConcats());
     pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+  }
+}
+
+void hidet::buildBufferizationPipeline(OpPassManager &pm, bool fromTosa,
+                                       bool partition,
+                                       bool prologueTransposes) {
+  if (fromTosa)
+    tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+  buildGraphPipeline(pm, partition);
+  if (partition) {
     PartitionOptions groups;
     groups.prologueTransposes = prologueTransposes;
     pm.addNestedPass<func::FuncOp>(createPartition(groups));
@@ -273,6 +282,16 @@ void hidet::registerHidetPipelines() {
       "(hidet-bufferize: results in place, fewer copies) and upstream's "
       "lowering to loops",
       buildCPUPipeline);
+  PassPipelineRegistration<GPUPipelineOptions>(
+      "hidet-graph-pipeline",
+      "The graph stage of hidet-bufferize: rewrites on linalg and tensor "
+      "that keep the program's meaning (operand scales, transposes, "
+      "destinations, slices, elementwise fusion), without deciding kernels",
+      [](OpPassManager &pm, const GPUPipelineOptions &o) {
+        if (o.fromTosa)
+          tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions());
+        buildGraphPipeline(pm, o.fuse);
+      });
   PassPipelineRegistration<GPUPipelineOptions>(
       "hidet-bufferize",
       "Stage 1 of hidet-gpu-pipeline: fusion groups, decomposition and "

@@ -193,6 +193,12 @@ struct CPUPipelineOptions
       llvm::cl::init(false)};
 };
 
+/// The graph stage of the GPU path: rewrites on linalg and tensor that
+/// keep the program's meaning (with `fuse`, also those that prepare fusion:
+/// operand scales moved to results, concatenated slices and elementwise
+/// chains made single ops). buildBufferizationPipeline starts with it.
+void buildGraphPipeline(mlir::OpPassManager &pm, bool fuse);
+
 /// Stages of the GPU pipeline, usable alone. With `partition`, the fusion
 /// groups are decided on tensors, before bufferization (their attributes
 /// stay on the linalg ops).

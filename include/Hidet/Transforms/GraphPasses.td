@@ -85,7 +85,11 @@ def MergeProjections : Pass<"hidet-merge-projections", "::mlir::func::FuncOp"> {
     Where every member's result is read only by the addition of a constant
     bias along its last dimension (through the same `tensor.expand_shape`,
     or directly), the biases are merged too and the slices are taken after
-    the one addition, which then joins the GEMM's epilogue.
+    the one addition, which then joins the GEMM's epilogue. Projections
+    whose values an elementwise computation combines (a gated MLP's
+    `silu(gate) * up`) stay apart: the second GEMM takes the combination
+    as its epilogue, reading the first's result, where merged they would
+    need a kernel of their own reading two column ranges back.
 
     The weights must be constants: a function argument cannot be
     concatenated once for all calls. `hidet-compile` runs this pass before
@@ -96,7 +100,8 @@ def MergeProjections : Pass<"hidet-merge-projections", "::mlir::func::FuncOp"> {
 
     Example: Llama's `q_proj`, `k_proj` and `v_proj` of the normalized
     hidden states, `[64, 64] x [64, 64]`, `[64, 32]` and `[64, 32]`, become
-    one `[64, 64] x [64, 128]` and three slices.
+    one `[64, 64] x [64, 128]` and three slices; its `gate_proj` and
+    `up_proj` stay two GEMMs.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -271,6 +276,36 @@ def UnshareInits : Pass<"hidet-unshare-inits", "::mlir::func::FuncOp"> {
     `linalg.generic`s write becomes two.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def FoldSliceConcats : Pass<"hidet-fold-slice-concats",
+                             "::mlir::func::FuncOp"> {
+  let summary = "Makes a concatenation of slices one elementwise op.";
+  let description = [{
+    A concatenation, a chain of `tensor.insert_slice` ops with unit strides
+    that tiles a `tensor.empty` along one dimension, whose every piece is a
+    `tensor.extract_slice` of a tensor along that dimension alone (the other
+    dimensions whole), optionally through a one-input elementwise
+    `linalg.generic` (a negation), becomes one `linalg.generic` over the
+    result: at each position it reads the element its piece takes
+    (`tensor.extract` at the position shifted into the source, clamped into
+    the piece so that no read is out of bounds; one read where all pieces
+    come from one tensor), applies the piece's op, and selects the piece the
+    position is in. `hidet-fuse-elementwise` then joins it with its
+    elementwise readers.
+
+    Example: the rotary embedding's `rotate_half(x) = cat(-x[..., 8:],
+    x[..., :8])`, as the ONNX exporters write it (two slices, a `Neg`, a
+    `Concat`), becomes one op computing `x[..., d < 8 ? d + 8 : d - 8]`,
+    negated where `d < 8`, which joins `x * cos + rotate_half(x) * sin`:
+    one kernel for the embedding of Q or K where there were five.
+
+    Concatenations of values that are not slices are left alone: each piece
+    is then computed into its place of the result.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def FuseElementwise : Pass<"hidet-fuse-elementwise", "::mlir::func::FuncOp"> {

@@ -299,6 +299,38 @@ void merge(MutableArrayRef<Projection> group) {
   }
 }
 
+/// Whether an elementwise computation combines the values of two members
+/// (a gated MLP's silu(gate) * up, as elementwise ops on both): apart, it
+/// becomes the epilogue of the second GEMM, which reads the first's
+/// result; merged, it would read two column ranges of one result and be a
+/// kernel of its own, and the merged GEMM's output would go to memory and
+/// back.
+bool combined(ArrayRef<Projection> group) {
+  llvm::DenseMap<Operation *, unsigned> reached;
+  for (const Projection &p : group) {
+    // The elementwise ops that the member's value flows into.
+    llvm::SmallPtrSet<Operation *, 16> mine;
+    SmallVector<Value> worklist = {p.matmul->getResult(0)};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        auto generic = dyn_cast<linalg::GenericOp>(user);
+        bool flows = isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user) ||
+                     (generic && generic.getNumParallelLoops() ==
+                                     generic.getNumLoops());
+        if (!flows || !mine.insert(user).second)
+          continue;
+        for (Value r : user->getResults())
+          worklist.push_back(r);
+      }
+    }
+    for (Operation *op : mine)
+      if (isa<linalg::GenericOp>(op) && ++reached[op] > 1)
+        return true;
+  }
+  return false;
+}
+
 struct MergeProjectionsPass
     : public hidet::impl::MergeProjectionsBase<MergeProjectionsPass> {
   void runOnOperation() final {
@@ -329,7 +361,7 @@ struct MergeProjectionsPass
           .push_back(p);
     });
     for (auto &entry : groups)
-      if (entry.second.size() >= 2)
+      if (entry.second.size() >= 2 && !combined(entry.second))
         merge(entry.second);
   }
 };

@@ -77,29 +77,36 @@ func.func @qkv(%x: tensor<6x4xf32>, %z: tensor<6x4xf32>) -> (tensor<2x3x2xf32>, 
 
 // -----
 
-// Llama's projections have no bias: the gate and up projections of one x
-// become one matmul and two slices of it, read by the SwiGLU.
+// Llama's projections have no bias: the key and value projections of one
+// x (their own readers each) become one matmul and two slices of it. The
+// gate and up projections of h are not merged: silu(gate) * up combines them
+// elementwise, which is the up GEMM's epilogue when the GEMMs are apart.
 // CHECK-LABEL: func.func @gate_up(
 // CHECK:         %[[P:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf16>, tensor<16x64xf16>) outs(%{{.*}} : tensor<8x64xf16>)
-// CHECK:         %[[G:.*]] = tensor.extract_slice %[[P]][0, 0] [8, 32] [1, 1]
-// CHECK:         %[[U:.*]] = tensor.extract_slice %[[P]][0, 32] [8, 32] [1, 1]
+// CHECK:         %[[K:.*]] = tensor.extract_slice %[[P]][0, 0] [8, 32] [1, 1]
+// CHECK:         %[[V:.*]] = tensor.extract_slice %[[P]][0, 32] [8, 32] [1, 1]
+// CHECK:         %[[G:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf16>, tensor<16x32xf16>)
+// CHECK:         %[[U:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf16>, tensor<16x32xf16>)
 // CHECK-NOT:     linalg.matmul
 // CHECK:         linalg.generic {{.*}} ins(%[[G]], %[[U]] :
+// CHECK:         return %[[K]], %[[V]],
 #id2 = affine_map<(m, n) -> (m, n)>
-func.func @gate_up(%x: tensor<8x16xf16>) -> tensor<8x32xf16> {
+func.func @gate_up(%x: tensor<8x16xf16>, %h: tensor<8x16xf16>) -> (tensor<8x32xf16>, tensor<8x32xf16>, tensor<8x32xf16>) {
   %zero = arith.constant 0.0 : f16
   %wg = arith.constant dense_resource<wg> : tensor<16x32xf16>
   %wu = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 9.0]]> : tensor<16x32xf16>
   %e = tensor.empty() : tensor<8x32xf16>
   %f = linalg.fill ins(%zero : f16) outs(%e : tensor<8x32xf16>) -> tensor<8x32xf16>
-  %g = linalg.matmul ins(%x, %wg : tensor<8x16xf16>, tensor<16x32xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
-  %u = linalg.matmul ins(%x, %wu : tensor<8x16xf16>, tensor<16x32xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
+  %k = linalg.matmul ins(%x, %wu : tensor<8x16xf16>, tensor<16x32xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
+  %v = linalg.matmul ins(%x, %wg : tensor<8x16xf16>, tensor<16x32xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
+  %g = linalg.matmul ins(%h, %wg : tensor<8x16xf16>, tensor<16x32xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
+  %u = linalg.matmul ins(%h, %wu : tensor<8x16xf16>, tensor<16x32xf16>) outs(%f : tensor<8x32xf16>) -> tensor<8x32xf16>
   %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%g, %u : tensor<8x32xf16>, tensor<8x32xf16>) outs(%e : tensor<8x32xf16>) {
   ^bb0(%a: f16, %b: f16, %o: f16):
     %s = arith.mulf %a, %b : f16
     linalg.yield %s : f16
   } -> tensor<8x32xf16>
-  return %y : tensor<8x32xf16>
+  return %k, %v, %y : tensor<8x32xf16>, tensor<8x32xf16>, tensor<8x32xf16>
 }
 
 {-#
