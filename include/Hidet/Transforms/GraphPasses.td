@@ -291,8 +291,9 @@ def FoldSliceConcats : Pass<"hidet-fold-slice-concats",
     (`tensor.extract` at the position shifted into the source, clamped into
     the piece so that no read is out of bounds; one read where all pieces
     come from one tensor), applies the piece's op, and selects the piece the
-    position is in. `hidet-fuse-elementwise` then joins it with its
-    elementwise readers.
+    position is in; a slice of a `linalg.transpose` is read from the
+    transpose's input, so that the transpose is not written out for it.
+    `hidet-fuse-elementwise` then joins it with its elementwise readers.
 
     Example: the rotary embedding's `rotate_half(x) = cat(-x[..., 8:],
     x[..., :8])`, as the ONNX exporters write it (two slices, a `Neg`, a

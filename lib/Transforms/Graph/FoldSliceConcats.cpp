@@ -14,6 +14,8 @@
 // elementwise op that hidet-fuse-elementwise joins with x cos + rotate_half
 // (x) sin, instead of two slices, a negation and two copies.
 //
+// A slice of a transpose is read from the transpose's input.
+//
 // Concatenations of values that are not slices stay: there each piece can
 // be computed into its place of the result (bufferization writes it in
 // place), which reading it back at other positions would not improve.
@@ -27,6 +29,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace hidet {
 #define GEN_PASS_DEF_FOLDSLICECONCATS
@@ -203,9 +206,20 @@ Value buildConcat(OpBuilder &b, Location loc, Concat &c,
     }
     // Reads: one where every piece comes from one tensor.
     SmallVector<Value> read(c.pieces.size());
+    // A transposed source is read where the transpose reads (result
+    // dimension k is dimension perm[k] of its input), so that the
+    // transpose need not be written out for these reads.
     auto extract = [&](Value source, Value index) {
       SmallVector<Value> indices(at);
       indices[c.dim] = index;
+      if (auto t = source.getDefiningOp<linalg::TransposeOp>();
+          t && t.hasPureTensorSemantics()) {
+        SmallVector<Value> permuted(indices.size());
+        for (auto [k, d] : llvm::enumerate(t.getPermutation()))
+          permuted[d] = indices[k];
+        return tensor::ExtractOp::create(nb, l, t.getInput(), permuted)
+            .getResult();
+      }
       return tensor::ExtractOp::create(nb, l, source, indices).getResult();
     };
     if (oneSource) {
@@ -275,8 +289,14 @@ struct FoldSliceConcatsPass
       for (Piece &p : c->pieces) {
         if (p.op)
           p.op->erase();
-        if (p.slice.getResult().use_empty())
-          p.slice->erase();
+        if (!p.slice.getResult().use_empty())
+          continue;
+        Operation *source = p.slice.getSource().getDefiningOp();
+        p.slice->erase();
+        // A transpose read from its input now (or any pure producer
+        // nothing else reads).
+        if (source && isOpTriviallyDead(source))
+          source->erase();
       }
     }
   }

@@ -66,6 +66,38 @@ func.func @two_sources(%a: tensor<3x10xf16>, %b: tensor<3x4xf16>) -> tensor<3x10
 
 // -----
 
+// Slices of a transpose (Q's heads moved before its positions) are read
+// from the transpose's input: the transpose goes.
+// CHECK-LABEL: func.func @transposed(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x32x4x16xf16>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic
+// CHECK:           %[[B:.*]] = linalg.index 0 : index
+// CHECK:           %[[H:.*]] = linalg.index 1 : index
+// CHECK:           %[[S:.*]] = linalg.index 2 : index
+// CHECK:           %[[AT:.*]] = arith.select
+// CHECK:           tensor.extract %[[X]][%[[B]], %[[S]], %[[H]], %[[AT]]] : tensor<2x32x4x16xf16>
+// CHECK-NOT:     linalg.transpose
+#id4 = affine_map<(a, b, c, d) -> (a, b, c, d)>
+func.func @transposed(%x: tensor<2x32x4x16xf16>) -> tensor<2x4x32x16xf16> {
+  %et = tensor.empty() : tensor<2x4x32x16xf16>
+  %t = linalg.transpose ins(%x : tensor<2x32x4x16xf16>) outs(%et : tensor<2x4x32x16xf16>) permutation = [0, 2, 1, 3]
+  %lo = tensor.extract_slice %t[0, 0, 0, 0] [2, 4, 32, 8] [1, 1, 1, 1] : tensor<2x4x32x16xf16> to tensor<2x4x32x8xf16>
+  %hi = tensor.extract_slice %t[0, 0, 0, 8] [2, 4, 32, 8] [1, 1, 1, 1] : tensor<2x4x32x16xf16> to tensor<2x4x32x8xf16>
+  %e8 = tensor.empty() : tensor<2x4x32x8xf16>
+  %neg = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%hi : tensor<2x4x32x8xf16>) outs(%e8 : tensor<2x4x32x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %n = arith.negf %a : f16
+    linalg.yield %n : f16
+  } -> tensor<2x4x32x8xf16>
+  %e = tensor.empty() : tensor<2x4x32x16xf16>
+  %c0 = tensor.insert_slice %neg into %e[0, 0, 0, 0] [2, 4, 32, 8] [1, 1, 1, 1] : tensor<2x4x32x8xf16> into tensor<2x4x32x16xf16>
+  %c1 = tensor.insert_slice %lo into %c0[0, 0, 0, 8] [2, 4, 32, 8] [1, 1, 1, 1] : tensor<2x4x32x8xf16> into tensor<2x4x32x16xf16>
+  return %c1 : tensor<2x4x32x16xf16>
+}
+
+// -----
+
 // Left alone: a concatenation of values that are not slices (each is
 // computed into its place), pieces that leave a gap, a piece that overlaps
 // another, and pieces cut along two dimensions (a half of the rows, then
