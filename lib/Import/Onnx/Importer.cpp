@@ -98,16 +98,22 @@ HostTensor Importer::toComputeType(HostTensor t) const {
   if (compute == t.getDType())
     return t;
   HostTensor converted = t.cast(compute);
-  if (compute != DType::F16)
+  // Finite float32 values beyond the compute type's range (exporters write
+  // masks as float32's lowest value) saturate at its largest finite value
+  // rather than becoming infinities, as float16 model converters do: an
+  // infinite mask value times a 0 of the mask is NaN. bf16's largest,
+  // 0x7F7F, is below float32's, which rounds to infinity.
+  double max;
+  if (compute == DType::F16)
+    max = 65504.0;
+  else if (compute == DType::BF16)
+    max = 3.3895313892515355e38;
+  else
     return converted;
-  // Finite float32 values beyond f16's range (exporters write masks as
-  // float32's lowest value) saturate at +-65504 rather than becoming
-  // infinities, as float16 model converters do.
-  constexpr double kHalfMax = 65504.0;
   for (int64_t i = 0, n = t.getNumElements(); i < n; ++i) {
     double v = t.getDouble(i);
-    if (std::isfinite(v) && std::fabs(v) > kHalfMax)
-      converted.setDouble(i, v > 0 ? kHalfMax : -kHalfMax);
+    if (std::isfinite(v) && std::fabs(v) > max)
+      converted.setDouble(i, v > 0 ? max : -max);
   }
   return converted;
 }
