@@ -143,6 +143,8 @@ void printExpectedCheck(raw_ostream &os, const OutputResult &output) {
     printBound(os, output.expectedRelL2Bound);
   }
   printMeasure(os, "max_abs", c.maxAbs);
+  if (output.outNonFinite)
+    os << " nan_or_inf=" << output.outNonFinite;
   os << " mismatches=" << c.mismatches;
   if (output.expectedPass || c.mismatches == 0) {
     os << (output.expectedPass ? " ok\n" : " MISMATCH\n");

@@ -43,6 +43,9 @@ struct OutputResult {
   double getAbsBound() const {
     return atolRms > 0 ? atol + atolRms * expectedRms : atol;
   }
+  /// The NaNs and infinities of the output (the L2 error and max_abs are
+  /// over the elements where both sides are finite).
+  int64_t outNonFinite = 0;
   /// ||out - expected|| / ||expected||, and its bound (negative: none).
   double expectedRelL2 = 0;
   double expectedRelL2Bound = -1;

@@ -126,6 +126,7 @@ void compareWithExpected(const void *out,
       checkClose(arg, out, expected.data(), output.rtol, output.getAbsBound());
   output.expectedRelL2Bound = options.expectedRelL2;
   output.expectedRelL2 = whole.relL2;
+  output.outNonFinite = whole.gpuNonFinite;
   output.expectedPass = output.closeness.mismatches == 0 &&
                         (output.expectedRelL2Bound < 0 ||
                          output.expectedRelL2 <= output.expectedRelL2Bound);

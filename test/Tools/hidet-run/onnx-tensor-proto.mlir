@@ -18,7 +18,9 @@
 
 // RUN: hidet-run %t.so --input=@%t.d/f32.pb --input=@%t.d/f16.pb --input=@%t.d/bf16.pb --input=@%t.d/f64.pb --input=@%t.d/i32.pb --input=@%t.d/i64.pb --input=@%t.d/i8.pb --input=@%t.d/bool.pb --input=@%t.d/scalar-nan.pb --expected-output=@%t.d/f32.pb --expected-output=@%t.d/f16.pb --expected-output=@%t.d/bf16.pb --expected-output=@%t.d/f64.pb --expected-output=@%t.d/i32.pb --expected-output=@%t.d/i64.pb --expected-output=@%t.d/i8.pb --expected-output=@%t.d/bool.pb --expected-output=@%t.d/scalar-nan.pb --output=@%t.d/f32.npy --output=@%t.d/f16.npy --output=@%t.d/bf16.npy --output=@%t.d/f64.npy --output=@%t.d/i32.npy --output=@%t.d/i64.npy --output=@%t.d/i8.npy --output=@%t.d/bool.npy --output=@%t.d/scalar-nan.npy --rtol 0 --atol 0 --reps 0 | FileCheck %s
 // CHECK: hidet-run: identity PASS expected_max_abs=0 (device: cpu)
-// CHECK-COUNT-9: vs {{.*}}.pb: max_abs=0 mismatches=0 ok
+// CHECK-COUNT-8: vs {{.*}}.pb: max_abs=0 mismatches=0 ok
+// The scalar NaN, where a NaN is expected: counted, and no mismatch.
+// CHECK-NEXT: vs {{.*}}scalar-nan.pb: max_abs=0 nan_or_inf=1 mismatches=0 ok
 
 // RUN: tail -c 8 %t.d/f32.npy | od -An -tx1 | FileCheck %s --check-prefix=F32
 // RUN: tail -c 4 %t.d/f16.npy | od -An -tx1 | FileCheck %s --check-prefix=F16
