@@ -8,7 +8,7 @@ import math
 import os
 import re
 
-PRECISIONS = ("f16", "f32")
+PRECISIONS = ("f16", "bf16", "f32")
 VARIANTS = ("eager", "compile", "max-autotune")
 MODEL_ORDER = ("bert", "gpt2", "resnet50", "vit", "mobilenetv2", "efficientnet_b0")
 # The models whose speed-ups the geometric means are taken over.
@@ -30,7 +30,7 @@ MODEL_DESCRIPTIONS = {
     "mobilenetv2": "torchvision MobileNetV2 (224x224)",
     "efficientnet_b0": "torchvision EfficientNet-B0 (224x224)",
 }
-CFG = re.compile(r"^(?P<model>[a-z0-9_]+?)_b(?P<batch>\d+)_(?P<precision>f16|f32)\.(?P<kind>.+)$")
+CFG = re.compile(r"^(?P<model>[a-z0-9_]+?)_b(?P<batch>\d+)_(?P<precision>f16|bf16|f32)\.(?P<kind>.+)$")
 GEN = re.compile(r"^(?P<model>[a-z0-9_]+?)_b(?P<batch>\d+)\.gen\.log$")
 MiB = float(1 << 20)
 

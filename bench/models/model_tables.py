@@ -80,10 +80,10 @@ def elementwise_text(s):
     in settings without atol_rms, a fixed one (atol)."""
     rtol, k = s.get("rtol", {}), s.get("atol_rms")
     if k is not None:
+        per = "; ".join("%s: rtol %s, k %s" % (p, fmt(rtol.get(p), "%g"), fmt(k.get(p), "%g"))
+                        for p in ("f32", "f16", "bf16") if p in rtol)
         return ("each element within k * rms(expected) + rtol * |expected|, rms(expected) "
-                "the output's root mean square (f32: rtol %s, k %s; f16: rtol %s, k %s)"
-                % (fmt(rtol.get("f32"), "%g"), fmt(k.get("f32"), "%g"),
-                   fmt(rtol.get("f16"), "%g"), fmt(k.get("f16"), "%g")))
+                "the output's root mean square (%s)" % per)
     atol = s.get("atol", {})
     return ("elementwise (f32: rtol %s, atol %s; f16: rtol %s, atol %s)"
             % (fmt(rtol.get("f32"), "%g"), fmt(atol.get("f32"), "%g"),
@@ -123,18 +123,20 @@ def write_md(path, doc, rows):
       "inputs on both sides): " + "; ".join(
           MODEL_DESCRIPTIONS.get(m, m) for m in sorted({r["model"] for r in rows}, key=model_key))
       + ". " + padding_text(rows)
-      + "hidet: `hidet-compile model.onnx [--precision=f16] --external-weights`, run by "
+      + "hidet: `hidet-compile model.onnx [--precision=f16|bf16] --external-weights`, run by "
       "`hidet-run --weights` on the test inputs, each output checked against PyTorch's float32 "
-      "CPU output before it is timed: %s and by its relative L2 error (f32: at most %s; f16: "
-      "at most %s). PyTorch: "
+      "CPU output before it is timed: %s and by its relative L2 error (%s). PyTorch: "
       "eager, `torch.compile` (default mode) and `torch.compile(mode="
-      "\"max-autotune-no-cudagraphs\")`, f16 as `model.half()`, f32 with TF32 off; each "
+      "\"max-autotune-no-cudagraphs\")`, f16 and bf16 as the model converted to them, f32 "
+      "with TF32 off; each "
       "checked against float32 eager on the same inputs by the same relative L2 bounds. The "
       "bounds and their derivation: `bench/models/checks.sh`. Both sides time "
       "the whole forward as one CUDA graph replay: median of %s replays, one pair of CUDA "
       "events each, each behind a short GPU spin (GPU time, host launch overhead excluded)."
-      % (elementwise_text(s), fmt(s.get("rel_l2_bound", {}).get("f32"), "%g"),
-         fmt(s.get("rel_l2_bound", {}).get("f16"), "%g"), s.get("reps", "200")))
+      % (elementwise_text(s),
+         "; ".join("%s: at most %s" % (p, fmt(b, "%g"))
+                   for p, b in s.get("rel_l2_bound", {}).items()),
+         s.get("reps", "200")))
     if any(r["hidet"] and r["hidet"].get("timing") == "per-call" for r in rows):
         w("")
         w("**Note:** the hidet-run used had no `--cuda-graph`; rows marked per-call below time "

@@ -171,7 +171,7 @@ def compile_times_report(res, out, commit, date, models, batches, precisions):
         "Commit %s; %s CPUs (%s). `bench/models/compile-times.sh`: each model of `bench/models` "
         "exported by `utils/models/generate.py` on this machine (random weights, seed 0; %s), "
         "then compiled one configuration at a time as `bench/models/run.sh` compiles it "
-        "(`hidet-compile model.onnx [--precision=f16] --external-weights`, with a configuration's "
+        "(`hidet-compile model.onnx [--precision=f16|bf16] --external-weights`, with a configuration's "
         "tuning records where marked), nothing else running: wall seconds and peak resident "
         "memory (GNU time). The kernels of each library and their times on the GPU are in "
         "`models.md`." % (commit, doc["cpus"], cpu, doc["exporter"]), "",

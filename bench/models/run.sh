@@ -18,7 +18,7 @@
 #   2. generates each model at each batch with generate.py --reference (the
 #      ONNX file and test_data_set_0: its inputs and PyTorch's float32 CPU
 #      outputs);
-#   3. compiles it with hidet-compile (--precision=f16 for f16;
+#   3. compiles it with hidet-compile (--precision=f16 or bf16 for those;
 #      --external-weights), --jobs at a time, timing each;
 #   4. runs it with hidet-run on the test inputs, checks the outputs against
 #      PyTorch's (checks.sh: each element and the relative L2 error, bounds
@@ -32,7 +32,7 @@
 # PyTorch) is recorded in the results and the run goes on.
 #
 # Options of `run` (defaults in brackets):
-#   --models bert,gpt2,resnet50   --batches 1,32   --precisions f16,f32
+#   --models bert,gpt2,resnet50   --batches 1,32   --precisions f16,f32 (also bf16)
 #   --torch eager,compile,max-autotune  (none: no PyTorch)
 #   --jobs 4          hidet-compile processes at a time
 #   --torch-jobs 3    PyTorch processes at a time (see "GPU lock" below)
@@ -221,7 +221,7 @@ run_bench() {
     [[ "$x" =~ ^[1-9][0-9]*$ ]] || die "bad batch '$x'"
   done
   for x in "${precision_list[@]}"; do
-    [[ "$x" =~ ^(f16|f32)$ ]] || die "bad precision '$x' (f16 or f32)"
+    [[ "$x" =~ ^(f16|bf16|f32)$ ]] || die "bad precision '$x' (f16, bf16 or f32)"
   done
   case "$torch_variants" in none | "") torch_variants="" ;; esac
   for x in ${torch_variants//,/ }; do

@@ -82,7 +82,7 @@ compile_one() { # model batch precision
   local m="$1" b="$2" p="$3" cfg d begin rc seconds status opts=()
   cfg="$(cfg_name "$m" "$b" "$p")"
   d="$(model_dir "$m" "$b")"
-  [ "$p" = f16 ] && opts=(--precision=f16)
+  [ "$p" != f32 ] && opts=(--precision="$p")
   local records="$tuning_records/$m-b$b-$p.json"
   rm -f "$res/$cfg.records"
   if [ -n "$tuning_records" ] && [ -f "$records" ]; then

@@ -5,7 +5,8 @@ Builds one model of utils/models/generate.py (bert, gpt2, resnet50, ...) with
 generate.py's own builder and seeding (torch.manual_seed(seed) before it is
 built, then randomize_constant_tensors), so that its weights are those of
 the ONNX file generate.py exports, and measures it on the GPU in float16
-(model.half(), floating inputs in float16) or float32 (TF32 off), as:
+(model.half(), floating inputs in float16), bfloat16 likewise, or float32
+(TF32 off), as:
 
     eager         the module as it is;
     compile       torch.compile(model) (default mode);
@@ -72,7 +73,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", required=True, help="a model of generate.py: bert, gpt2, resnet50")
     p.add_argument("--batch", type=int, required=True)
-    p.add_argument("--dtype", required=True, choices=("f16", "f32"))
+    p.add_argument("--dtype", required=True, choices=("f16", "bf16", "f32"))
     # A check that the variant computes the model, not a precision
     # criterion: the largest relative L2 error against the float32 eager
     # output on the same inputs that counts as correct. A variant beyond it
@@ -425,9 +426,10 @@ def main(argv=None):
                 ref_cpu = ref.cpu()
                 del ref
             torch.backends.cudnn.benchmark = cudnn_benchmark
-            if args.dtype == "f16":
-                model.half()
-                inputs = [t.half() if t.is_floating_point() else t for t in inputs]
+            if args.dtype in ("f16", "bf16"):
+                half = torch.float16 if args.dtype == "f16" else torch.bfloat16
+                model.to(half)
+                inputs = [t.to(half) if t.is_floating_point() else t for t in inputs]
             base["weights_bytes"] = storage_bytes(list(model.parameters()) + list(model.buffers()))
             base["input_bytes"] = int(sum(t.numel() * t.element_size() for t in inputs))
     except Exception as e:  # noqa: BLE001 - recorded
