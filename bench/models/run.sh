@@ -33,6 +33,8 @@
 #
 # Options of `run` (defaults in brackets):
 #   --models bert,gpt2,resnet50   --batches 1,32   --precisions f16,f32 (also bf16)
+#                     (any model of generate.py; MODEL_dynamo: its export by
+#                     PyTorch's dynamo exporter, e.g. hf_bert_dynamo)
 #   --torch eager,compile,max-autotune  (none: no PyTorch)
 #   --jobs 4          hidet-compile processes at a time
 #   --torch-jobs 3    PyTorch processes at a time (see "GPU lock" below)

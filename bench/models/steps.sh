@@ -42,8 +42,13 @@ tail_text() { tail -n "${2:-3}" "$1" 2>/dev/null | tr '\n' ' ' | cut -c1-400; }
 
 # --- 2. generation ---------------------------------------------------------
 gen_one() { # model batch
-  local m="$1" b="$2" d rc
+  local m="$1" b="$2" d rc base="$1" extra=()
   d="$(model_dir "$m" "$b")"
+  # MODEL_dynamo: MODEL through PyTorch's dynamo exporter (generate.py names
+  # its file so). The off-the-shelf models keep their weights beside the
+  # graph (Llama's exceed protobuf's 2 GB).
+  case "$m" in *_dynamo) base="${m%_dynamo}" extra=(--exporter dynamo) ;; esac
+  case "$base" in hf_* | timm_*) extra+=(--external-data) ;; esac
   if [ -f "$d/gen.ok" ]; then
     log "generate $m b$b: reusing $d"
     return
@@ -52,7 +57,7 @@ gen_one() { # model batch
   mkdir -p "$d"
   log "generate $m b$b: start"
   nice -n 10 timeout -k 10 "$step_timeout" "$PYTHON" "$dir/generate.py" \
-    --out "$d" --models "$m" --batch "$b" --seed 0 --reference \
+    --out "$d" --models "$base" "${extra[@]}" --batch "$b" --seed 0 --reference \
     --threads "$gen_threads" >"$d/gen.log" 2>&1
   rc=$?
   if [ "$rc" -eq 0 ] && [ -f "$d/$m.onnx" ] && [ -f "$d/$m/test_data_set_0/output_0.pb" ]; then

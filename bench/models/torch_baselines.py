@@ -158,10 +158,12 @@ class GpuLock(object):
 def build(gen, args):
     """The model (eval, on the CPU) and its inputs as generate.py makes them."""
     import torch
-    if args.model not in gen.MODELS:
+    # MODEL_dynamo is MODEL's export by the dynamo exporter: the same module.
+    name = args.model[:-len("_dynamo")] if args.model.endswith("_dynamo") else args.model
+    if name not in gen.MODELS:
         raise ValueError("unknown model %s; generate.py has %s"
                          % (args.model, ", ".join(gen.MODELS)))
-    spec = gen.MODELS[args.model]
+    spec = gen.MODELS[name]
     # generate.py's defaults for the options its builders read.
     gargs = argparse.Namespace(batch=args.batch, seq=args.seq, seed=args.seed, vocab=None,
                                layers=None, gpt2_lm_head="tied", opset=17)
