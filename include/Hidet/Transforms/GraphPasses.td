@@ -323,8 +323,11 @@ def FuseElementwise : Pass<"hidet-fuse-elementwise", "::mlir::func::FuncOp"> {
     fused consumer, and in a chain of residual adds
     (`x_k+1 = x_k + f(LayerNorm(x_k))`) each add would recompute the chain
     before it. A reduction `linalg.generic` absorbs an elementwise producer
-    that nothing else reads (RMSNorm's `x * x` under its sum); it is not
-    fused into anything. Named ops (contractions, convolutions) are neither
+    that nothing else reads (RMSNorm's `x * x` under its sum), before the
+    elementwise ops fuse: a norm's input that an elementwise op computes
+    (the embedding lookup before Llama's first norm) then has the reduction
+    among its readers and stays one op, not computed again in the norm's
+    last op. A reduction is not fused into anything. Named ops (contractions, convolutions) are neither
     fused nor absorbed: `hidet-partition` groups them afterwards, and an
     elementwise DAG after an anchor has become one bijective op that joins
     its epilogue chain.

@@ -26,6 +26,7 @@ namespace hidet {
 } // namespace hidet
 
 using namespace mlir;
+using linalg::ControlFusionFn;
 
 /// A linalg.generic on tensors whose loops are all parallel.
 static bool isElementwiseGeneric(Operation *op) {
@@ -41,23 +42,28 @@ static bool isReductionGeneric(Operation *op) {
          generic.getNumReductionLoops() > 0;
 }
 
+/// Whether `operand`'s producer is elementwise and only the reduction that
+/// owns it reads it (RMSNorm's x * x under its sum): the reduction then
+/// computes it.
+static bool isAbsorbedByReduction(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  return isElementwiseGeneric(producer) &&
+         isReductionGeneric(operand->getOwner()) && producer->hasOneUse();
+}
+
 /// Whether fusing `operand`'s producer into its owner merges one
 /// elementwise computation: an elementwise producer whose users are all
-/// elementwise, into one of them; or an elementwise producer that only a
-/// reduction reads (RMSNorm's x * x under its sum), into the reduction.
-static bool isFusible(OpOperand *operand) {
+/// elementwise, into one of them.
+static bool isFusibleElementwise(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
-  Operation *consumer = operand->getOwner();
-  if (!isElementwiseGeneric(producer))
-    return false;
-  if (isElementwiseGeneric(consumer))
-    // A producer that something else needs stays, so fusing it
-    // recomputes it; only where all its users are elementwise, so
-    // that they all absorb it and it goes. Otherwise each link of a
-    // chain of residual adds (x_k+1 = x_k + f(x_k), x_k also read by
-    // a normalization) would recompute the whole chain.
-    return llvm::all_of(producer->getUsers(), isElementwiseGeneric);
-  return isReductionGeneric(consumer) && producer->hasOneUse();
+  // A producer that something else needs stays, so fusing it recomputes
+  // it; only where all its users are elementwise, so that they all absorb
+  // it and it goes. Otherwise each link of a chain of residual adds
+  // (x_k+1 = x_k + f(x_k), x_k also read by a normalization) would
+  // recompute the whole chain.
+  return isElementwiseGeneric(producer) &&
+         isElementwiseGeneric(operand->getOwner()) &&
+         llvm::all_of(producer->getUsers(), isElementwiseGeneric);
 }
 
 namespace {
@@ -83,14 +89,21 @@ struct FuseElementwisePass
       // The upstream patterns are not for a greedy driver.
       walkAndApplyPatterns(getOperation(), std::move(patterns));
     }
-    RewritePatternSet patterns(ctx);
-    linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
-                                                                unitDims);
-    linalg::populateElementwiseOpsFusionPatterns(patterns, isFusible);
-    // Operands that fusion duplicates or leaves unused are folded away.
-    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // Reductions take their own elementwise inputs first, so that a value
+    // that a reduction and elementwise ops read (a norm's input, also
+    // read by its last op) is seen as the reduction's input, computed
+    // once, rather than recomputed in the elementwise ops.
+    for (ControlFusionFn control : {ControlFusionFn(isAbsorbedByReduction),
+                                    ControlFusionFn(isFusibleElementwise)}) {
+      RewritePatternSet patterns(ctx);
+      linalg::populateFoldUnitExtentDimsCanonicalizationPatterns(patterns,
+                                                                  unitDims);
+      linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+      // Operands that fusion duplicates or leaves unused are folded away.
+      linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -234,3 +234,58 @@ func.func @rms_norm(%x: tensor<4x8xf32>, %w: tensor<8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+// A norm's input computed by an elementwise op (Llama's first norm reads
+// the embedding lookup): the square goes into the sum first, so the input
+// has a reduction among its readers and stays one op, read by the sum and
+// by the last op; it is not computed again in the last op.
+// CHECK-LABEL: func.func @norm_input(
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK:           arith.addf
+// CHECK:         %[[SUM:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%[[P]] : tensor<4x8xf32>)
+// CHECK:           arith.mulf
+// CHECK:         %[[Y:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[P]], %[[SUM]] :
+// CHECK-NOT:       arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK:           math.rsqrt
+// CHECK:         return %[[Y]]
+#idn = affine_map<(i, j) -> (i, j)>
+#redn = affine_map<(i, j) -> (i)>
+func.func @norm_input(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %p = linalg.generic {indexing_maps = [#idn, #idn], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %sq = linalg.generic {indexing_maps = [#idn, #idn], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#idn, #redn], iterator_types = ["parallel", "reduction"]}
+      ins(%sq : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %y = linalg.generic {indexing_maps = [#idn, #redn, #idn], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %sum : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = math.rsqrt %b : f32
+    %s = arith.mulf %a, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
