@@ -100,15 +100,14 @@ std::string takeWeightValues(ModuleOp module, bool always) {
         continue;
       auto type = cast<ShapedType>(value.getType());
       ArrayRef<char> data;
-      if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-        data = resource.getRawHandle().getBlob()->getData();
-      } else if (type.getElementType().isInteger(1)) {
+      if (type.getElementType().isInteger(1)) {
         std::vector<char> &bytes = unpacked.emplace_back();
         for (bool b : cast<DenseElementsAttr>(value).getValues<bool>())
           bytes.push_back(b ? 1 : 0);
         data = bytes;
       } else {
-        data = cast<DenseElementsAttr>(value).getRawData();
+        // hidet-constants-to-weights made weights of these alone.
+        data = *hidet::constantBytes(value);
       }
       records.push_back({name.getValue(),
                          hidet::manifestDTypeName(type.getElementType()),

@@ -101,15 +101,16 @@ HostTensor Importer::toComputeType(HostTensor t) const {
   // Finite float32 values beyond the compute type's range (exporters write
   // masks as float32's lowest value) saturate at its largest finite value
   // rather than becoming infinities, as float16 model converters do: an
-  // infinite mask value times a 0 of the mask is NaN. bf16's largest,
-  // 0x7F7F, is below float32's, which rounds to infinity.
-  double max;
+  // infinite mask value times a 0 of the mask is NaN. bf16's largest is
+  // below float32's, which rounds to infinity.
+  const llvm::fltSemantics *semantics = nullptr;
   if (compute == DType::F16)
-    max = 65504.0;
+    semantics = &llvm::APFloat::IEEEhalf();
   else if (compute == DType::BF16)
-    max = 3.3895313892515355e38;
+    semantics = &llvm::APFloat::BFloat();
   else
     return converted;
+  double max = llvm::APFloat::getLargest(*semantics).convertToDouble();
   for (int64_t i = 0, n = t.getNumElements(); i < n; ++i) {
     double v = t.getDouble(i);
     if (std::isfinite(v) && std::fabs(v) > max)

@@ -20,6 +20,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Utils/LinalgPayload.h"
+
+#include "Hidet/Runtime/ManifestTypes.h"
 #include "Hidet/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,28 +43,13 @@ using namespace mlir;
 
 namespace {
 
-/// The bytes of a constant's elements in row-major order, when its element
-/// type is a float of whole bytes.
-std::optional<ArrayRef<char>> constantBytes(ElementsAttr value) {
-  auto type = cast<ShapedType>(value.getType());
-  if (!isa<FloatType>(type.getElementType()))
-    return std::nullopt;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    return blob->getData();
-  }
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  if (!dense || dense.isSplat())
-    return std::nullopt;
-  return dense.getRawData();
-}
+using hidet::constantBytes;
 
 /// A float constant's value, when it is one with its bytes at hand.
 ElementsAttr floatConstant(Value v) {
   ElementsAttr value;
-  if (!matchPattern(v, m_Constant(&value)) || !constantBytes(value))
+  if (!matchPattern(v, m_Constant(&value)) ||
+      !isa<FloatType>(value.getElementType()) || !constantBytes(value))
     return {};
   return value;
 }
@@ -111,17 +99,7 @@ bool matchBias(Value v, Projection &p) {
       add.getMatchingIndexingMap(bias) != column ||
       add.getIndexingMapMatchingResult(add->getResult(0)) != identity)
     return false;
-  Block &body = add.getRegion().front();
-  if (body.getOperations().size() != 2)
-    return false;
-  auto sum = dyn_cast<arith::AddFOp>(body.front());
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (!sum || yield.getOperand(0) != sum.getResult())
-    return false;
-  Value a = body.getArgument(x->getOperandNumber());
-  Value b = body.getArgument(bias->getOperandNumber());
-  if (!((sum.getLhs() == a && sum.getRhs() == b) ||
-        (sum.getLhs() == b && sum.getRhs() == a)))
+  if (!hidet::kernel::isBinaryPayload<arith::AddFOp>(add, /*commutative=*/true))
     return false;
   p.bias = floatConstant(bias->get());
   if (!p.bias)

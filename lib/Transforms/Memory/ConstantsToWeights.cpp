@@ -47,10 +47,7 @@ bool isWeightValue(ElementsAttr value, int64_t maxInlineElements) {
   if (type.getElementType().isInteger(1))
     return isa<DenseElementsAttr>(value) &&
            !cast<DenseElementsAttr>(value).isSplat();
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    return resource.getRawHandle().getBlob() != nullptr;
-  auto dense = dyn_cast<DenseElementsAttr>(value);
-  return dense && !dense.isSplat();
+  return hidet::constantBytes(value).has_value();
 }
 
 struct ConstantsToWeightsPass

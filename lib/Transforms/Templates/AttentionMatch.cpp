@@ -22,6 +22,7 @@
 #include "Anchor.h"
 
 #include "../Fusion/Buffers.h"
+#include "../Utils/LinalgPayload.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -31,39 +32,9 @@
 using namespace mlir;
 using namespace hidet;
 using namespace hidet::templates;
-
-/// The ops of `op`'s payload, terminator excluded; empty for ops that are
-/// not linalg.generic.
-static SmallVector<Operation *> payloadOps(Operation *op) {
-  SmallVector<Operation *> ops;
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic)
-    return ops;
-  for (Operation &inner : generic.getBody()->without_terminator())
-    ops.push_back(&inner);
-  return ops;
-}
-
-/// Whether `v` is block argument `i` of `op`'s payload.
-static bool isArg(Value v, Operation *op, unsigned i) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  return arg && arg.getOwner() == cast<linalg::GenericOp>(op).getBody() &&
-         arg.getArgNumber() == i;
-}
-
-/// Whether `op`'s payload is the single binary op `Bin` of its two block
-/// arguments (either order when `commutative`), yielded.
-template <typename... Bin>
-static bool isBinaryPayload(Operation *op, bool commutative) {
-  SmallVector<Operation *> ops = payloadOps(op);
-  if (ops.size() != 1 || !isa<Bin...>(ops[0]))
-    return false;
-  Value x = ops[0]->getOperand(0), y = ops[0]->getOperand(1);
-  bool ordered = isArg(x, op, 0) && isArg(y, op, 1);
-  bool swapped = commutative && isArg(x, op, 1) && isArg(y, op, 0);
-  auto yield = cast<linalg::GenericOp>(op).getBody()->getTerminator();
-  return (ordered || swapped) && yield->getOperand(0) == ops[0]->getResult(0);
-}
+using hidet::kernel::isArg;
+using hidet::kernel::isBinaryPayload;
+using hidet::kernel::payloadOps;
 
 /// Whether `op` is a generic over rank-r buffers whose inputs and output
 /// are indexed by `maps`, where `true` stands for the identity and `false`

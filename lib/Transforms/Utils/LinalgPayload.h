@@ -56,6 +56,40 @@ llvm::SmallVector<mlir::Value>
 clonePayload(mlir::OpBuilder &b, mlir::Location loc, mlir::linalg::LinalgOp op,
              mlir::ValueRange args, mlir::ValueRange ivs, int64_t width = 1);
 
+/// The ops of `op`'s payload, terminator excluded; empty for ops that are
+/// not linalg.generic.
+inline llvm::SmallVector<mlir::Operation *> payloadOps(mlir::Operation *op) {
+  llvm::SmallVector<mlir::Operation *> ops;
+  auto generic = llvm::dyn_cast<mlir::linalg::GenericOp>(op);
+  if (!generic)
+    return ops;
+  for (mlir::Operation &inner : generic.getBody()->without_terminator())
+    ops.push_back(&inner);
+  return ops;
+}
+
+/// Whether `v` is block argument `i` of `op`'s payload.
+inline bool isArg(mlir::Value v, mlir::Operation *op, unsigned i) {
+  auto arg = llvm::dyn_cast<mlir::BlockArgument>(v);
+  return arg &&
+         arg.getOwner() == llvm::cast<mlir::linalg::GenericOp>(op).getBody() &&
+         arg.getArgNumber() == i;
+}
+
+/// Whether `op`'s payload is the single binary op `Bin` of its two block
+/// arguments (either order when `commutative`), yielded.
+template <typename... Bin>
+bool isBinaryPayload(mlir::Operation *op, bool commutative) {
+  llvm::SmallVector<mlir::Operation *> ops = payloadOps(op);
+  if (ops.size() != 1 || !llvm::isa<Bin...>(ops[0]))
+    return false;
+  mlir::Value x = ops[0]->getOperand(0), y = ops[0]->getOperand(1);
+  bool ordered = isArg(x, op, 0) && isArg(y, op, 1);
+  bool swapped = commutative && isArg(x, op, 1) && isArg(y, op, 0);
+  auto yield = llvm::cast<mlir::linalg::GenericOp>(op).getBody()->getTerminator();
+  return (ordered || swapped) && yield->getOperand(0) == ops[0]->getResult(0);
+}
+
 } // namespace kernel
 } // namespace hidet
 

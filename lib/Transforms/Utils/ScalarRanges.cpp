@@ -6,6 +6,8 @@
 
 #include "ScalarRanges.h"
 
+#include "Hidet/Runtime/ManifestTypes.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -35,13 +37,12 @@ static std::optional<ConstantIntRanges> constantElements(Value operand,
       add(value);
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
     // A blob of host-order integers (the ONNX importer's constants).
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     auto type = dyn_cast<IntegerType>(resource.getElementType());
     unsigned bits = type ? type.getWidth() : 0;
-    if (!blob || bits == 0 || bits % 8 != 0 || bits > 64 ||
-        blob->getData().size() != attr.getNumElements() * (bits / 8))
+    std::optional<ArrayRef<char>> bytes = hidet::constantBytes(resource);
+    if (bits == 0 || bits > 64 || !bytes)
       return std::nullopt;
-    ArrayRef<char> data = blob->getData();
+    ArrayRef<char> data = *bytes;
     for (size_t at = 0; at < data.size(); at += bits / 8) {
       uint64_t word = 0;
       std::memcpy(&word, data.data() + at, bits / 8);
