@@ -4,12 +4,12 @@
 // it, hidet-summarize-kernels reads it) round-trips on its gpu.launch.
 // CHECK-LABEL: func.func @described
 // CHECK: gpu.terminator
-// CHECK-NEXT: } {hidet.kernel = {anchor = "matmul", epilogue = ["elementwise", "layout"], gemm = array<i64: 1, 128, 256, 64, 1>, kind = "wgmma", loads = "tma", prologue = [], scores = []}}
+// CHECK-NEXT: } {hidet.kernel = {anchor = "matmul", epilogue = ["elementwise", "layout"], gemm = array<i64: 1, 128, 256, 64, 1>, kind = "wgmma", loads = "tma", prologue = [], scores = [], softmax = ["zero_nan_rows"]}}
 func.func @described() {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     gpu.terminator
-  } {hidet.kernel = {kind = "wgmma", anchor = "matmul", gemm = array<i64: 1, 128, 256, 64, 1>, prologue = [], epilogue = ["elementwise", "layout"], scores = [], loads = "tma"}}
+  } {hidet.kernel = {kind = "wgmma", anchor = "matmul", gemm = array<i64: 1, 128, 256, 64, 1>, prologue = [], epilogue = ["elementwise", "layout"], scores = [], softmax = ["zero_nan_rows"], loads = "tma"}}
   return
 }
 
@@ -59,6 +59,17 @@ func.func @anchor_not_a_string() {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     gpu.terminator
   } {hidet.kernel = {kind = "mma", anchor = 1 : i64}}
+  return
+}
+
+// -----
+
+func.func @softmax_not_an_array() {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'hidet.kernel' 'softmax' must be an array of strings, got "zero_nan_rows"}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  } {hidet.kernel = {kind = "attention", softmax = "zero_nan_rows"}}
   return
 }
 

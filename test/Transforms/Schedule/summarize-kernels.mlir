@@ -33,6 +33,13 @@
 // CHECK-NEXT:   "function": "causal",
 // CHECK-NEXT:   "kind": "attention",
 // CHECK:        "schedule": "#hidet.attention<
+// An attention whose softmax's NaN rows become 0 (where(isnan(p), 0, p)).
+// CHECK:        "features": "attention softmax.zero_nan_rows",
+// CHECK-NEXT:   "function": "guarded",
+// CHECK-NEXT:   "kind": "attention",
+// CHECK:        "softmax": [
+// CHECK-NEXT:     "zero_nan_rows"
+// CHECK-NEXT:   ]
 // CHECK:        "features": "row_group",
 // CHECK-NEXT:   "function": "rows",
 
@@ -80,6 +87,23 @@ func.func @causal(%q: tensor<4x64x64xf16>, %kt: tensor<4x64x64xf16>, %v: tensor<
   %p = linalg.softmax dimension(2) ins(%m : tensor<4x64x64xf16>) outs(%e : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
   %fo = linalg.fill ins(%z : f16) outs(%e : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x64x64xf16>, tensor<4x64x64xf16>) outs(%fo : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  return %o : tensor<4x64x64xf16>
+}
+
+func.func @guarded(%q: tensor<4x64x64xf16>, %kt: tensor<4x64x64xf16>, %v: tensor<4x64x64xf16>) -> tensor<4x64x64xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<4x64x64xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x64x64xf16>, tensor<4x64x64xf16>) outs(%f : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x64x64xf16>) outs(%e : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p : tensor<4x64x64xf16>) outs(%e : tensor<4x64x64xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %nan = arith.cmpf uno, %a, %a : f16
+    %y = arith.select %nan, %z, %a : f16
+    linalg.yield %y : f16
+  } -> tensor<4x64x64xf16>
+  %fo = linalg.fill ins(%z : f16) outs(%e : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
+  %o = linalg.batch_matmul ins(%g, %v : tensor<4x64x64xf16>, tensor<4x64x64xf16>) outs(%fo : tensor<4x64x64xf16>) -> tensor<4x64x64xf16>
   return %o : tensor<4x64x64xf16>
 }
 
