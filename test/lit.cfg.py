@@ -61,6 +61,10 @@ if os.path.isdir(onnx_node_data):
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-pass-fuzzer")):
     config.available_features.add("fuzz-tools")
 
+# hidet-opt, which the GPU machine's copy of the tools lacks.
+if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-opt")):
+    config.available_features.add("hidet-opt")
+
 if os.path.exists(os.path.join(config.hidet_tools_dir, "hidet-run")):
     config.available_features.add("hidet-runtime")
     # hidet-run reads ONNX TensorProto (.pb) files when built with protobuf;
